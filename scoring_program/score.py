@@ -1,0 +1,17 @@
+#!/usr/bin/env python3
+"""Entry point the platforms run: ``python3 score.py INPUT OUTPUT``.
+
+INPUT holds ``ref/`` (reference answers and config.yaml) and ``res/`` (the
+submission). With no arguments the Codabench paths /app/input and /app/output
+are used. Exit codes: 0 scored, 1 the submission is wrong, 2 the competition's
+configuration or reference data is wrong, 3 an internal error.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from scorer.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

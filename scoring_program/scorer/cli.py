@@ -1,0 +1,59 @@
+"""The platform contract: arguments, exit codes, and what reaches stdout and stderr.
+
+stderr is shown to participants on every platform (even in hidden phases), so a
+failure prints exactly one line there. A bug of ours prints a short line and
+keeps the traceback in OUTPUT/private/, which only the organizer can download.
+"""
+import os
+import sys
+import traceback
+
+from . import report
+from .errors import ScoringError
+from .outputs import format_number, write_text
+from .runner import PRIVATE_DIR, run
+
+CODABENCH_INPUT = "/app/input"
+CODABENCH_OUTPUT = "/app/output"
+USAGE = "usage: score.py INPUT OUTPUT   (INPUT holds ref/ and res/; scores are written to OUTPUT)"
+
+
+def main(argv):
+    if len(argv) == 1 and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    args = [a for a in argv if a != ""]  # v1 splits on single spaces: a double space gives ''
+    if not args and os.path.isdir(CODABENCH_INPUT):
+        args = [CODABENCH_INPUT, CODABENCH_OUTPUT]
+    if len(args) != 2:
+        print(USAGE, file=sys.stderr)
+        return 2
+    input_dir, output_dir = (os.path.abspath(a) for a in args)
+    os.makedirs(output_dir, exist_ok=True)
+    try:
+        outcome = run(input_dir, output_dir)
+    except ScoringError as exc:
+        _fail_page(output_dir, exc.who, exc.message)
+        print("ERROR (%s): %s" % (exc.who, exc.message), file=sys.stderr)
+        return exc.exit_code
+    except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
+        write_text(os.path.join(output_dir, PRIVATE_DIR, "traceback.txt"), traceback.format_exc())
+        message = ("the scoring program failed unexpectedly (%s); the organizers have the details in "
+                   "the private output." % type(exc).__name__)
+        _fail_page(output_dir, "internal error", message)
+        print("ERROR (internal error): " + message, file=sys.stderr)
+        return 3
+    print("Scored board %s. %s" % (outcome.board, outcome.summary))
+    for key, value in outcome.scores.items():
+        print("  %s: %s" % (key, format_number(value)))
+    print("Wrote %s" % ", ".join(os.path.join(output_dir, f)
+                                 for f in ("scores.txt", "scores.json", "detailed_results.html")))
+    return 0
+
+
+def _fail_page(output_dir, kind, message):
+    try:
+        write_text(os.path.join(output_dir, "detailed_results.html"),
+                   report.error_page("Scoring failed", kind, message))
+    except OSError:
+        pass

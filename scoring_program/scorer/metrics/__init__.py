@@ -1,0 +1,1 @@
+"""Shared metric kernels: pure functions over numpy arrays of counts and codes."""

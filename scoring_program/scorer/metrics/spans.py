@@ -1,0 +1,113 @@
+"""Entities as typed spans, decoded from BIO tag codes with an explicit tagging scheme.
+
+Tags are coded as integers: 0 = ``O``, ``2k+1`` = ``B-<type k>``, ``2k+2`` =
+``I-<type k>``. A *continuation* is an ``I-X`` right after a ``B-X`` or ``I-X``
+of the same document. Cutting the tag stream before every position that is not
+a continuation gives segments; which segments are entities is what the scheme
+decides:
+
+- ``IOB2`` (strict, seqeval ``mode="strict", scheme=IOB2``): a segment is an
+  entity only if it starts with ``B-``; a stray ``I-`` starts nothing.
+- ``CONLLEVAL`` (seqeval's default mode, conlleval.pl): a segment that starts
+  with ``I-`` is an entity too.
+
+Example, one document ``O I-PER I-PER O B-LOC I-PER``: IOB2 gives LOC [4, 5);
+CONLLEVAL gives PER [1, 3), LOC [4, 5) and PER [5, 6).
+"""
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Scheme:
+    name: str
+    inside_starts_entity: bool
+    description: str
+
+
+IOB2 = Scheme("iob2", False, "strict IOB2: an entity starts only at B-X and continues over I-X of the same type")
+CONLLEVAL = Scheme("conlleval", True, "conlleval chunking: an I-X that continues nothing starts an entity too")
+SCHEMES = {s.name: s for s in (IOB2, CONLLEVAL)}
+
+
+@dataclass(frozen=True)
+class TagSet:
+    """The tag vocabulary of a task: ``O`` plus ``B-``/``I-`` of each entity type."""
+
+    types: Sequence[str]
+
+    @property
+    def tags(self):
+        out = ["O"]
+        for t in self.types:
+            out += ["B-" + t, "I-" + t]
+        return out
+
+
+@dataclass
+class Spans:
+    """Entities as parallel arrays: global start, end (exclusive) and type index."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type: np.ndarray
+
+    def __len__(self):
+        return len(self.start)
+
+
+
+def match(gold, pred):
+    """Which gold and which predicted spans have an exact twin (same start, end and type).
+
+    Returns two boolean masks (gold_hit, pred_hit).
+    """
+    length = max(int((gold.end - gold.start).max(initial=0)), int((pred.end - pred.start).max(initial=0))) + 1
+    n_types = max(int(gold.type.max(initial=0)), int(pred.type.max(initial=0))) + 1
+
+    def keys(s):
+        return (s.start * length + (s.end - s.start)) * n_types + s.type
+
+    g, p = keys(gold), keys(pred)
+    return np.isin(g, p, assume_unique=True), np.isin(p, g, assume_unique=True)
+
+
+def continuations(codes, doc_start):
+    """Boolean mask of positions that continue the previous tag's chunk."""
+    codes = np.asarray(codes)
+    prev = np.empty_like(codes)
+    prev[0:1] = 0
+    prev[1:] = codes[:-1]
+    is_inside = (codes > 0) & (codes % 2 == 0)
+    same_type = (codes - 1) // 2 == (prev - 1) // 2
+    return is_inside & (prev > 0) & same_type & ~doc_start
+
+
+def decode(codes, doc_start, scheme):
+    """Entities of a tag-code stream.
+
+    ``codes``: int array of tag codes of all documents, concatenated;
+    ``doc_start``: bool array, True at the first position of each document.
+    """
+    codes = np.asarray(codes)
+    n = len(codes)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Spans(empty, empty, empty)
+    seg_start = np.flatnonzero(~continuations(codes, doc_start))
+    seg_end = np.empty_like(seg_start)
+    seg_end[:-1] = seg_start[1:]
+    seg_end[-1:] = n
+    first = codes[seg_start]
+    keep = (first % 2 == 1) if not scheme.inside_starts_entity else (first > 0)
+    start = seg_start[keep]
+    return Spans(start.astype(np.int64), seg_end[keep].astype(np.int64), ((first[keep] - 1) // 2).astype(np.int64))
+
+
+def stray_inside(codes, doc_start):
+    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2)."""
+    codes = np.asarray(codes)
+    inside = (codes > 0) & (codes % 2 == 0)
+    return np.flatnonzero(inside & ~continuations(codes, doc_start))

@@ -1,0 +1,91 @@
+"""The detailed results page: one self-contained HTML file, the same bytes for the same inputs.
+
+Families describe what to show with three plain blocks (Table, Text, Scores)
+inside Sections; this module alone turns them into HTML, escaping every string,
+so no family writes markup and no participant string reaches the page raw.
+"""
+import html
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Sequence
+
+from .outputs import format_number
+
+_CSS = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}caption{text-align:left;color:#555;padding:4px 0}
+.primary{font-weight:bold;background:#eef6ff}.note{color:#555}.error{color:#a00;font-weight:bold}
+code{background:#f6f6f6;padding:1px 4px}
+"""
+
+
+@dataclass
+class Text:
+    text: str
+    css: str = ""
+
+
+@dataclass
+class Table:
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    caption: str = ""
+    digits: int = 4
+
+
+@dataclass
+class Scores:
+    """The leaderboard scores with the primary one highlighted."""
+
+    scores: dict
+    primary: str
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: List[Any] = field(default_factory=list)
+
+
+def _cell(value, digits):
+    if isinstance(value, float):
+        return format_number(value, digits)
+    return html.escape(str(value))
+
+
+def _render_block(block):
+    if isinstance(block, Text):
+        cls = ' class="%s"' % block.css if block.css else ""
+        return "<p%s>%s</p>" % (cls, html.escape(block.text))
+    if isinstance(block, Scores):
+        rows = []
+        for key, value in block.scores.items():
+            cls = ' class="primary"' if key == block.primary else ""
+            rows.append("<tr%s><td><code>%s</code></td><td>%s</td></tr>"
+                        % (cls, html.escape(key), format_number(value, 10)))
+        return "<table><tr><th>key</th><th>value</th></tr>%s</table>" % "".join(rows)
+    if isinstance(block, Table):
+        head = "".join("<th>%s</th>" % html.escape(str(h)) for h in block.headers)
+        body = "".join("<tr>%s</tr>" % "".join("<td>%s</td>" % _cell(v, block.digits) for v in row)
+                       for row in block.rows)
+        caption = "<caption>%s</caption>" % html.escape(block.caption) if block.caption else ""
+        return "<table>%s<tr>%s</tr>%s</table>" % (caption, head, body)
+    raise TypeError("unknown report block %r" % type(block).__name__)
+
+
+def render(title, sections: Sequence[Section], subtitle: Optional[str] = None):
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             "<title>%s</title><style>%s</style></head><body>" % (html.escape(title), _CSS.strip()),
+             "<h1>%s</h1>" % html.escape(title)]
+    if subtitle:
+        parts.append('<p class="note">%s</p>' % html.escape(subtitle))
+    for section in sections:
+        parts.append("<h2>%s</h2>" % html.escape(section.title))
+        parts.extend(_render_block(b) for b in section.blocks)
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def error_page(title, kind, message):
+    return render(title, [Section(kind, [Text(message, "error")])])

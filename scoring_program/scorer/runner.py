@@ -1,0 +1,61 @@
+"""One scoring run: config -> reference -> boards -> submission -> scores -> outputs."""
+import os
+from dataclasses import dataclass
+
+from . import report
+from .boards import load_boards
+from .config import load_config
+from .discovery import find_files
+from .outputs import write_scores, write_text
+from .tasks import families
+
+PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
+
+
+@dataclass
+class RunResult:
+    board: str
+    scores: dict
+    summary: str
+
+
+def reference_dir(input_dir):
+    return os.path.join(input_dir, "ref")
+
+
+def submission_dir(input_dir):
+    return os.path.join(input_dir, "res")
+
+
+def run(input_dir, output_dir):
+    """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
+    registry = families()
+    cfg = load_config(reference_dir(input_dir), registry)
+    family = registry[cfg.task]
+    ref = family.load_reference(cfg)
+    boards = load_boards(cfg, ref)
+    slots = {s: cfg.files[s] for s in family.submission_slots}
+    files = find_files(submission_dir(input_dir), slots, family.required_slots)
+    sub = family.load_submission(files, ref, cfg)
+
+    result = family.score(ref, sub, boards.units_of(cfg.board), cfg)
+    scores = ordered_scores(result.scores, cfg.primary_key)
+    write_scores(output_dir, scores)
+    title = "%s: board %s" % (family.title, cfg.board)
+    sections = [report.Section("Scores", [report.Scores(scores, cfg.primary_key)])] + list(result.sections)
+    write_text(os.path.join(output_dir, "detailed_results.html"), report.render(title, sections, result.summary))
+
+    if ref.notes:
+        write_text(os.path.join(output_dir, PRIVATE_DIR, "reference_notes.txt"), "\n".join(ref.notes) + "\n")
+    if cfg.private_scores and cfg.board == "A":
+        hidden = family.score(ref, sub, boards.units_of("B"), cfg)
+        write_scores(os.path.join(output_dir, PRIVATE_DIR), ordered_scores(hidden.scores, cfg.primary_key),
+                     prefix="board_B_")
+    return RunResult(cfg.board, scores, result.summary)
+
+
+def ordered_scores(scores, primary):
+    """The primary key first, then the family's order; every value a plain float."""
+    ordered = {primary: float(scores[primary])}
+    ordered.update((k, float(v)) for k, v in scores.items() if k != primary)
+    return ordered

@@ -1,0 +1,85 @@
+"""Validation helpers shared by the families whose submissions are delimited tables."""
+import numpy as np
+import pandas as pd
+
+from .errors import SubmissionError, where
+from .textio import decode, normalise_newlines, read_table
+
+FULLWIDTH_SEPARATORS = {"\uff0c": "full-width comma '，'", "\u3001": "ideographic comma '、'",
+                        "\uff1b": "full-width semicolon '；'"}
+
+
+def read_submission_table(file, columns, sep=",", check_fullwidth=True):
+    """Decode and parse a submitted table, checking its columns.
+
+    Returns (frame, line) where ``line[i]`` is the file line of row ``i``;
+    blank lines are dropped without shifting the line numbers of later rows.
+    """
+    text = normalise_newlines(decode(file.read_bytes(), file.name, SubmissionError))
+    if not text.strip():
+        raise SubmissionError("%s is empty; it needs the header line %s and one line per test item."
+                              % (file.name, sep.join(columns)))
+    if check_fullwidth:
+        for char, label in FULLWIDTH_SEPARATORS.items():
+            pos = text.find(char)
+            if pos >= 0:
+                line = text.count("\n", 0, pos) + 1
+                raise SubmissionError("%s uses a %s as a separator; separate the columns with the ASCII "
+                                      "'%s' only." % (where(file.name, line), label, sep))
+    frame = read_table(text, file.name, SubmissionError, sep=sep)
+    _check_columns(frame, columns, file.name, sep)
+    frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
+                                  if c.lower() == canonical.lower()})[list(columns)]
+    line = np.arange(len(frame)) + 2
+    blank = (frame == "").all(axis=1).to_numpy()
+    if blank.any():
+        frame = frame.loc[~blank].reset_index(drop=True)
+        line = line[~blank]
+    if len(frame) == 0:
+        raise SubmissionError("%s has a header but no rows; write one line per test item." % file.name)
+    return frame, line
+
+
+def _check_columns(frame, columns, name, sep):
+    found = list(frame.columns)
+    if len(found) == 1 and sep not in found[0]:
+        for other, label in (("\t", "TAB"), (";", "';'"), (",", "','"), ("|", "'|'")):
+            if other != sep and other in found[0]:
+                raise SubmissionError("%s: the header is separated by %s; separate the columns with '%s' "
+                                      "(header: %s)." % (where(name, 1), label, "TAB" if sep == "\t" else sep,
+                                                         sep.join(columns)))
+    lowered = [c.lower() for c in found]
+    missing = [c for c in columns if c.lower() not in lowered]
+    extra = [c for c in found if c.lower() not in [k.lower() for k in columns]]
+    if missing or extra or len(found) != len(columns):
+        hint = ""
+        if any(c.lower().startswith("unnamed") for c in extra) or "" in found:
+            hint = " (an unnamed column usually means the index was written: use index=False)"
+        raise SubmissionError("%s: the columns are %s but must be exactly %s%s."
+                              % (where(name, 1), ",".join(found) or "(none)", ",".join(columns), hint))
+
+
+def align_ids(ids, line, reference_ids, name, id_column="id", what="id", source="the test set"):
+    """Position in ``ids`` of each reference id; refuses duplicated, unknown and missing ids."""
+    ids = pd.Index(ids)
+    dup = ids.duplicated()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(ids == ids[i])[0])
+        raise SubmissionError("%s: %s %s appears twice (lines %d and %d); keep one row per %s."
+                              % (where(name, int(line[i]), column=id_column), what, ids[i], line[first],
+                                 line[i], what))
+    reference = pd.Index(reference_ids)
+    known = ids.isin(reference)
+    if not known.all():
+        i = int(np.flatnonzero(~known)[0])
+        raise SubmissionError("%s: %s %r is not in %s (%d unknown %ss in all); use the %ss of %s "
+                              "exactly as given." % (where(name, int(line[i]), column=id_column), what, ids[i],
+                                                     source, int((~known).sum()), what, what, source))
+    position = ids.get_indexer(reference)
+    if (position < 0).any():
+        missing = reference[position < 0]
+        shown = ", ".join(str(m) for m in missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise SubmissionError("%s: %d %s(s) of %s have no row (%s); write one row for every %s."
+                              % (name, len(missing), what, source, shown, what))
+    return position

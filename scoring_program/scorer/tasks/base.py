@@ -1,0 +1,69 @@
+"""What a task family is: the one small interface the platform contract talks to.
+
+A family module in ``scorer/tasks/`` defines ``FAMILY = SomeFamily()``; the
+registry finds it by itself, so adding a family touches nothing else. The
+contract calls, in order:
+
+1. ``load_reference(cfg)``: read the gold named by ``cfg.files`` (errors:
+   ReferenceDataError). The returned object has ``units`` (every unit id, as
+   strings, in file order), ``strata`` (a label per unit, for stratified
+   boards), ``usage`` (a Kaggle-style Public/Private/Ignored value per unit, or
+   None) and ``notes`` (lines for the organizer only).
+2. ``load_submission(files, ref, cfg)``: parse and validate the participant's
+   files against *all* units of the reference, whatever the board, so that a
+   message never depends on (or reveals) the board split (errors:
+   SubmissionError).
+3. ``score(ref, sub, units, cfg)``: score the units of one board and return a
+   Result: every leaderboard key with a finite value, and report sections.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from ..config import Option
+
+
+@dataclass
+class Reference:
+    """The minimum every family's reference carries; families subclass or attach more."""
+
+    units: np.ndarray
+    strata: np.ndarray
+    usage: Optional[np.ndarray] = None
+    notes: List[str] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    """Scores in leaderboard order, plus the report's sections for this board."""
+
+    scores: Dict[str, float]
+    sections: List[Any] = field(default_factory=list)
+    summary: str = ""
+
+
+class TaskFamily:
+    """Base class; subclasses set the class attributes and implement the three methods."""
+
+    name = ""
+    title = ""
+    # slot -> default file name; submission slots hold globs matched in res/.
+    default_files: Dict[str, str] = {}
+    submission_slots: Sequence[str] = ("submission",)
+    # None: every submission slot is required; () : at least one of them.
+    required_slots: Optional[Sequence[str]] = None
+    options: Dict[str, Option] = {}
+
+    def leaderboard_keys(self, options) -> List[str]:
+        """The scores.txt keys, the default primary key first."""
+        raise NotImplementedError
+
+    def load_reference(self, cfg) -> Reference:
+        raise NotImplementedError
+
+    def load_submission(self, files, ref, cfg):
+        raise NotImplementedError
+
+    def score(self, ref, sub, units, cfg) -> Result:
+        raise NotImplementedError
