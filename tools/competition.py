@@ -1,0 +1,66 @@
+"""A competition folder as the organizer keeps it, and the phase inputs made from it.
+
+    <competition>/
+      competition.yaml
+      reference_data/        gold file(s), boards.csv, board_A.yaml, board_B.yaml
+      starting_kit/          sample submission, instructions
+
+Each ``board_<X>.yaml`` is the config.yaml of the reference data of one phase:
+the phase's reference zip holds every other file of reference_data/ plus that
+file renamed config.yaml.
+"""
+import shutil
+from pathlib import Path
+
+import yaml
+
+BOARD_CONFIG = "board_{}.yaml"
+
+
+def board_configs(reference_dir):
+    """board name -> path of its config, for every board_<X>.yaml in reference_dir."""
+    found = {}
+    for path in sorted(Path(reference_dir).glob("board_*.yaml")):
+        found[path.stem[len("board_"):]] = path
+    return found
+
+
+def reference_files(reference_dir):
+    """The data files shared by every board (everything but the board configs)."""
+    return [p for p in sorted(Path(reference_dir).iterdir())
+            if p.is_file() and not (p.name.startswith("board_") and p.suffix == ".yaml")]
+
+
+def assemble_reference(reference_dir, board, target):
+    """Fill ``target`` (a phase's ref/ folder) for ``board``."""
+    configs = board_configs(reference_dir)
+    if board not in configs:
+        raise SystemExit("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
+                                                       ", ".join(configs) or "none"))
+    target = Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    for path in reference_files(reference_dir):
+        shutil.copy2(path, target / path.name)
+    shutil.copy2(configs[board], target / "config.yaml")
+    return target
+
+
+def assemble_input(reference_dir, board, submission, target):
+    """An INPUT folder (ref/ + res/) for scoring ``submission`` (a file, folder or zip) on ``board``."""
+    target = Path(target)
+    if target.exists():
+        shutil.rmtree(target)
+    assemble_reference(reference_dir, board, target / "ref")
+    res = target / "res"
+    submission = Path(submission)
+    if submission.is_dir():
+        shutil.copytree(submission, res)
+    else:
+        res.mkdir(parents=True)
+        shutil.copy2(submission, res / submission.name)
+    return target
+
+
+def load_board_config(reference_dir, board):
+    with open(board_configs(reference_dir)[board], encoding="utf-8") as fh:
+        return yaml.safe_load(fh)

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Score a submission on one board of a competition folder, exactly as a platform would.
+
+    python3 tools/score_board.py COMPETITION_DIR BOARD SUBMISSION OUTPUT_DIR
+
+Builds OUTPUT_DIR/input (ref/ from the competition's reference_data for BOARD,
+res/ holding SUBMISSION), then runs scoring_program/score.py in a fresh process
+with the run folder as working directory, as CodaLab v1 does. Scores land in
+OUTPUT_DIR/output. Exits with score.py's exit code.
+"""
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import _paths
+from competition import assemble_input
+
+
+def score_board(competition, board, submission, out_dir, quiet=False):
+    out_dir = Path(out_dir).resolve()
+    input_dir = assemble_input(Path(competition) / "reference_data", board, submission, out_dir / "input")
+    output_dir = out_dir / "output"
+    proc = subprocess.run([sys.executable, str(_paths.SCORE), str(input_dir), str(output_dir)],
+                          cwd=str(out_dir), capture_output=True, text=True)
+    if not quiet:
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr)
+    return proc, output_dir
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("competition", help="competition folder (holds reference_data/)")
+    parser.add_argument("board", help="A, B or any board_<X>.yaml name")
+    parser.add_argument("submission", help="submission file, folder or zip")
+    parser.add_argument("output", help="folder for input/ and output/ of this run")
+    args = parser.parse_args(argv)
+    proc, _ = score_board(args.competition, args.board, args.submission, args.output)
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
