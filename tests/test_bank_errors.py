@@ -1,0 +1,82 @@
+"""Every participant mistake of the bank format: exit 1, one line on stderr, what/where/how, no gold."""
+import pytest
+
+from helpers import assert_participant_error, make_input, run_score
+
+GOLD = ("id,text,BIO_anno,class\n"
+        "0,招行额度高,B-BANK I-BANK B-COMMENTS_N I-COMMENTS_N B-COMMENTS_ADJ,2\n"
+        "1,服务差,B-COMMENTS_N I-COMMENTS_N B-COMMENTS_ADJ,0\n"
+        "2,信用卡不错,B-PRODUCT I-PRODUCT I-PRODUCT B-COMMENTS_ADJ I-COMMENTS_ADJ,1\n")
+CONFIG = "task: bank_comments\nboard: all\n"
+GOOD_ROWS = ["0,O O O O O,2", "1,O O O,2", "2,O O O O O,2"]
+
+
+def submit(tmp_path, content, name="submission.csv"):
+    inp = make_input(tmp_path, {"config.yaml": CONFIG, "gold.csv": GOLD}, {name: content})
+    return run_score(inp, tmp_path / "output")
+
+
+def csv_of(rows, header="id,BIO_anno,class"):
+    return "\n".join([header] + rows) + "\n"
+
+
+def test_a_good_file_scores(tmp_path):
+    proc = submit(tmp_path, csv_of(GOOD_ROWS))
+    assert proc.returncode == 0, proc.stderr
+
+
+CASES = [
+    ("empty file", "", ["submission.csv is empty"]),
+    ("header only", "id,BIO_anno,class\n", ["no rows"]),
+    ("missing column", csv_of(["0,O O O O O", "1,O O O", "2,O O O O O"], header="id,BIO_anno"),
+     ["line 1", "must be exactly id,BIO_anno,class"]),
+    ("index written", csv_of(["0," + r for r in GOOD_ROWS], header=",id,BIO_anno,class"), ["index=False"]),
+    ("full-width comma", csv_of(["0，O O O O O,2"] + GOOD_ROWS[1:]), ["line 2", "full-width comma", "ASCII ','"]),
+    ("tab separated", "id\tBIO_anno\tclass\n" + "\n".join(r.replace(",", "\t") for r in GOOD_ROWS) + "\n",
+     ["separated by TAB"]),
+    ("missing id", csv_of(GOOD_ROWS[:2]), ["1 id(s) of the test set have no row (2)"]),
+    ("unknown id", csv_of(GOOD_ROWS + ["7,O,2"]), ["line 5", "'7' is not in the test set"]),
+    ("duplicated id", csv_of(GOOD_ROWS + ["1,O O O,1"]), ["id 1 appears twice (lines 3 and 5)"]),
+    ("length differs", csv_of([GOOD_ROWS[0], "1,O O,2", GOOD_ROWS[2]]),
+     ["line 3 (id 1), column BIO_anno", "2 tags for a comment of 3 characters"]),
+    ("unknown tag", csv_of([GOOD_ROWS[0], "1,O B-BNK O,2", GOOD_ROWS[2]]),
+     ["line 3 (id 1), column BIO_anno", "tag 2 is 'B-BNK'", "B-BANK"]),
+    ("lower-case tag", csv_of([GOOD_ROWS[0], "1,O b-bank O,2", GOOD_ROWS[2]]), ["'b-bank'"]),
+    ("class out of range", csv_of([GOOD_ROWS[0], GOOD_ROWS[1], "2,O O O O O,3"]),
+     ["line 4 (id 2), column class", "'3' is not a class", "0 (negative), 1 (positive) or 2 (neutral)"]),
+    ("class missing", csv_of([GOOD_ROWS[0], "1,O O O,", GOOD_ROWS[2]]), ["line 3 (id 1), column class"]),
+    ("too many fields", csv_of([GOOD_ROWS[0], "1,O O O,2,9", GOOD_ROWS[2]]), ["line 3", "saw 4"]),
+]
+
+
+@pytest.mark.parametrize("label,content,fragments", CASES, ids=[c[0] for c in CASES])
+def test_participant_errors(tmp_path, label, content, fragments):
+    line = assert_participant_error(submit(tmp_path, content), *fragments)
+    for gold_label in ("B-BANK I-BANK B-COMMENTS_N", "招行", "服务差"):
+        assert gold_label not in line
+
+
+def test_undecodable_bytes(tmp_path):
+    content = csv_of(GOOD_ROWS).encode("utf-8") + b"\xff\xfe\x80\n"
+    assert_participant_error(submit(tmp_path, content), "cannot be read as UTF-8 or GB18030", "CSV UTF-8")
+
+
+def test_no_file_and_several_files(tmp_path):
+    inp = make_input(tmp_path, {"config.yaml": CONFIG, "gold.csv": GOLD}, {"notes.txt": "hello"})
+    assert_participant_error(run_score(inp, tmp_path / "o1"), "no file matching '*.csv'", "notes.txt")
+    inp = make_input(tmp_path, {"config.yaml": CONFIG, "gold.csv": GOLD},
+                     {"a.csv": csv_of(GOOD_ROWS), "b/b.csv": csv_of(GOOD_ROWS)}, name="input2")
+    assert_participant_error(run_score(inp, tmp_path / "o2"), "2 files matching '*.csv'", "a.csv", "b/b.csv")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "gbk", "gb18030", "utf-16"])
+def test_excel_encodings_are_read(tmp_path, encoding):
+    rows = ["0,B-BANK I-BANK O O O,2", "1,O O O,0", "2,O O O O O,1"]
+    proc = submit(tmp_path, csv_of(rows).encode(encoding))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_header_with_spaces_after_commas_is_accepted(tmp_path):
+    # the task page's own example header is "id, BIO_anno, class"
+    proc = submit(tmp_path, csv_of(GOOD_ROWS, header="id, BIO_anno, class"))
+    assert proc.returncode == 0, proc.stderr
