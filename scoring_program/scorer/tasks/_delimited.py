@@ -1,0 +1,49 @@
+"""Tables that may be comma- or TAB-separated: the separator is judged from the header line.
+
+Result and gold files of the same task circulate in both forms (pandas'
+``to_csv`` default and the organisers' TAB files), so both are read; the
+header decides, and everything else is the shared table validation.
+"""
+from ..discovery import SubmittedFile
+from ..errors import ReferenceDataError, SubmissionError
+from ..tabular import read_submission_table
+from ..textio import decode, normalise_newlines, read_table, sniff_separator
+
+
+
+def header_separator(text):
+    """',' or TAB, whichever the first line holds more of (',' when neither).
+
+    >>> header_separator("SentenceId\\tView\\tOpinion\\n1\\ta,b\\tpos"), header_separator("id,keywords")
+    ('\\t', ',')
+    """
+    return sniff_separator(text.split("\n", 1)[0])
+
+
+def read_reference(cfg, slot, columns):
+    """The reference file of ``slot`` as strings; ``columns`` must be present, others are ignored."""
+    name = cfg.files[slot]
+    try:
+        with open(cfg.path(slot), "rb") as fh:
+            data = fh.read()
+    except OSError:
+        raise ReferenceDataError("the %s file %s named in config.yaml is not in the reference data." % (slot, name))
+    text = normalise_newlines(decode(data, name, ReferenceDataError))
+    frame = read_table(text, name, ReferenceDataError, sep=header_separator(text))
+    absent = [c for c in columns if c not in frame.columns]
+    if absent:
+        raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
+    return frame
+
+
+def read_submission(file, columns):
+    """(frame, line, separator) of a submitted table whose separator is ',' or TAB.
+
+    The full-width comma check applies to comma-separated files only: in a TAB
+    file a '，' inside a value is just text.
+    """
+    data = file.read_bytes()
+    sep = header_separator(normalise_newlines(decode(data, file.name, SubmissionError)))
+    frame, line = read_submission_table(SubmittedFile(file.name, lambda: data), columns, sep=sep,
+                                        check_fullwidth=(sep == ","))
+    return frame, line, sep

@@ -1,0 +1,301 @@
+"""View-sentiment pairs: which views (car brands, models) a sentence talks about, and with what opinion.
+
+Files (gold and submission alike): ``SentenceId,View,Opinion`` with a header,
+comma- or TAB-separated (judged from the header). Opinions are ``pos``,
+``neu``, ``neg`` or ``正面``, ``中性``, ``负面`` (option ``opinion_labels``).
+SentenceIds are text: ``028171`` and ``28171`` are different sentences.
+
+The reference data also holds ``sentences.csv`` (column ``SentenceId``), the
+list of every test sentence: sentences without any gold view exist, and a
+submission may have no row for a sentence (no view predicted there).
+
+The unit of a board is the sentence. A (SentenceId, View) key is a pair, never
+a concatenated string. With G the gold keys and R the submitted ones:
+
+- tn = |R & G| (views found), fn1 = |G| - tn (views missed), fn2 = |R| - tn (spurious views);
+- tp = found views with the right opinion (the diagonal of the 3x3 table), fp = tn - tp;
+- P = tp / (tp + fp + fn2), R = tp / (tp + fn1), F1 = 2PR / (P + R);
+- view extraction: P = tn / |R|, R = tn / |G|, F1.
+
+Leaderboard keys: f1, precision, recall, view_f1, view_precision, view_recall.
+"""
+from dataclasses import dataclass, field
+from typing import List
+
+import numpy as np
+import pandas as pd
+
+from .. import report
+from ..config import Check, Option
+from ..errors import ReferenceDataError, SubmissionError, where
+from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.sets import NORMALISATIONS, normalise
+from ._delimited import read_reference, read_submission
+from .base import Reference, Result, TaskFamily
+
+COLUMNS = ("SentenceId", "View", "Opinion")
+CLASSES = ("pos", "neu", "neg")
+LABEL_SETS = {
+    "en": {"pos": 0, "neu": 1, "neg": 2},
+    "zh": {"正面": 0, "中性": 1, "负面": 2},
+}
+LABEL_SETS["either"] = dict(LABEL_SETS["en"], **LABEL_SETS["zh"])
+LABEL_HELP = {"en": "pos, neu or neg", "zh": "正面, 中性 or 负面", "either": "pos, neu or neg (or 正面, 中性, 负面)"}
+NOTE_LINES = 50
+
+
+def _steps(value):
+    return isinstance(value, list) and len(set(value)) == len(value) and all(v in NORMALISATIONS for v in value)
+
+
+@dataclass
+class ViewReference(Reference):
+    views: pd.Index = None             # distinct gold views (normalised)
+    key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
+    keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
+    accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
+    first: np.ndarray = None           # the first opinion the gold lists for the key
+
+
+@dataclass
+class ViewSubmission:
+    sentence: np.ndarray               # sentence code of each (distinct) submitted key
+    keys: np.ndarray                   # int64 key, -1 where the view is no gold view at all
+    opinion: np.ndarray                # class code 0 pos, 1 neu, 2 neg
+    merged_sentence: np.ndarray = None  # sentence codes of identical repeated rows counted once
+    warnings: List[str] = field(default_factory=list)
+
+
+class ViewSentiment(TaskFamily):
+    name = "view_sentiment"
+    title = "View-sentiment pairs"
+    default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
+    options = {
+        "opinion_labels": Option("either", tuple(LABEL_SETS),
+                                 "opinion names accepted: en (pos/neu/neg), zh (正面/中性/负面) or either"),
+        "repeated_rows": Option("reject", ("reject", "merge_identical"),
+                                "a (SentenceId, View) given twice: always refused, or identical rows counted once "
+                                "(two different opinions for one view are refused either way)"),
+        "view_normalisation": Option([], Check(_steps, "a list of distinct steps among %s" % ", ".join(NORMALISATIONS)),
+                                     "how View strings are normalised before comparison (none by default)"),
+    }
+
+    def leaderboard_keys(self, options):
+        return ["f1", "precision", "recall", "view_f1", "view_precision", "view_recall"]
+
+    # -- reference ---------------------------------------------------------------------------
+    def load_reference(self, cfg):
+        labels = LABEL_SETS[cfg.options["opinion_labels"]]
+        steps = cfg.options["view_normalisation"]
+        listing = read_reference(cfg, "sentences", ["SentenceId"])
+        units = listing["SentenceId"].str.strip()
+        if (units == "").any():
+            i = int(np.flatnonzero((units == "").to_numpy())[0])
+            raise ReferenceDataError("%s has an empty SentenceId." % where(cfg.files["sentences"], i + 2))
+        if units.duplicated().any():
+            raise ReferenceDataError("%s lists SentenceId %s twice." % (cfg.files["sentences"],
+                                                                        units[units.duplicated()].iloc[0]))
+        units = units.to_numpy(dtype=object)
+
+        name = cfg.files["gold"]
+        gold = read_reference(cfg, "gold", list(COLUMNS))
+        sentence = pd.Index(units).get_indexer(gold["SentenceId"].str.strip())
+        if (sentence < 0).any():
+            i = int(np.flatnonzero(sentence < 0)[0])
+            raise ReferenceDataError("%s: SentenceId %s is not in %s; list every test sentence there."
+                                     % (where(name, i + 2), gold["SentenceId"][i], cfg.files["sentences"]))
+        view = normalise(gold["View"].to_numpy(dtype=object), steps)
+        if (view == "").any():
+            i = int(np.flatnonzero(view == "")[0])
+            raise ReferenceDataError("%s: the View is empty." % where(name, i + 2, column="View"))
+        opinion = gold["Opinion"].str.strip().str.lower().map(labels)
+        if opinion.isna().any():
+            i = int(np.flatnonzero(opinion.isna().to_numpy())[0])
+            raise ReferenceDataError("%s: opinion %r is not %s (options.opinion_labels is %s)."
+                                     % (where(name, i + 2, column="Opinion"), gold["Opinion"][i],
+                                        LABEL_HELP[cfg.options["opinion_labels"]], cfg.options["opinion_labels"]))
+        opinion = opinion.to_numpy(dtype=np.int64)
+
+        view_code, views = pd.factorize(view)
+        row_key = sentence.astype(np.int64) * max(len(views), 1) + view_code
+        keys, first_row, inverse = np.unique(row_key, return_index=True, return_inverse=True)
+        accepted = np.zeros((len(keys), len(CLASSES)), dtype=bool)
+        accepted[inverse, opinion] = True
+        strata = _strata(sentence, opinion, len(units))
+        notes = _repeat_notes(gold, row_key, inverse, name)
+        return ViewReference(units=units, strata=strata, notes=notes, views=pd.Index(views),
+                             key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
+                             first=opinion[first_row])
+
+    # -- submission --------------------------------------------------------------------------
+    def load_submission(self, files, ref, cfg):
+        file = files["submission"]
+        frame, line, _ = read_submission(file, COLUMNS)
+        ids = frame["SentenceId"].str.strip()
+        sentence = _sentence_codes(ids, line, ref.units, file.name)
+
+        view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
+        empty = np.flatnonzero(view == "")
+        if len(empty):
+            i = int(empty[0])
+            raise SubmissionError("%s: the View is empty; write one row per predicted view, or no row for a "
+                                  "sentence without views." % where(file.name, int(line[i]), unit=ids[i], column="View"))
+
+        choice = cfg.options["opinion_labels"]
+        opinion = frame["Opinion"].str.strip().str.lower().map(LABEL_SETS[choice])
+        bad = np.flatnonzero(opinion.isna().to_numpy())
+        if len(bad):
+            i = int(bad[0])
+            raise SubmissionError("%s: %r is not an opinion; use %s."
+                                  % (where(file.name, int(line[i]), unit=ids[i], column="Opinion"),
+                                     _clip(frame["Opinion"][i]), LABEL_HELP[choice]))
+        opinion = opinion.to_numpy(dtype=np.int64)
+
+        keep = _repeats(ids.to_numpy(dtype=object), view, opinion, line, file.name, cfg.options["repeated_rows"])
+        merged = sentence[~keep]
+        sentence, view, opinion = sentence[keep], view[keep], opinion[keep]
+        view_code = ref.views.get_indexer(view)
+        keys = np.where(view_code >= 0, sentence * max(len(ref.views), 1) + view_code, -1)
+        return ViewSubmission(sentence=sentence, keys=keys.astype(np.int64), opinion=opinion, merged_sentence=merged)
+
+    # -- score -------------------------------------------------------------------------------
+    def score(self, ref, sub, units, cfg):
+        on_board = pd.Index(ref.units).isin(pd.Index(units))
+        gold_in = on_board[ref.key_sentence]
+        keys, accepted, first = ref.keys[gold_in], ref.accepted[gold_in], ref.first[gold_in]
+        pred_in = on_board[sub.sentence]
+        pred_keys, pred_opinion = sub.keys[pred_in], sub.opinion[pred_in]
+
+        if len(keys):
+            position = np.minimum(np.searchsorted(keys, pred_keys), len(keys) - 1)
+            found = (pred_keys >= 0) & (keys[position] == pred_keys)
+        else:
+            position, found = np.zeros(len(pred_keys), dtype=np.int64), np.zeros(len(pred_keys), dtype=bool)
+        g = position[found]
+        op = pred_opinion[found]
+        right = accepted[g, op]
+        gold_column = np.where(right, op, first[g])
+        table = np.bincount(op * len(CLASSES) + gold_column, minlength=len(CLASSES) ** 2).reshape(len(CLASSES), -1)
+
+        n_gold, n_pred = len(keys), len(pred_keys)
+        tn = int(found.sum())
+        tp = int(right.sum())
+        counts = {"tp": tp, "fp": tn - tp, "fn1": n_gold - tn, "fn2": n_pred - tn, "tn": tn,
+                  "gold": n_gold, "predicted": n_pred}
+        precision = safe_div(tp, tp + counts["fp"] + counts["fn2"])
+        recall = safe_div(tp, tp + counts["fn1"])
+        f1 = float(f_beta(precision, recall))
+        view_p, view_r, view_f = prf(tn, n_pred, n_gold)
+        scores = {"f1": f1, "precision": precision, "recall": recall,
+                  "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
+
+        merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
+        sections = [_count_section(counts), _table_section(table, counts)]
+        if merged:
+            sections.append(report.Section("Repeated rows", [report.Text(
+                "%d row(s) repeated an earlier row exactly (same SentenceId, View and Opinion) and were counted "
+                "once (options.repeated_rows is merge_identical)." % merged, "note")]))
+        summary = ("%d sentences, %d gold views, %d predicted views; opinions %s; views compared %s."
+                   % (int(on_board.sum()), n_gold, n_pred, cfg.options["opinion_labels"],
+                      "after " + "+".join(cfg.options["view_normalisation"]) if cfg.options["view_normalisation"]
+                      else "exactly as written"))
+        return Result(scores, sections, summary)
+
+
+def _clip(text, limit=40):
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _sentence_codes(ids, line, units, name):
+    """Position of each submitted SentenceId in the test sentences; refuses empty and unknown ids."""
+    empty = np.flatnonzero((ids == "").to_numpy())
+    if len(empty):
+        raise SubmissionError("%s is empty; every row needs the SentenceId of a test sentence."
+                              % where(name, int(line[empty[0]]), column="SentenceId"))
+    code = pd.Index(units).get_indexer(ids)
+    unknown = np.flatnonzero(code < 0)
+    if len(unknown):
+        i = int(unknown[0])
+        hint = ""
+        padded = pd.Index(pd.Series(units, dtype=object).str.lstrip("0"))
+        if ids.iloc[unknown].str.lstrip("0").isin(padded).any():
+            hint = " SentenceIds are text: keep their leading zeros (e.g. 028171, not 28171)."
+        raise SubmissionError("%s: SentenceId %r is not a test sentence (%d row(s) with unknown ids); use the "
+                              "SentenceIds of the test set exactly as given.%s"
+                              % (where(name, int(line[i]), column="SentenceId"), _clip(ids.iloc[i]), len(unknown), hint))
+    return code.astype(np.int64)
+
+
+def _repeats(ids, view, opinion, line, name, rule):
+    """Rows to keep; refuses a (SentenceId, View) given twice, unless identical rows may be merged."""
+    pairs = pd.DataFrame({"s": ids, "v": view, "o": opinion})
+    repeated_key = pairs.duplicated(["s", "v"]).to_numpy()
+    if not repeated_key.any():
+        return np.ones(len(pairs), dtype=bool)
+    identical = pairs.duplicated(["s", "v", "o"]).to_numpy()
+    offending = repeated_key & ~identical if rule == "merge_identical" else repeated_key
+    if offending.any():
+        i = int(np.flatnonzero(offending)[0])
+        same = (pairs["s"].to_numpy() == ids[i]) & (pairs["v"].to_numpy() == view[i])
+        first = int(line[int(np.flatnonzero(same)[0])])
+        what = "with another opinion" if not identical[i] else "again"
+        raise SubmissionError("%s: SentenceId %s, View %r is given %s (first at line %d); give each view of a "
+                              "sentence exactly once, with one opinion."
+                              % (where(name, int(line[i])), ids[i], _clip(view[i]), what, first))
+    return ~identical
+
+
+def _strata(sentence, opinion, n_units):
+    """Board strata per sentence: the set of gold opinions it has ("none", "neu", "neg+pos", ...)."""
+    mask = np.zeros(n_units, dtype=np.int64)
+    for k in range(len(CLASSES)):  # one pass per opinion class
+        mask |= (np.bincount(sentence[opinion == k], minlength=n_units) > 0).astype(np.int64) << k
+    names = np.array(["+".join(c for k, c in enumerate(CLASSES) if m >> k & 1) or "none" for m in range(8)],
+                     dtype=object)
+    return names[mask]
+
+
+def _repeat_notes(gold, row_key, inverse, name):
+    """Organizer notes on gold rows that repeat a (SentenceId, View) key, and how they are scored."""
+    repeated = pd.Series(row_key).duplicated(keep=False).to_numpy()
+    if not repeated.any():
+        return []
+    rows = np.flatnonzero(repeated)
+    n_keys = len(np.unique(inverse[rows]))
+    notes = ["%s gives %d (SentenceId, View) key(s) more than once (%d rows). Each such key is scored as one "
+             "gold view; a predicted opinion is right if it equals any opinion listed for the key (as the "
+             "source formula does with sets), and the 3x3 table files a wrong one under the first listed "
+             "opinion. The gold was not changed:" % (name, n_keys, len(rows))]
+    for i in rows[:NOTE_LINES]:
+        notes.append("  line %d: %s\t%s\t%s" % (i + 2, gold["SentenceId"][i], gold["View"][i], gold["Opinion"][i]))
+    if len(rows) > NOTE_LINES:
+        notes.append("  ... %d more rows" % (len(rows) - NOTE_LINES))
+    return notes
+
+
+def _count_section(c):
+    rows = [
+        ["tp: views found with the right opinion", c["tp"]],
+        ["fp: views found with a wrong opinion", c["fp"]],
+        ["fn1: gold views missed", c["fn1"]],
+        ["fn2: predicted views that are no gold view", c["fn2"]],
+        ["views found (tp + fp)", c["tn"]],
+        ["gold views", c["gold"]],
+        ["predicted views", c["predicted"]],
+    ]
+    note = "P = tp / (tp + fp + fn2); R = tp / (tp + fn1); view P = (tp + fp) / predicted; view R = (tp + fp) / gold."
+    return report.Section("Counts", [report.Table(["what", "count"], rows), report.Text(note, "note")])
+
+
+def _table_section(table, c):
+    head = ["predicted \\ gold"] + list(CLASSES) + ["predicted total"]
+    rows = [[CLASSES[i]] + [int(v) for v in table[i]] + [int(table[i].sum())] for i in range(len(CLASSES))]
+    rows.append(["gold total"] + [int(v) for v in table.sum(axis=0)] + [int(table.sum())])
+    rows.append(["view not found (fn1)", c["fn1"], "", "", ""])
+    rows.append(["spurious view (fn2)", c["fn2"], "", "", ""])
+    return report.Section("Opinions of the views found", [report.Table(
+        head, rows, caption="Rows: the submitted opinion; columns: the gold opinion. The diagonal is tp.")])
+
+
+FAMILY = ViewSentiment()
