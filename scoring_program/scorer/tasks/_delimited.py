@@ -4,8 +4,11 @@ Result and gold files of the same task circulate in both forms (pandas'
 ``to_csv`` default and the organisers' TAB files), so both are read; the
 header decides, and everything else is the shared table validation.
 """
+import numpy as np
+import pandas as pd
+
 from ..discovery import SubmittedFile
-from ..errors import ReferenceDataError, SubmissionError
+from ..errors import ReferenceDataError, SubmissionError, where
 from ..tabular import read_submission_table
 from ..textio import decode, normalise_newlines, read_table, sniff_separator
 
@@ -47,3 +50,38 @@ def read_submission(file, columns):
     frame, line = read_submission_table(SubmittedFile(file.name, lambda: data), columns, sep=sep,
                                         check_fullwidth=(sep == ","))
     return frame, line, sep
+
+
+def known_ids(ids, line, units, name, column, what):
+    """Position of each submitted id among the reference ``units``; refuses empty and unknown ids.
+
+    Ids are text; when an unknown id is a known one without its leading zeros,
+    the message says so (spreadsheets drop them).
+    """
+    empty = np.flatnonzero((ids == "").to_numpy())
+    if len(empty):
+        raise SubmissionError("%s is empty; every row needs the %s of a test item."
+                              % (where(name, int(line[empty[0]]), column=column), what))
+    code = pd.Index(units).get_indexer(ids)
+    unknown = np.flatnonzero(code < 0)
+    if len(unknown):
+        i = int(unknown[0])
+        hint = ""
+        stripped = pd.Index(pd.Series(units, dtype=object).astype(str).str.lstrip("0"))
+        if ids.iloc[unknown].str.lstrip("0").isin(stripped).any():
+            hint = " %ss are text: keep their leading zeros (e.g. 028171, not 28171)." % what
+        raise SubmissionError("%s: %s %r is not in the test set (%d row(s) with unknown %ss); use the %ss of "
+                              "the test set exactly as given.%s"
+                              % (where(name, int(line[i]), column=column), what, clip(ids.iloc[i]), len(unknown),
+                                 what, what, hint))
+    return code.astype(np.int64)
+
+
+def clip(text, limit=40):
+    """``text`` cut to ``limit`` characters for a message.
+
+    >>> clip("abcdef", 3)
+    'abc...'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."

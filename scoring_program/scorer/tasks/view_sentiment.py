@@ -30,7 +30,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ._delimited import read_reference, read_submission
+from ._delimited import clip, known_ids, read_reference, read_submission
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -132,7 +132,7 @@ class ViewSentiment(TaskFamily):
         file = files["submission"]
         frame, line, _ = read_submission(file, COLUMNS)
         ids = frame["SentenceId"].str.strip()
-        sentence = _sentence_codes(ids, line, ref.units, file.name)
+        sentence = known_ids(ids, line, ref.units, file.name, "SentenceId", "SentenceId")
 
         view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
         empty = np.flatnonzero(view == "")
@@ -148,7 +148,7 @@ class ViewSentiment(TaskFamily):
             i = int(bad[0])
             raise SubmissionError("%s: %r is not an opinion; use %s."
                                   % (where(file.name, int(line[i]), unit=ids[i], column="Opinion"),
-                                     _clip(frame["Opinion"][i]), LABEL_HELP[choice]))
+                                     clip(frame["Opinion"][i]), LABEL_HELP[choice]))
         opinion = opinion.to_numpy(dtype=np.int64)
 
         keep = _repeats(ids.to_numpy(dtype=object), view, opinion, line, file.name, cfg.options["repeated_rows"])
@@ -202,31 +202,6 @@ class ViewSentiment(TaskFamily):
         return Result(scores, sections, summary)
 
 
-def _clip(text, limit=40):
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _sentence_codes(ids, line, units, name):
-    """Position of each submitted SentenceId in the test sentences; refuses empty and unknown ids."""
-    empty = np.flatnonzero((ids == "").to_numpy())
-    if len(empty):
-        raise SubmissionError("%s is empty; every row needs the SentenceId of a test sentence."
-                              % where(name, int(line[empty[0]]), column="SentenceId"))
-    code = pd.Index(units).get_indexer(ids)
-    unknown = np.flatnonzero(code < 0)
-    if len(unknown):
-        i = int(unknown[0])
-        hint = ""
-        padded = pd.Index(pd.Series(units, dtype=object).str.lstrip("0"))
-        if ids.iloc[unknown].str.lstrip("0").isin(padded).any():
-            hint = " SentenceIds are text: keep their leading zeros (e.g. 028171, not 28171)."
-        raise SubmissionError("%s: SentenceId %r is not a test sentence (%d row(s) with unknown ids); use the "
-                              "SentenceIds of the test set exactly as given.%s"
-                              % (where(name, int(line[i]), column="SentenceId"), _clip(ids.iloc[i]), len(unknown), hint))
-    return code.astype(np.int64)
-
-
 def _repeats(ids, view, opinion, line, name, rule):
     """Rows to keep; refuses a (SentenceId, View) given twice, unless identical rows may be merged."""
     pairs = pd.DataFrame({"s": ids, "v": view, "o": opinion})
@@ -242,7 +217,7 @@ def _repeats(ids, view, opinion, line, name, rule):
         what = "with another opinion" if not identical[i] else "again"
         raise SubmissionError("%s: SentenceId %s, View %r is given %s (first at line %d); give each view of a "
                               "sentence exactly once, with one opinion."
-                              % (where(name, int(line[i])), ids[i], _clip(view[i]), what, first))
+                              % (where(name, int(line[i])), ids[i], clip(view[i]), what, first))
     return ~identical
 
 

@@ -1,0 +1,179 @@
+"""Keyword / tag sets: per-sample precision and recall of a predicted set against the gold set.
+
+Files (gold and submission alike): ``id,keywords`` with a header, comma- or
+TAB-separated (judged from the header); the keywords of a sample are one cell
+joined by ``keyword_separator`` (``_`` by default, as in the CSL data).
+Within a cell a keyword written twice counts once, and empty pieces are no keyword.
+
+For every gold sample i, with G the gold set and P the predicted one:
+c = |G & P|, P_i = c/|P|, R_i = c/|G|, F_i = 2c/(|P|+|G|) (0 where a denominator is 0).
+
+- macro (per-sample average, scikit-learn ``average='samples'``): the means of P_i, R_i, F_i;
+- micro (pooled counts): P = sum c / sum |P|, R = sum c / sum |G|, F1 = 2PR/(P+R).
+
+By default every gold sample of the board counts: a sample with no row, or an
+empty cell, scores 0. ``mode: legacy`` keeps only the samples that have a
+non-empty prediction and a non-empty gold set, as the source document's code does.
+
+>>> c, g, p = overlap_counts([0, 1, 1], ["你好,小米", "铅笔", "自动"], [0, 1, 1], ["小米", "气球", "自动"], 2)
+>>> sample_scores(c, g, p, np.ones(2, dtype=bool))["micro_precision"]  # the document's example: 1/3
+0.3333333333333333
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import report
+from ..config import Check, Option
+from ..errors import ReferenceDataError, SubmissionError, where
+from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
+from ._delimited import known_ids, read_reference, read_submission
+from .base import Reference, Result, TaskFamily
+
+COLUMNS = ("id", "keywords")
+KEYS = ["macro_f1", "macro_precision", "macro_recall", "micro_f1", "micro_precision", "micro_recall"]
+NOTE_LINES = 50
+
+
+def _separator(value):
+    return isinstance(value, str) and value != "" and not set(value) & set("\t\r\n\"")
+
+
+def _steps(value):
+    return isinstance(value, list) and len(set(value)) == len(value) and all(v in NORMALISATIONS for v in value)
+
+
+@dataclass
+class KeywordReference(Reference):
+    rows: np.ndarray = None    # sample code of each gold keyword
+    items: np.ndarray = None   # the gold keyword (normalised)
+
+
+@dataclass
+class KeywordSubmission:
+    rows: np.ndarray           # sample code of each predicted keyword
+    items: np.ndarray
+    present: np.ndarray        # per sample: the submission has a row for it
+
+
+class Keywords(TaskFamily):
+    name = "keywords"
+    title = "Keyword sets"
+    default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    options = {
+        "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
+                                    "what joins the keywords of one sample inside its cell"),
+        "normalisation": Option([], Check(_steps, "a list of distinct steps among %s" % ", ".join(NORMALISATIONS)),
+                                "applied to every keyword before comparison, in the order strip, nfkc, casefold"),
+        "mode": Option("all", ("all", "legacy"),
+                       "all: every gold sample counts, a missing or empty prediction scores 0; legacy: only samples "
+                       "with a non-empty prediction and a non-empty gold set count (the source document's rule)"),
+    }
+
+    def leaderboard_keys(self, options):
+        return list(KEYS)
+
+    # -- reference ---------------------------------------------------------------------------
+    def load_reference(self, cfg):
+        name = cfg.files["gold"]
+        gold = read_reference(cfg, "gold", list(COLUMNS))
+        ids = gold["id"].str.strip()
+        if (ids == "").any():
+            raise ReferenceDataError("%s has an empty id." % where(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))
+        if ids.duplicated().any():
+            raise ReferenceDataError("%s repeats id %s." % (name, ids[ids.duplicated()].iloc[0]))
+        rows, items = _keyword_items(gold["keywords"], cfg)
+        units = ids.to_numpy(dtype=object)
+        size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
+        strata = np.where(size >= 6, "6+", size.astype(str)).astype(object)
+        notes = []
+        empty = np.flatnonzero(size == 0)
+        if len(empty):
+            notes.append("%s has %d sample(s) with no gold keyword; under mode 'all' they score 0 whatever is "
+                         "predicted, under mode 'legacy' they are skipped. First ones: %s"
+                         % (name, len(empty), ", ".join(str(units[i]) for i in empty[:NOTE_LINES])))
+        return KeywordReference(units=units, strata=strata, notes=notes, rows=rows, items=items)
+
+    # -- submission --------------------------------------------------------------------------
+    def load_submission(self, files, ref, cfg):
+        file = files["submission"]
+        frame, line, _ = read_submission(file, COLUMNS)
+        ids = frame["id"].str.strip()
+        duplicated = ids.duplicated().to_numpy()
+        if duplicated.any():
+            i = int(np.flatnonzero(duplicated)[0])
+            first = int(line[int(np.flatnonzero((ids == ids[i]).to_numpy())[0])])
+            raise SubmissionError("%s: id %s appears twice (lines %d and %d); give all keywords of a sample in "
+                                  "one row, joined by %r." % (where(file.name, int(line[i]), column="id"), ids[i],
+                                                               first, int(line[i]), cfg.options["keyword_separator"]))
+        sample = known_ids(ids, line, ref.units, file.name, "id", "id")
+        rows, items = _keyword_items(frame["keywords"], cfg)
+        present = np.zeros(len(ref.units), dtype=bool)
+        present[sample] = True
+        return KeywordSubmission(rows=sample[rows], items=items, present=present)
+
+    # -- score -------------------------------------------------------------------------------
+    def score(self, ref, sub, units, cfg):
+        on_board = pd.Index(ref.units).isin(pd.Index(units))
+        gold_in, pred_in = on_board[ref.rows], on_board[sub.rows]
+        c, g, p = overlap_counts(ref.rows[gold_in], ref.items[gold_in], sub.rows[pred_in], sub.items[pred_in],
+                                 len(ref.units))
+        legacy = cfg.options["mode"] == "legacy"
+        counted = on_board & (p > 0) & (g > 0) if legacy else on_board
+        scores = sample_scores(c, g, p, counted)
+        sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
+                    _keyword_section(c, g, p, counted)]
+        steps = cfg.options["normalisation"]
+        summary = ("%d samples on this board, %d counted (mode %s); keywords joined by %r, compared %s."
+                   % (int(on_board.sum()), int(counted.sum()), cfg.options["mode"], cfg.options["keyword_separator"],
+                      "after " + "+".join(steps) if steps else "exactly as written (no normalisation)"))
+        return Result(scores, sections, summary)
+
+
+def sample_scores(c, g, p, counted):
+    """The six leaderboard values from per-sample counts, over the samples where ``counted`` is true."""
+    c, g, p = (np.asarray(a, dtype=np.int64)[counted] for a in (c, g, p))
+    n = len(c)
+    macro_p = float(safe_div(c, p).sum() / n) if n else 0.0
+    macro_r = float(safe_div(c, g).sum() / n) if n else 0.0
+    macro_f = float(safe_div(2 * c, p + g).sum() / n) if n else 0.0
+    micro_p, micro_r, micro_f = prf(c.sum(), p.sum(), g.sum())
+    return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
+            "micro_f1": float(f_beta(micro_p, micro_r)), "micro_precision": micro_p, "micro_recall": micro_r}
+
+
+def _keyword_items(cells, cfg):
+    rows, items = split_cells(cells.to_numpy(dtype=object), cfg.options["keyword_separator"])
+    items = normalise(items, cfg.options["normalisation"])
+    keep = items != ""
+    return rows[keep], items[keep]
+
+
+def _sample_section(c, g, p, present, on_board, counted, legacy):
+    f = safe_div(2 * c, p + g)
+    board = on_board
+    rows = [
+        ["samples on this board", int(board.sum())],
+        ["samples counted in the averages", int(counted.sum())],
+        ["no row in the submission", int((board & ~present).sum())],
+        ["a row with no keyword", int((board & present & (p == 0)).sum())],
+        ["all keywords right and none missing (F = 1)", int((board & (f == 1)).sum())],
+        ["some keywords right (0 < F < 1)", int((board & (f > 0) & (f < 1)).sum())],
+        ["keywords predicted, none right", int((board & (p > 0) & (c == 0)).sum())],
+        ["gold set empty", int((board & (g == 0)).sum())],
+    ]
+    note = ("mode legacy: only samples with a non-empty prediction and a non-empty gold set are counted, as in "
+            "the source document." if legacy else
+            "mode all: every sample of the board counts; a missing row or an empty cell scores 0.")
+    return report.Section("Samples", [report.Table(["what", "samples"], rows), report.Text(note, "note")])
+
+
+def _keyword_section(c, g, p, counted):
+    rows = [["gold keywords", int(g[counted].sum())], ["predicted keywords", int(p[counted].sum())],
+            ["right (in both)", int(c[counted].sum())]]
+    return report.Section("Keywords in the counted samples (micro counts)", [report.Table(["what", "keywords"], rows)])
+
+
+FAMILY = Keywords()
