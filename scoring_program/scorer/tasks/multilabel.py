@@ -1,0 +1,466 @@
+"""Multi-label classification scored as sets and as ranked lists.
+
+Reference data: ``labels.txt`` (one class name per line) and ``gold.csv`` with
+columns ``id,labels`` (class names separated by spaces; empty = no label) and
+an optional ``grades`` column (one integer relevance grade >= 0 per label, in
+the same order; without it every gold label has grade 1).
+
+Submission: one CSV ``id,labels`` with the labels of each sample separated by
+spaces, most confident first, or ``id,labels,scores`` with one number per
+label. With scores, the ranking is by decreasing score; equal scores keep the
+order in which the participant listed them. Every test id needs a row; an
+empty ``labels`` cell is an empty prediction.
+
+The predicted set is the whole list, or its first ``set_top_k`` labels, or the
+labels with score >= ``set_threshold`` (both: both conditions). Ranked metrics
+always use the whole list, cut at each k of ``k``.
+
+>>> sorted(FAMILY.leaderboard_keys(FAMILY_DEFAULTS))[:3]
+['class_avg_f1', 'class_avg_precision', 'class_avg_recall']
+"""
+import csv
+from dataclasses import dataclass, field
+from typing import List, Tuple
+
+import numpy as np
+import pandas as pd
+
+from .. import report
+from ..config import Check, Option
+from ..discovery import SubmittedFile
+from ..errors import ReferenceDataError, SubmissionError, where
+from ..metrics import multilabel as ml
+from ..metrics import ranking
+from ..tabular import align_ids, read_submission_table
+from ..tagcodes import encode
+from ..textio import decode as decode_text, normalise_newlines, read_table
+from .base import Reference, Result, TaskFamily
+
+COLUMNS = ("id", "labels")
+SCORED_COLUMNS = ("id", "labels", "scores")
+MAX_K = 1000
+
+
+def _ks(value):
+    """The cutoffs of option ``k``: an integer or a list of distinct integers."""
+    values = value if isinstance(value, list) else [value]
+    return [int(v) for v in values]
+
+
+def _k_ok(value):
+    values = value if isinstance(value, list) else [value]
+    return (0 < len(values) <= 5 and len(set(values)) == len(values)
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_K for v in values))
+
+
+def _optional(test):
+    return lambda v: v is None or (not isinstance(v, bool) and test(v))
+
+
+OPTIONS = {
+    "k": Option(3, Check(_k_ok, "an integer in [1, %d] or a list of up to 5 distinct ones" % MAX_K),
+                "cutoffs of MAP@k, nDCG@k and ERR@k"),
+    "map_denominator": Option("relevant", ranking.MAP_DENOMINATORS,
+                              "AP@k divides by |relevant| (trec_eval, the source document) or min(k, |relevant|)"),
+    "ndcg_gain": Option("exponential", ranking.GAINS, "nDCG gain: 2^g - 1 (exponential) or g (linear)"),
+    "err_max_grade": Option(None, Check(_optional(lambda v: isinstance(v, int) and 1 <= v <= 30),
+                                        "null (the largest grade in the gold file) or an integer in [1, 30]"),
+                            "g_max of ERR: R = (2^g - 1) / 2^g_max"),
+    "set_top_k": Option(None, Check(_optional(lambda v: isinstance(v, int) and 1 <= v <= MAX_K),
+                                    "null (the whole list) or an integer in [1, %d]" % MAX_K),
+                        "the predicted set is the first set_top_k labels of the list"),
+    "set_threshold": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and np.isfinite(v)),
+                                        "null or a finite number"),
+                            "the predicted set is the labels with score >= set_threshold"),
+    "beta": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v <= 100),
+                               "null (no F-beta columns) or a number in (0, 100]"),
+                   "beta of the F-beta columns"),
+    "classes": Option("gold_or_predicted", ml.CLASS_RULES, "which classes the class averages cover"),
+    "both_empty": Option("zero", ml.BOTH_EMPTY_RULES,
+                         "what a sample with empty gold and empty prediction scores in sample averages"),
+}
+FAMILY_DEFAULTS = {key: spec.default for key, spec in OPTIONS.items()}
+
+SET_KEYS = ["micro_f1", "micro_precision", "micro_recall", "class_avg_f1", "class_avg_precision",
+            "class_avg_recall", "macro_f1", "sample_avg_f1", "sample_avg_precision", "sample_avg_recall"]
+FBETA_KEYS = ["micro_fbeta", "macro_fbeta", "sample_avg_fbeta"]
+RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
+
+
+@dataclass
+class MultilabelReference(Reference):
+    labels: Tuple[str, ...] = ()
+    grades: np.ndarray = None     # (n_samples, n_classes) gold grade, 0 = not relevant
+    max_grade: int = 1            # largest grade in the whole gold file (all boards)
+
+
+@dataclass
+class MultilabelSubmission:
+    ranked: np.ndarray            # (n_samples, depth) class code at each rank, -1 past the list end
+    predicted: np.ndarray         # (n_samples, n_classes) bool: the predicted set
+    warnings: List[str] = field(default_factory=list)
+
+
+class Multilabel(TaskFamily):
+    name = "multilabel"
+    title = "Multi-label classification"
+    default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
+    options = OPTIONS
+
+    def leaderboard_keys(self, options):
+        keys = list(SET_KEYS)
+        if options.get("beta") is not None:
+            keys += FBETA_KEYS
+        for k in _ks(options["k"]):
+            keys += [template % k for template in RANK_KEYS]
+        return keys
+
+    # -- reference ---------------------------------------------------------------------------
+    def load_reference(self, cfg):
+        labels = _read_labels(cfg)
+        name = cfg.files["gold"]
+        frame = read_table(normalise_newlines(decode_text(_read(cfg, "gold"), name, ReferenceDataError)),
+                           name, ReferenceDataError)
+        needed = ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else [])
+        absent = [c for c in needed if c not in frame.columns]
+        if absent:
+            raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
+        ids = frame["id"].str.strip()
+        if ids.duplicated().any():
+            raise ReferenceDataError("%s repeats id %s." % (name, ids[ids.duplicated()].iloc[0]))
+        line = np.arange(len(frame)) + 2
+        tokens = _encode_labels(frame["labels"], labels)
+        bad = tokens.first(tokens.codes < 0, line)
+        if bad is not None:
+            raise ReferenceDataError("%s: %r is not in %s." % (where(name, int(line[bad.row]), unit=ids[bad.row],
+                                                                    column="labels"), bad.text, cfg.files["labels"]))
+        bad = tokens.first(tokens.duplicated(len(labels)), line)
+        if bad is not None:
+            raise ReferenceDataError("%s: label %r is listed twice." % (
+                where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"), bad.text))
+        if "grades" in frame.columns:
+            values, counts, texts = _numbers(frame["grades"])
+            wrong = np.flatnonzero(counts != tokens.counts)
+            if len(wrong):
+                i = int(wrong[0])
+                raise ReferenceDataError("%s: %d grades for %d labels." % (
+                    where(name, int(line[i]), unit=ids[i], column="grades"), counts[i], tokens.counts[i]))
+            bad_grade = ~(np.isfinite(values) & (values >= 0) & (values <= 30) & (values == np.round(values)))
+            if bad_grade.any():
+                j = int(np.flatnonzero(bad_grade)[0])
+                i = int(tokens.row[j])
+                raise ReferenceDataError("%s: grade %r is not an integer in [0, 30]." % (
+                    where(name, int(line[i]), unit=ids[i], column="grades"), texts[j]))
+            grade_of_token = values.astype(np.int64)
+        else:
+            grade_of_token = np.ones(len(tokens.codes), dtype=np.int64)
+        grades = np.zeros((len(frame), len(labels)), dtype=np.int16)
+        grades[tokens.row, tokens.codes] = grade_of_token
+        max_grade = max(1, int(grades.max())) if grades.size else 1
+        cap = cfg.options["err_max_grade"]
+        if cap is not None and max_grade > cap:
+            raise ReferenceDataError("%s has grade %d, above options.err_max_grade %d; raise err_max_grade."
+                                     % (name, max_grade, cap))
+        units = ids.to_numpy(dtype=object)
+        usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
+        return MultilabelReference(units=units, strata=_strata(grades > 0, labels), usage=usage,
+                                   notes=_reference_notes(grades > 0, labels, name), labels=tuple(labels),
+                                   grades=grades, max_grade=max_grade)
+
+    # -- submission --------------------------------------------------------------------------
+    def load_submission(self, files, ref, cfg):
+        file, columns = _with_columns(files["submission"])
+        threshold = cfg.options["set_threshold"]
+        if threshold is not None and "scores" not in columns:
+            raise SubmissionError("%s: this task keeps the labels with score >= %s, so the file needs a scores "
+                                  "column; write the header id,labels,scores and one score per label."
+                                  % (where(file.name, 1), threshold))
+        frame, line = read_submission_table(file, columns)
+        ids = frame["id"].str.strip()
+        empty = np.flatnonzero((ids == "").to_numpy())
+        if len(empty):
+            raise SubmissionError("%s is empty; every row needs the id of a test sample."
+                                  % where(file.name, int(line[empty[0]]), column="id"))
+        position = align_ids(ids, line, ref.units, file.name)
+        frame, line, ids = frame.iloc[position].reset_index(drop=True), line[position], ids.iloc[position].to_numpy()
+        n_classes = len(ref.labels)
+
+        tokens = _encode_labels(frame["labels"], ref.labels)
+        bad = tokens.first(tokens.codes < 0, line)
+        if bad is not None:
+            raise SubmissionError("%s: %s" % (where(file.name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
+                                              _unknown_label_hint(bad, ref.labels)))
+        bad = tokens.first(tokens.duplicated(n_classes), line)
+        if bad is not None:
+            raise SubmissionError("%s: label %r is listed twice (position %d); list each label at most once."
+                                  % (where(file.name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
+                                     bad.text, bad.position + 1))
+        scores = None
+        if "scores" in columns:
+            scores = _read_scores(frame["scores"], tokens, line, ids, file.name)
+        return _build_submission(tokens, scores, len(frame), n_classes, cfg.options)
+
+    # -- score -------------------------------------------------------------------------------
+    def score(self, ref, sub, units, cfg):
+        opts = cfg.options
+        beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
+        rows = pd.Index(ref.units).isin(pd.Index(units))
+        grades = ref.grades[rows]
+        gold = grades > 0
+        counts = ml.count_sets(sub.predicted[rows], gold)
+        mp, mr, mf = ml.micro(counts)
+        mask = ml.class_mask(counts, opts["classes"])
+        cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(counts, mask, beta)
+        samples = ml.per_sample(counts, beta)
+        rule = opts["both_empty"]
+        mean = lambda v: ml.sample_mean(v, samples.both_empty, rule)  # noqa: E731
+        scores = {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr, "class_avg_f1": cf1,
+                  "class_avg_precision": cp, "class_avg_recall": cr, "macro_f1": macro_f1,
+                  "sample_avg_f1": mean(samples.f1), "sample_avg_precision": mean(samples.precision),
+                  "sample_avg_recall": mean(samples.recall)}
+        if opts["beta"] is not None:
+            scores.update(micro_fbeta=float(ml.micro(counts, beta)[2]), macro_fbeta=macro_fb,
+                          sample_avg_fbeta=mean(samples.fbeta))
+
+        ranked = sub.ranked[rows]
+        list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
+        ranked_both_empty = list_empty & ~gold.any(axis=1)
+        g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else ref.max_grade
+        rank_rows = []
+        for k in _ks(opts["k"]):  # one pass per cutoff
+            at = ranking.grades_at_ranks(ranked, grades, k)
+            values = (ranking.average_precision(at, grades, k, opts["map_denominator"]),
+                      ranking.ndcg(at, grades, k, opts["ndcg_gain"]), ranking.err(at, g_max))
+            row = [ml.sample_mean(v, ranked_both_empty, rule) for v in values]
+            scores.update(zip([t % k for t in RANK_KEYS], row))
+            rank_rows.append([k] + row)
+
+        sections = [
+            _averages_section(scores, mask, opts),
+            _class_section(ref.labels, counts, mask),
+            _ranking_section(rank_rows, opts, g_max),
+            _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
+        ]
+        summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.labels),
+                                                                 _set_rule(opts))
+        return Result(scores, sections, summary)
+
+
+# -- reading ---------------------------------------------------------------------------------
+def _read(cfg, slot):
+    try:
+        with open(cfg.path(slot), "rb") as fh:
+            return fh.read()
+    except OSError:
+        raise ReferenceDataError("the %s file %s named in config.yaml is not in the reference data."
+                                 % (slot, cfg.files[slot]))
+
+
+def _read_labels(cfg):
+    name = cfg.files["labels"]
+    text = normalise_newlines(decode_text(_read(cfg, "labels"), name, ReferenceDataError))
+    labels = [l.strip() for l in text.split("\n") if l.strip()]
+    if not labels:
+        raise ReferenceDataError("%s lists no label; write one class name per line." % name)
+    for i, label in enumerate(labels):
+        if len(label.split()) != 1 or "\0" in label:
+            raise ReferenceDataError("%s: label %r contains white space; class names are single words." % (name, label))
+    seen = pd.Index(labels)
+    if seen.duplicated().any():
+        raise ReferenceDataError("%s lists %r twice." % (name, seen[seen.duplicated()][0]))
+    return labels
+
+
+def _with_columns(file):
+    """The file (read once) and its columns: with or without ``scores``, judged from the header."""
+    data = file.read_bytes()
+    header = normalise_newlines(decode_text(data, file.name, SubmissionError)).split("\n", 1)[0]
+    names = [h.strip().strip('"').lstrip("\ufeff").lower() for h in header.split(",")]
+    columns = SCORED_COLUMNS if "scores" in names else COLUMNS
+    return SubmittedFile(file.name, lambda: data), columns
+
+
+@dataclass
+class _Token:
+    row: int
+    position: int
+    text: str
+
+
+@dataclass
+class _Tokens:
+    """Space-separated labels of every row: class code (-1 unknown), row and position of each token."""
+
+    codes: np.ndarray
+    counts: np.ndarray
+    row: np.ndarray
+    position: np.ndarray
+    column: pd.Series
+
+    def duplicated(self, n_classes):
+        key = self.row.astype(np.int64) * (n_classes + 1) + self.codes + 1
+        order = np.argsort(key, kind="stable")
+        dup = np.zeros(len(key), dtype=bool)
+        dup[order[1:]] = key[order[1:]] == key[order[:-1]]
+        return dup
+
+    def first(self, flags, line):
+        """The flagged token on the earliest file line (then the earliest position), or None."""
+        hits = np.flatnonzero(flags)
+        if not len(hits):
+            return None
+        j = int(hits[np.lexsort((self.position[hits], line[self.row[hits]]))[0]])
+        row, pos = int(self.row[j]), int(self.position[j])
+        return _Token(row, pos, self.column.iloc[row].split()[pos])
+
+
+def _encode_labels(column, labels):
+    enc = encode(column.tolist(), list(labels))
+    counts = enc.counts.astype(np.int64)
+    row = np.repeat(np.arange(len(counts)), counts)
+    position = np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return _Tokens(enc.codes.astype(np.int64), counts, row, position, column)
+
+
+def _numbers(column):
+    """(values, count per row, token texts) of space-separated numbers; a non-number is NaN."""
+    texts = " ".join(column.tolist()).split()
+    counts = column.str.split().str.len().to_numpy(dtype=np.int64)
+    values = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=float)
+    return values, counts, texts
+
+
+def _read_scores(column, tokens, line, ids, name):
+    values, counts, texts = _numbers(column)
+    wrong = np.flatnonzero(counts != tokens.counts)
+    if len(wrong):
+        i = int(wrong[np.argmin(line[wrong])])
+        raise SubmissionError("%s: %d scores for %d labels; give one score per label, in the order of the labels, "
+                              "separated by spaces." % (where(name, int(line[i]), unit=ids[i], column="scores"),
+                                                        counts[i], tokens.counts[i]))
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        j = int(bad[np.lexsort((tokens.position[bad], line[tokens.row[bad]]))[0]])
+        i = int(tokens.row[j])
+        raise SubmissionError("%s: score %d is %r, which is not a finite number; write plain decimals such as 0.25."
+                              % (where(name, int(line[i]), unit=ids[i], column="scores"), tokens.position[j] + 1,
+                                 _clip(texts[j])))
+    return values
+
+
+def _build_submission(tokens, scores, n_rows, n_classes, opts):
+    """Dense rank and set matrices; with scores, a stable sort by decreasing score inside each row."""
+    codes, row, position = tokens.codes, tokens.row, tokens.position
+    if scores is not None:
+        order = np.lexsort((-scores, row))  # stable: equal scores keep the listed order
+        codes, scores = codes[order], scores[order]
+    depth = int(tokens.counts.max()) if n_rows else 0
+    ranked = np.full((n_rows, depth), -1, dtype=np.int16)
+    ranked[row, position] = codes
+    keep = np.ones(len(codes), dtype=bool)
+    if opts["set_top_k"] is not None:
+        keep &= position < opts["set_top_k"]
+    if opts["set_threshold"] is not None:
+        keep &= scores >= opts["set_threshold"]
+    predicted = np.zeros((n_rows, n_classes), dtype=bool)
+    predicted[row[keep], codes[keep]] = True
+    return MultilabelSubmission(ranked=ranked, predicted=predicted)
+
+
+def _unknown_label_hint(bad, labels):
+    for sep in (",", ";", "|", "\uff0c"):
+        if sep in bad.text:
+            return ("%r is not a label; separate the labels with single spaces, not %r." % (_clip(bad.text), sep))
+    shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
+    return ("label %d is %r, which is not a label of this task; use only the %d class names of the task (%s), "
+            "spelled exactly." % (bad.position + 1, _clip(bad.text), len(labels), shown))
+
+
+def _clip(text, limit=40):
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _strata(gold, labels):
+    """Each sample's rarest gold label (by count in the whole gold), or '(none)': the board split's strata."""
+    freq = gold.sum(axis=0)
+    cost = np.where(gold, freq[None, :], np.iinfo(np.int64).max)
+    rarest = np.argmin(cost, axis=1) if gold.shape[1] else np.zeros(len(gold), dtype=np.int64)
+    names = np.asarray(labels, dtype=object)
+    return np.where(gold.any(axis=1), names[rarest] if len(names) else "(none)", "(none)").astype(str)
+
+
+def _reference_notes(gold, labels, name):
+    notes = []
+    absent = [labels[c] for c in np.flatnonzero(gold.sum(axis=0) == 0)]
+    if absent:
+        notes.append("%s: %d class(es) of the label list have no gold sample: %s." % (name, len(absent), ", ".join(absent)))
+    empty = int((~gold.any(axis=1)).sum())
+    if empty:
+        notes.append("%s: %d sample(s) have no gold label (see option both_empty)." % (name, empty))
+    return notes
+
+
+# -- report ----------------------------------------------------------------------------------
+def _set_rule(opts):
+    parts = []
+    if opts["set_top_k"] is not None:
+        parts.append("the first %d labels of each list" % opts["set_top_k"])
+    if opts["set_threshold"] is not None:
+        parts.append("labels with score >= %s" % opts["set_threshold"])
+    return " and ".join(parts) if parts else "every listed label"
+
+
+def _averages_section(scores, mask, opts):
+    rows = [
+        ["micro (pooled counts; ML-GCN OP/OR/OF1)", scores["micro_precision"], scores["micro_recall"],
+         scores["micro_f1"]],
+        ["class-averaged C-P / C-R, C-F1 = 2 CP CR / (CP + CR)", scores["class_avg_precision"],
+         scores["class_avg_recall"], scores["class_avg_f1"]],
+        ["macro F1 (mean of per-class F1)", "", "", scores["macro_f1"]],
+        ["sample-averaged (mean over samples)", scores["sample_avg_precision"], scores["sample_avg_recall"],
+         scores["sample_avg_f1"]],
+    ]
+    if opts["beta"] is not None:
+        rows.append(["F-beta, beta = %s: micro / macro / sample-averaged" % opts["beta"],
+                     scores["micro_fbeta"], scores["macro_fbeta"], scores["sample_avg_fbeta"]])
+    note = ("Class averages cover %d class(es) (rule %s). A ratio with a zero denominator is 0; a sample with "
+            "no gold label and no predicted label scores by rule %s." % (int(mask.sum()), opts["classes"],
+                                                                          opts["both_empty"]))
+    return report.Section("Set metrics", [report.Table(["average", "precision", "recall", "F1"], rows),
+                                          report.Text(note, "note")])
+
+
+def _class_section(labels, counts, mask):
+    p, r, f1, _ = ml.per_class(counts)
+    rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
+             float(p[c]), float(r[c]), float(f1[c]), "yes" if mask[c] else "no"] for c in range(len(labels))]
+    return report.Section("Per class", [report.Table(
+        ["class", "gold", "predicted", "correct", "precision", "recall", "F1", "in class averages"], rows)])
+
+
+def _ranking_section(rows, opts, g_max):
+    note = ("AP@k divides by %s; nDCG gain %s, discount log2(rank + 1); ERR with g_max = %d. The ranking is the "
+            "list order (by decreasing score when scores are given; equal scores keep the listed order); a sample "
+            "with no relevant label scores 0 unless its list is empty too (rule %s)."
+            % ("|relevant|" if opts["map_denominator"] == "relevant" else "min(k, |relevant|)",
+               "2^g - 1" if opts["ndcg_gain"] == "exponential" else "g (linear)", g_max, opts["both_empty"]))
+    return report.Section("Ranked metrics", [report.Table(["k", "MAP@k", "nDCG@k", "ERR@k"], rows),
+                                             report.Text(note, "note")])
+
+
+def _sizes_section(counts, set_both_empty, list_both_empty, rule):
+    n = len(counts.gold_sample)
+    rows = [
+        ["samples", n],
+        ["gold labels per sample (mean)", float(counts.gold_sample.mean()) if n else 0.0],
+        ["predicted labels per sample (mean)", float(counts.pred_sample.mean()) if n else 0.0],
+        ["samples with no gold label", int((counts.gold_sample == 0).sum())],
+        ["samples with an empty predicted set", int((counts.pred_sample == 0).sum())],
+        ["empty gold and empty set (rule %s)" % rule, int(set_both_empty.sum())],
+        ["empty gold and empty list (ranked metrics)", int(list_both_empty.sum())],
+    ]
+    return report.Section("Set sizes", [report.Table(["what", "value"], rows)])
+
+
+FAMILY = Multilabel()
