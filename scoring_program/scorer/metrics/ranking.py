@@ -18,7 +18,7 @@ is the list order, decided by the caller.
 A sample with no relevant class scores 0 on every metric here.
 
 >>> ranked = np.array([[0, 2, 1]])          # class 0 first, then 2, then 1
->>> grades = np.array([[1, 0, 1]])          # classes 0 and 1 relevant
+>>> grades = np.array([[1, 1, 0]])          # classes 0 and 1 relevant
 >>> at = grades_at_ranks(ranked, grades, 3)
 >>> at.tolist()
 [[1.0, 0.0, 1.0]]
