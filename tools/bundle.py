@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Turn a competition folder into an uploadable bundle zip (CodaLab v1, or Codabench v2 on request).
+
+    python3 tools/bundle.py COMPETITION_DIR OUT.zip [--format v1|v2] [--no-check]
+
+v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
+
+    competition.yaml          the only .yaml in the zip
+    overview.html ...         the pages named under html:, and the logo
+    scoring_program.zip       scoring_program/ (metadata, score.py, scorer/), no __pycache__
+    reference_data_A.zip      reference_data/ minus board_*.yaml, plus board_A.yaml as config.yaml
+    reference_data_B.zip      same with board_B.yaml
+    starting_kit.zip          starting_kit/ plus a copy of the engine, so its tools run offline
+
+v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
+(one task per phase) and the pages under ``pages/``.
+
+Every zip is deterministic: entries sorted, fixed timestamps and permissions,
+so the same folder always gives the same bytes. The bundle is checked with
+tools/check_bundle.py before it is written (``--no-check`` skips that).
+"""
+import argparse
+import datetime as dt
+import io
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import _paths
+import yaml
+from competition import BOARD_CONFIG, board_configs, reference_files
+
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MACOSX"}
+SKIP_SUFFIXES = (".pyc", ".pyo")
+SKIP_NAMES = {".DS_Store", "Thumbs.db"}
+REFERENCE_ZIP = re.compile(r"^reference_data_([A-Za-z0-9]+)\.zip$")
+PAGE_KEYS = ("overview", "evaluation", "terms", "data")
+KIT_TOOLS = ("validate.py", "score_local.py")
+KIT_ENGINE = "scoring_program"
+KIT_CONFIG = "kit_config.yaml"
+
+
+# -- deterministic zips -----------------------------------------------------------------------------
+def zip_bytes(entries):
+    """A zip of ``{arcname: bytes}`` with sorted names and fixed metadata.
+
+    >>> zip_bytes({"b.txt": b"2", "a.txt": b"1"}) == zip_bytes({"a.txt": b"1", "b.txt": b"2"})
+    True
+    """
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(entries):
+            info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o100644 << 16
+            info.create_system = 3  # unix, so the permissions above are honoured everywhere
+            archive.writestr(info, entries[name])
+    return buf.getvalue()
+
+
+def folder_entries(folder, prefix=""):
+    """``{prefix + relative posix path: bytes}`` of every file below ``folder`` except caches."""
+    folder = Path(folder)
+    entries = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if not path.is_file() or any(p in SKIP_DIRS for p in rel.parts) or path.name in SKIP_NAMES \
+                or path.suffix in SKIP_SUFFIXES:
+            continue
+        entries[prefix + rel.as_posix()] = path.read_bytes()
+    return entries
+
+
+# -- the competition folder -------------------------------------------------------------------------
+def load_yaml(path):
+    with open(path, "rb") as fh:
+        return yaml.safe_load(fh.read().decode("utf-8-sig"))
+
+
+def program_dir(competition):
+    """The competition's own scoring_program/, else the project's one (demo folders share it)."""
+    own = Path(competition) / "scoring_program"
+    return own if own.is_dir() else _paths.PROGRAM
+
+
+def find_asset(competition, name):
+    """A page or image named in competition.yaml: looked up beside it, then in pages/."""
+    for candidate in (Path(competition) / name, Path(competition) / "pages" / name):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def program_zip(competition):
+    return zip_bytes(folder_entries(program_dir(competition)))
+
+
+def reference_zip(competition, board):
+    reference_dir = Path(competition) / "reference_data"
+    configs = board_configs(reference_dir)
+    if board not in configs:
+        raise SystemExit("%s: no %s for board %s" % (reference_dir, BOARD_CONFIG.format(board), board))
+    entries = {p.name: p.read_bytes() for p in reference_files(reference_dir)}
+    entries["config.yaml"] = configs[board].read_bytes()
+    return zip_bytes(entries)
+
+
+def kit_config(competition):
+    """The task part of the first board config (no board split): what the kit's tools need."""
+    configs = board_configs(Path(competition) / "reference_data")
+    if not configs:
+        return None
+    raw = load_yaml(configs[sorted(configs)[0]])
+    raw["board"] = "all"
+    raw.pop("boards", None)
+    return yaml.safe_dump(raw, allow_unicode=True, sort_keys=True).encode("utf-8")
+
+
+def starting_kit_entries(competition):
+    """starting_kit/ + the participant tools + the engine, so the kit works without the project."""
+    kit = Path(competition) / "starting_kit"
+    entries = folder_entries(kit) if kit.is_dir() else {}
+    for tool in KIT_TOOLS:
+        if tool not in entries:
+            source = _paths.ROOT / "starting_kit" / tool
+            if source.is_file():
+                entries[tool] = source.read_bytes()
+    entries.update(folder_entries(program_dir(competition), KIT_ENGINE + "/"))
+    config = kit_config(competition)
+    if config is not None and KIT_CONFIG not in entries:
+        entries[KIT_CONFIG] = config
+    return entries
+
+
+def phase_files(spec):
+    """The .zip file values of one phase: key -> file name."""
+    keys = ("scoring_program", "reference_data", "starting_kit", "input_data", "public_data",
+            "ingestion_program")
+    return {k: spec[k] for k in keys if isinstance(spec.get(k), str) and spec[k].endswith(".zip")}
+
+
+def nested_zip(competition, key, name):
+    """Bytes of the nested zip ``name`` that a phase names under ``key``."""
+    if key == "scoring_program":
+        return program_zip(competition)
+    if key == "starting_kit":
+        return zip_bytes(starting_kit_entries(competition))
+    match = REFERENCE_ZIP.match(name)
+    if key == "reference_data" and match:
+        return reference_zip(competition, match.group(1))
+    folder = Path(competition) / name[:-len(".zip")]
+    if folder.is_dir():
+        return zip_bytes(folder_entries(folder))
+    raise SystemExit("don't know how to build %s (phase key %s): name reference zips reference_data_<BOARD>.zip "
+                     "or add a folder %s/" % (name, key, folder.name))
+
+
+def sorted_phases(comp):
+    phases = comp.get("phases") or {}
+    return [phases[k] for k in sorted(phases, key=lambda k: (phases[k] or {}).get("phasenumber", k))]
+
+
+def nested_zips(competition, comp):
+    """file name -> bytes of every nested zip the phases name, plus starting_kit.zip if there is a kit."""
+    out = {}
+    for spec in sorted_phases(comp):
+        for key, name in phase_files(spec or {}).items():
+            if name not in out:
+                out[name] = nested_zip(competition, key, name)
+    if (Path(competition) / "starting_kit").is_dir() and "starting_kit.zip" not in out:
+        out["starting_kit.zip"] = zip_bytes(starting_kit_entries(competition))
+    return out
+
+
+def _assets(competition, comp, page_prefix=""):
+    entries = {}
+    for key, name in sorted((comp.get("html") or {}).items()):
+        path = find_asset(competition, str(name))
+        if path is None:
+            raise SystemExit("page %s (html.%s) is not in %s or its pages/ folder" % (name, key, competition))
+        entries[page_prefix + str(name)] = path.read_bytes()
+    image = comp.get("image")
+    if image:
+        path = find_asset(competition, str(image))
+        if path is None:
+            raise SystemExit("image %s is not in %s" % (image, competition))
+        entries[str(image)] = path.read_bytes()
+    return entries
+
+
+# -- v1 and v2 ----------------------------------------------------------------------------------------
+def build_v1(competition):
+    competition = Path(competition)
+    comp = load_yaml(competition / "competition.yaml")
+    entries = {"competition.yaml": (competition / "competition.yaml").read_bytes()}
+    entries.update(_assets(competition, comp))
+    entries.update(nested_zips(competition, comp))
+    return zip_bytes(entries)
+
+
+def _as_datetime(value):
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return dt.datetime.fromisoformat(str(value).strip())
+
+
+def _slug(text):
+    return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")[:36] or "results"
+
+
+def v2_definition(comp, has_kit=True):
+    """The v2 competition.yaml mapping made from a v1 one (one task per phase, columns by rank)."""
+    phases = sorted_phases(comp)
+    tasks, v2_phases = [], []
+    starts = [_as_datetime(p["start_date"]) for p in phases]
+    for i, spec in enumerate(phases):
+        task = {"index": i, "name": str(spec.get("label") or "Phase %d" % (i + 1)),
+                "scoring_program": spec.get("scoring_program", "scoring_program.zip")}
+        if spec.get("reference_data"):
+            task["reference_data"] = spec["reference_data"]
+        tasks.append(task)
+        phase = {"index": i, "name": task["name"], "description": str(spec.get("description") or task["name"]),
+                 "start": starts[i]}
+        if i + 1 < len(phases):
+            # Codabench's v1 importer ends a phase one day before the next starts; do the same.
+            end = starts[i + 1] - dt.timedelta(days=1)
+            phase["end"] = end if end > starts[i] else starts[i + 1] - dt.timedelta(seconds=1)
+        elif comp.get("end_date"):
+            phase["end"] = _as_datetime(comp["end_date"])
+        phase["tasks"] = [i]
+        for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
+            if key in spec:
+                phase[key] = spec[key]
+        if spec.get("leaderboard_management_mode") == "hide_results":
+            phase.update(hide_output=True, hide_score_output=True)
+        if i > 0 and spec.get("auto_migration"):
+            phase["auto_migrate_to_this_phase"] = True
+        kit = spec.get("starting_kit") or ("starting_kit.zip" if has_kit else None)
+        if kit:
+            phase["starting_kit"] = kit
+        v2_phases.append(phase)
+
+    board = comp.get("leaderboard") or {}
+    boards = board.get("leaderboards") or {"Results": {"label": "Results"}}
+    leaderboards = []
+    for name, info in boards.items():
+        label = (info or {}).get("label", name)
+        columns = [(k, c) for k, c in (board.get("columns") or {}).items()
+                   if (c.get("leaderboard") or {}).get("label", label) == label and not c.get("computed")]
+        columns.sort(key=lambda kc: (kc[1].get("rank", 10 ** 6), kc[0]))
+        leaderboards.append({
+            "title": str(label), "key": _slug(name),
+            "submission_rule": "Force_Last" if comp.get("force_submission_to_leaderboard") else "Add",
+            "columns": [{"title": str(c.get("label", k)), "key": k, "index": j,
+                         "sorting": c.get("sort", "desc"), "precision": int(c.get("numeric_format", 2)),
+                         "hidden": bool(c.get("hidden", False))}
+                        for j, (k, c) in enumerate(columns)],
+        })
+    pages = [{"title": key.capitalize(), "file": "pages/%s" % name}
+             for key, name in (comp.get("html") or {}).items() if key != "terms"]
+    out = {"version": 2, "title": comp.get("title", ""), "description": comp.get("description", ""),
+           "image": comp.get("image", "logo.png"), "terms": "pages/%s" % (comp.get("html") or {}).get("terms", "terms.html"),
+           "docker_image": comp.get("competition_docker_image", "codalab/codalab-legacy:py312"),
+           "enable_detailed_results": bool(comp.get("enable_detailed_results", False)),
+           "pages": pages, "tasks": tasks, "phases": v2_phases, "leaderboards": leaderboards}
+    return out
+
+
+def build_v2(competition):
+    competition = Path(competition)
+    comp = load_yaml(competition / "competition.yaml")
+    kits = nested_zips(competition, comp)
+    definition = v2_definition(comp, has_kit="starting_kit.zip" in kits)
+    entries = {"competition.yaml": yaml.safe_dump(definition, allow_unicode=True, sort_keys=False).encode("utf-8")}
+    assets = _assets(competition, comp)
+    for key, name in (comp.get("html") or {}).items():
+        entries["pages/%s" % name] = assets.pop(str(name))
+    entries.update(assets)
+    entries.update(kits)
+    return zip_bytes(entries)
+
+
+def build(competition, out, fmt="v1", check=True):
+    data = build_v1(competition) if fmt == "v1" else build_v2(competition)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    if check:
+        import check_bundle
+        problems = check_bundle.check_path(out)
+        check_bundle.print_problems(problems, out)
+        if check_bundle.has_errors(problems):
+            return 1
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("competition", help="competition folder (competition.yaml, pages/, reference_data/, ...)")
+    parser.add_argument("out", help="the bundle zip to write")
+    parser.add_argument("--format", choices=("v1", "v2"), default="v1")
+    parser.add_argument("--no-check", action="store_true", help="do not lint the written bundle")
+    args = parser.parse_args(argv)
+    status = build(args.competition, args.out, args.format, check=not args.no_check)
+    print("wrote %s (%s)%s" % (args.out, args.format, "" if status == 0 else "; it has errors, see above"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

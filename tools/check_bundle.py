@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+"""Lint a competition folder or a built bundle zip offline, with the rules the platforms' unpackers apply.
+
+    python3 tools/check_bundle.py COMPETITION_DIR_OR_BUNDLE.zip [...]
+
+Prints every problem (ERROR or WARNING, with where it is) and exits 1 if there
+is any error. A folder is first bundled in memory exactly as tools/bundle.py
+does, then checked like a zip, plus the folder-only rule (no loose .yaml beside
+competition.yaml).
+
+Platform rules (docs/organizers.md lists them with their sources):
+- CodaLab v1 (CompetitionDefBundle.unpack): competition.yaml is the first entry
+  whose name contains ".yaml", so it must be the only one; top-level and phase
+  keys must be model fields (others crash the upload); html needs overview,
+  evaluation, terms and data; every phase needs reference_data; label <= 50
+  and description <= 1000 characters; numeric_format is clamped to 1..10.
+- Codabench (v1 importer and v2 unpacker): image and terms are required;
+  column keys <= 36 characters, unique; phases in date order (one ends before
+  the next starts); only the first leaderboard is attached to phases; computed
+  v1 columns are not translated; v2 needs ``leaderboards`` (plural).
+- Ours: every column key is written by the scoring program for the phase's task
+  (the family's leaderboard_keys with the options of the phase's config.yaml);
+  no colon in keys; the docker image has python3 and our pinned packages; each
+  phase's reference zip has config.yaml whose board matches the phase, names
+  files that are there, and loads.
+"""
+import argparse
+import datetime as dt
+import io
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import _paths  # noqa: F401  (puts the engine on sys.path)
+import yaml
+from bundle import REFERENCE_ZIP, build_v1, build_v2
+from scorer.boards import load_boards
+from scorer.config import load_config
+from scorer.errors import ScoringError
+from scorer.tasks import families
+
+COMPETITION_KEYS = {
+    "title", "description", "image", "url_redirect", "has_registration", "start_date", "end_date", "published",
+    "force_submission_to_leaderboard", "disallow_leaderboard_modifying", "enable_medical_image_viewer",
+    "enable_detailed_results", "show_datasets_from_yaml", "reward", "allow_teams",
+    "enable_per_submission_metadata", "allow_public_submissions", "enable_forum", "anonymous_leaderboard",
+    "enable_teams", "require_team_approval", "competition_docker_image", "hide_top_three", "hide_chart",
+    "allow_organizer_teams", "html", "phases", "leaderboard", "admin_names",
+}
+PHASE_KEYS = {
+    "phasenumber", "label", "description", "start_date", "max_submissions", "max_submissions_per_day",
+    "is_scoring_only", "scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
+    "starting_kit", "datasets", "color", "execution_time_limit", "auto_migration", "leaderboard_management_mode",
+    "force_best_submission_to_leaderboard", "max_submission_size", "phase_never_ends",
+    "delete_submissions_except_best_and_last", "scoring_program_docker_image", "default_docker_image",
+    "disable_custom_docker_image", "ingestion_program_docker_image",
+}
+PAGES = ("overview", "evaluation", "terms", "data")
+COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
+MODES = {"default", "hide_results"}
+GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
+OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
+              "codalab/codalab-legacy": "Python 2.7"}
+KEY_MAX = 36          # Codabench Column.key; v1 allows 50
+LABEL_MAX = 50
+DESCRIPTION_MAX = 1000
+SHELL_CHARS = set("|&;<>`\"'()*?")
+V2_COMPUTATIONS = {"sum", "avg", "min", "max"}
+V2_RULES = {"Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple", "Force_Best"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    level: str   # "ERROR" or "WARNING"
+    where: str
+    message: str
+
+    def __str__(self):
+        return "%s %s: %s" % (self.level, self.where, self.message)
+
+
+class Report:
+    def __init__(self):
+        self.problems = []
+
+    def error(self, where, message):
+        self.problems.append(Problem("ERROR", where, message))
+
+    def warn(self, where, message):
+        self.problems.append(Problem("WARNING", where, message))
+
+
+# -- entry points -------------------------------------------------------------------------------------
+def check_path(path, fmt=None):
+    """Problems of a folder (bundled in memory first) or of a bundle zip."""
+    path = Path(path)
+    report = Report()
+    if path.is_dir():
+        _check_folder(path, report)
+        try:
+            data = build_v2(path) if fmt == "v2" else build_v1(path)
+        except SystemExit as exc:
+            report.error(str(path), "cannot be bundled: %s" % exc)
+            return report.problems
+        except (yaml.YAMLError, OSError, KeyError, ValueError, TypeError) as exc:
+            report.error(str(path), "cannot be bundled: %s" % " ".join(str(exc).split())[:300])
+            return report.problems
+        _check_zip(data, report)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            report.error(str(path), "cannot be read (%s)" % exc)
+            return report.problems
+        _check_zip(data, report)
+    return report.problems
+
+
+def has_errors(problems):
+    return any(p.level == "ERROR" for p in problems)
+
+
+def print_problems(problems, label, stream=None):
+    stream = stream or sys.stdout
+    for problem in problems:
+        print(problem, file=stream)
+    errors = sum(p.level == "ERROR" for p in problems)
+    print("%s: %d error(s), %d warning(s)" % (label, errors, len(problems) - errors), file=stream)
+
+
+def _check_folder(folder, report):
+    if not (folder / "competition.yaml").is_file():
+        report.error(str(folder), "no competition.yaml")
+    loose = sorted(p.name for p in folder.iterdir()
+                   if p.is_file() and p.suffix in (".yaml", ".yml") and p.name != "competition.yaml")
+    for name in loose:
+        report.error("%s/%s" % (folder.name, name), "a loose .yaml beside competition.yaml; CodaLab takes the first "
+                     "entry whose name contains '.yaml' as the competition definition: move it into a data folder")
+
+
+# -- the zip ------------------------------------------------------------------------------------------
+def _check_zip(data, report):
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        report.error("bundle", "is not a zip file")
+        return
+    names = archive.namelist()
+    yaml_names = [n for n in names if ".yaml" in n]
+    if "competition.yaml" not in names:
+        report.error("bundle", "competition.yaml is not at the root of the zip (found: %s)"
+                     % (", ".join(yaml_names[:3]) or "no .yaml at all"))
+        return
+    if yaml_names[0] != "competition.yaml":
+        report.error("bundle", "the first .yaml entry is %s, which CodaLab v1 would read as the competition "
+                     "definition" % yaml_names[0])
+    for extra in yaml_names:
+        if extra != "competition.yaml":
+            report.error("bundle/%s" % extra, "a second .yaml in the bundle; keep configs inside the nested zips")
+    try:
+        comp = yaml.safe_load(archive.read("competition.yaml").decode("utf-8-sig"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        report.error("competition.yaml", "is not valid UTF-8 YAML (%s)" % " ".join(str(exc).split())[:200])
+        return
+    if not isinstance(comp, dict):
+        report.error("competition.yaml", "must be a mapping")
+        return
+    files = {n: archive.read(n) for n in names if not n.endswith("/")}
+    if str(comp.get("version", "1")) == "2":
+        _check_v2(comp, files, report)
+    else:
+        _check_v1(comp, files, report)
+
+
+def _docker_image(image, where, report):
+    if not image:
+        report.error(where, "no docker image set; the platforms' defaults are old (CodaLab: Python 2.7, Codabench: "
+                     "py37 with pandas 0.25); set codalab/codalab-legacy:py312")
+    elif image in OLD_IMAGES:
+        report.error(where, "%s has %s; the scoring program needs python3 with numpy 1.26.4, pandas 2.2.3, "
+                     "PyYAML 6.0.2 (use codalab/codalab-legacy:py312)" % (image, OLD_IMAGES[image]))
+    elif image not in GOOD_IMAGES:
+        report.warn(where, "%s is not known to have python3 with numpy 1.26.4, pandas 2.2.3, PyYAML 6.0.2 "
+                    "(codalab/codalab-legacy:py312 has them)" % image)
+
+
+def _as_datetime(value):
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    try:
+        return dt.datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _check_key(key, where, report):
+    key = str(key)
+    if ":" in key:
+        report.error(where, "column key %r has a colon; scores.txt lines are split on the one colon" % key)
+    if len(key) > KEY_MAX:
+        report.error(where, "column key %r is %d characters; Codabench allows at most %d" % (key, len(key), KEY_MAX))
+    if key != key.strip() or not key.strip():
+        report.error(where, "column key %r is empty or has surrounding spaces" % key)
+
+
+def _check_v1(comp, files, report):
+    for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
+        report.error("competition.yaml: %s" % key, "is not a CodaLab v1 competition field; the upload would crash "
+                     "(Competition(**fields)); Codabench v2 keys need --format v2")
+    if not comp.get("title"):
+        report.error("competition.yaml: title", "is missing")
+    html = comp.get("html")
+    if not isinstance(html, dict):
+        report.error("competition.yaml: html", "is missing; it must name the overview, evaluation, terms and data pages")
+        html = {}
+    for page in PAGES:
+        if page not in html:
+            report.error("competition.yaml: html.%s" % page, "is missing; CodaLab v1 requires it")
+    for page, name in html.items():
+        if str(name) not in files:
+            report.error("competition.yaml: html.%s" % page, "%s is not at the root of the bundle" % name)
+        elif not files[str(name)].strip():
+            report.error("bundle/%s" % name, "is empty")
+    image = comp.get("image")
+    if not image:
+        report.error("competition.yaml: image", "is missing; Codabench requires a logo")
+    elif str(image) not in files:
+        report.error("competition.yaml: image", "%s is not at the root of the bundle" % image)
+    _docker_image(comp.get("competition_docker_image"), "competition.yaml: competition_docker_image", report)
+
+    columns, leaderboards = _check_v1_leaderboard(comp.get("leaderboard"), report)
+    phases = comp.get("phases")
+    if not isinstance(phases, dict) or not phases:
+        report.error("competition.yaml: phases", "is missing or empty")
+        return
+    ordered = []
+    for number, spec in phases.items():
+        where = "competition.yaml: phases.%s" % number
+        if not isinstance(spec, dict):
+            report.error(where, "must be a mapping")
+            continue
+        for key in sorted(set(map(str, spec)) - PHASE_KEYS):
+            report.error("%s.%s" % (where, key), "is not a CodaLab v1 phase field; the upload would crash")
+        if not isinstance(spec.get("phasenumber"), int):
+            report.error("%s.phasenumber" % where, "is missing or not an integer")
+        if len(str(spec.get("label", ""))) > LABEL_MAX:
+            report.error("%s.label" % where, "is longer than %d characters" % LABEL_MAX)
+        if len(str(spec.get("description", ""))) > DESCRIPTION_MAX:
+            report.error("%s.description" % where, "is longer than %d characters" % DESCRIPTION_MAX)
+        start = _as_datetime(spec.get("start_date")) if "start_date" in spec else None
+        if start is None:
+            report.error("%s.start_date" % where, "is missing or not a date")
+        if "color" in spec and spec["color"] not in COLORS:
+            report.error("%s.color" % where, "%r; allowed: %s" % (spec["color"], ", ".join(sorted(COLORS))))
+        if "leaderboard_management_mode" in spec and spec["leaderboard_management_mode"] not in MODES:
+            report.error("%s.leaderboard_management_mode" % where, "%r is silently replaced by 'default' (results "
+                         "visible); allowed: default, hide_results" % spec["leaderboard_management_mode"])
+        for key in ("scoring_program", "reference_data"):
+            if not spec.get(key):
+                report.error("%s.%s" % (where, key), "is missing")
+        for key in ("scoring_program", "reference_data", "starting_kit", "input_data", "public_data",
+                    "ingestion_program"):
+            value = spec.get(key)
+            if isinstance(value, str) and value.endswith(".zip") and value not in files:
+                report.error("%s.%s" % (where, key), "%s is not in the bundle" % value)
+            elif value and not str(value).endswith(".zip"):
+                report.warn("%s.%s" % (where, key), "%r is not a .zip: CodaLab looks it up as an existing dataset"
+                            % value)
+        ordered.append((spec.get("phasenumber", 0) if isinstance(spec.get("phasenumber"), int) else 0, start, where, spec))
+    ordered.sort(key=lambda item: item[0])
+    numbers = [n for n, _, _, _ in ordered]
+    if len(set(numbers)) != len(numbers):
+        report.error("competition.yaml: phases", "phasenumber values repeat: %s" % numbers)
+    if ordered and ordered[0][3].get("auto_migration"):
+        report.warn(ordered[0][2] + ".auto_migration", "is forced to False on the first phase")
+    for (_, previous, pwhere, _), (_, start, where, _) in zip(ordered, ordered[1:]):
+        if previous and start and start <= previous:
+            report.error(where + ".start_date", "must be later than the previous phase's start (%s); phases run in "
+                         "phasenumber order" % previous.date())
+        elif previous and start and start - previous <= dt.timedelta(days=1):
+            report.warn(where + ".start_date", "Codabench ends the previous phase one day before this start, which "
+                        "is not after that phase's own start")
+    if not any(spec.get("starting_kit") for _, _, _, spec in ordered) and "starting_kit.zip" in files:
+        report.warn("competition.yaml: phases", "starting_kit.zip is in the bundle but no phase names it "
+                    "(starting_kit: starting_kit.zip); participants will not see it")
+
+    for _, _, where, spec in ordered:
+        _check_program(files, spec.get("scoring_program"), where, report)
+        _check_reference(files, spec.get("reference_data"), where, columns, report)
+    if len(leaderboards) > 1:
+        report.warn("competition.yaml: leaderboard.leaderboards", "Codabench attaches only the first leaderboard to "
+                    "the phases of an imported bundle")
+
+
+def _check_v1_leaderboard(board, report):
+    """Validate the leaderboard block; returns ({key: column}, [labels])."""
+    where = "competition.yaml: leaderboard"
+    if not isinstance(board, dict):
+        report.error(where, "is missing")
+        return {}, []
+    boards = board.get("leaderboards")
+    if not isinstance(boards, dict) or not boards:
+        report.error(where + ".leaderboards", "is missing or empty")
+        boards = {}
+    labels = [str((info or {}).get("label", name)) for name, info in boards.items()]
+    columns = board.get("columns")
+    if not isinstance(columns, dict) or not columns:
+        report.error(where + ".columns", "is missing or empty")
+        return {}, labels
+    for key, col in columns.items():
+        cw = "%s.columns.%s" % (where, key)
+        _check_key(key, cw, report)
+        if not isinstance(col, dict):
+            report.error(cw, "must be a mapping")
+            continue
+        if not col.get("label"):
+            report.error(cw + ".label", "is missing")
+        owner = col.get("leaderboard")
+        if not isinstance(owner, dict) or str(owner.get("label")) not in labels:
+            report.error(cw + ".leaderboard", "must refer to one of the leaderboards (%s)" % ", ".join(labels))
+        fmt = col.get("numeric_format", 2)
+        if isinstance(fmt, bool) or not str(fmt).strip().isdigit():
+            report.error(cw + ".numeric_format", "%r is not a whole number of decimals" % fmt)
+        elif not 1 <= int(fmt) <= 10:
+            report.warn(cw + ".numeric_format", "%s is clamped to 1..10" % fmt)
+        if col.get("sort", "desc") not in ("asc", "desc"):
+            report.error(cw + ".sort", "%r; allowed: asc, desc" % col.get("sort"))
+        computed = col.get("computed")
+        if computed:
+            if not isinstance(computed, dict) or computed.get("operation") not in ("Max", "Avg", "MRR"):
+                report.error(cw + ".computed", "operation must be Max, Avg or MRR")
+            else:
+                for field in str(computed.get("fields", "")).split(","):
+                    if field.strip() not in columns:
+                        report.error(cw + ".computed.fields", "%r is not a column" % field.strip())
+            report.warn(cw + ".computed", "Codabench does not translate computed columns (it shows n/a)")
+    return {str(k): v for k, v in columns.items() if isinstance(v, dict)}, labels
+
+
+# -- nested zips --------------------------------------------------------------------------------------
+def _open_nested(files, name, where, report):
+    try:
+        return zipfile.ZipFile(io.BytesIO(files[name]))
+    except zipfile.BadZipFile:
+        report.error(where, "%s is not a zip file" % name)
+        return None
+
+
+def _check_program(files, name, where, report):
+    if not isinstance(name, str) or name not in files:
+        return
+    archive = _open_nested(files, name, where, report)
+    if archive is None:
+        return
+    names = set(archive.namelist())
+    meta = "metadata.yaml" if "metadata.yaml" in names else "metadata" if "metadata" in names else None
+    pw = "%s/%s" % (name, meta or "metadata")
+    if meta is None:
+        report.error(pw, "no metadata file at the root of the scoring program zip (its files must not sit in a folder)")
+        return
+    if meta == "metadata.yaml":
+        report.warn(pw, "CodaLab v1 reads only 'metadata' (no extension)")
+    for needed in ("score.py", "scorer/__init__.py"):
+        if needed not in names:
+            report.error("%s/%s" % (name, needed), "is missing")
+    if any("__pycache__" in n for n in names):
+        report.warn(name, "contains __pycache__ folders")
+    try:
+        command = (yaml.safe_load(archive.read(meta).decode("utf-8")) or {}).get("command")
+    except (yaml.YAMLError, UnicodeDecodeError, AttributeError):
+        report.error(pw, "is not a YAML mapping with a command")
+        return
+    commands = command if isinstance(command, list) else [command]
+    for cmd in commands:
+        if not isinstance(cmd, str) or not cmd.strip():
+            report.error(pw, "command is missing")
+            continue
+        argv = cmd.split(" ")
+        if "" in argv:
+            report.error(pw, "command %r has a double or trailing space; v1 splits on single spaces" % cmd)
+        if argv[0] != "python3":
+            report.error(pw, "command must start with python3 (python is Python 2 on older images): %r" % cmd)
+        if set(cmd) & SHELL_CHARS:
+            report.error(pw, "command %r uses shell syntax; the workers run it without a shell" % cmd)
+        for var in ("$program/score.py", "$input", "$output"):
+            if var not in argv:
+                report.error(pw, "command %r does not pass %s as its own argument" % (cmd, var))
+
+
+def _check_reference(files, name, where, columns, report, expected_board=None):
+    """The phase's reference zip: config.yaml at the root, board, named files, loading, leaderboard keys."""
+    if not isinstance(name, str) or name not in files:
+        return
+    archive = _open_nested(files, name, where, report)
+    if archive is None:
+        return
+    rw = "%s/config.yaml" % name
+    names = set(archive.namelist())
+    if "config.yaml" not in names:
+        report.error(rw, "is missing; the reference zip needs config.yaml at its root")
+        return
+    match = REFERENCE_ZIP.match(name)
+    if expected_board is None and match:
+        expected_board = match.group(1)
+    if expected_board is None:
+        report.warn(where, "%s does not say its board (name it reference_data_<BOARD>.zip)" % name)
+    registry = families()
+    with tempfile.TemporaryDirectory() as tmp:
+        archive.extractall(tmp)
+        try:
+            cfg = load_config(tmp, registry)
+        except ScoringError as exc:
+            report.error(rw, exc.message)
+            return
+        if expected_board is not None and cfg.board != expected_board:
+            report.error(rw, "board is %s but this is the reference data of board %s" % (cfg.board, expected_board))
+        family = registry[cfg.task]
+        for slot, file in cfg.files.items():
+            if slot not in family.submission_slots and file not in names:
+                report.error(rw, "files.%s names %s, which is not in %s" % (slot, file, name))
+        if cfg.boards_file and cfg.boards_file not in names:
+            report.error(rw, "boards.file names %s, which is not in %s" % (cfg.boards_file, name))
+        try:
+            ref = family.load_reference(cfg)
+            load_boards(cfg, ref)
+        except ScoringError as exc:
+            report.error(name, "the reference data does not load: %s" % exc.message)
+        except Exception as exc:  # a broken reference must be reported, whatever it breaks
+            report.error(name, "the reference data does not load (%s: %s)" % (type(exc).__name__, exc))
+    written = family.leaderboard_keys(cfg.options)
+    shown = [k for k, c in columns.items() if not c.get("computed")]
+    for key in shown:
+        if key not in written:
+            report.error("%s: leaderboard column %s" % (where, key), "is never written by the scoring program for task "
+                         "%s (it writes: %s); the column would show n/a" % (cfg.task, ", ".join(written)))
+    ranked = sorted(shown, key=lambda k: (columns[k].get("rank", columns[k].get("index", 10 ** 6)), k))
+    if ranked and ranked[0] != cfg.primary_key:
+        report.warn("%s: leaderboard" % where, "the first column is %s but config.yaml's primary_key is %s"
+                    % (ranked[0], cfg.primary_key))
+
+
+# -- v2 -------------------------------------------------------------------------------------------------
+def _check_v2(comp, files, report):
+    w = "competition.yaml"
+    if not comp.get("title"):
+        report.error(w + ": title", "is missing")
+    image = comp.get("image")
+    if not image or str(image) not in files:
+        report.error(w + ": image", "is missing or not in the bundle")
+    terms = comp.get("terms")
+    if not terms or str(terms) not in files or not files[str(terms)].strip():
+        report.error(w + ": terms", "is missing, not in the bundle, or empty")
+    pages = comp.get("pages")
+    if not isinstance(pages, list) or not pages:
+        report.error(w + ": pages", "is missing (a list of {title, file})")
+        pages = []
+    for i, page in enumerate(pages):
+        name = str((page or {}).get("file", ""))
+        if name not in files or not files[name].strip():
+            report.error("%s: pages[%d]" % (w, i), "%r is not in the bundle or is empty" % name)
+    _docker_image(comp.get("docker_image"), w + ": docker_image", report)
+    if "leaderboard" in comp and "leaderboards" not in comp:
+        report.error(w + ": leaderboard", "v2 needs 'leaderboards' (plural): a list")
+    boards = comp.get("leaderboards")
+    if not isinstance(boards, list) or not boards:
+        report.error(w + ": leaderboards", "is missing or empty")
+        boards = []
+    columns = {}
+    for b, board in enumerate(boards):
+        bw = "%s: leaderboards[%d]" % (w, b)
+        cols = (board or {}).get("columns") or []
+        if not cols:
+            report.error(bw, "has no columns")
+        if board.get("submission_rule", "Add") not in V2_RULES:
+            report.error(bw + ".submission_rule", "%r; allowed: %s" % (board.get("submission_rule"), ", ".join(sorted(V2_RULES))))
+        indexes = [c.get("index") for c in cols]
+        keys = [c.get("key") for c in cols]
+        if len(set(indexes)) != len(indexes):
+            report.error(bw, "column indexes repeat: %s" % indexes)
+        if len(set(keys)) != len(keys):
+            report.error(bw, "column keys repeat: %s" % keys)
+        for c in cols:
+            cw = "%s.columns.%s" % (bw, c.get("key"))
+            _check_key(c.get("key", ""), cw, report)
+            if c.get("sorting", "desc") not in ("asc", "desc"):
+                report.error(cw + ".sorting", "%r; allowed: asc, desc" % c.get("sorting"))
+            precision = c.get("precision", 2)
+            if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 10:
+                report.error(cw + ".precision", "%r is not a whole number of decimals in 0..10" % precision)
+            if c.get("computation"):
+                refs = c.get("computation_indexes") or []
+                if c["computation"] not in V2_COMPUTATIONS or not refs or c.get("index") in refs \
+                        or any(r not in indexes for r in refs):
+                    report.error(cw + ".computation", "needs sum|avg|min|max and computation_indexes of other columns")
+        if b == 0:
+            columns = {str(c.get("key")): dict(c, rank=c.get("index"), computed=c.get("computation")) for c in cols}
+    if len(boards) > 1:
+        report.warn(w + ": leaderboards", "only the first leaderboard is attached to the phases")
+
+    tasks = {}
+    for i, task in enumerate(comp.get("tasks") or []):
+        tw = "%s: tasks[%d]" % (w, i)
+        if "index" not in task or task["index"] in tasks:
+            report.error(tw + ".index", "is missing or repeated")
+        tasks[task.get("index")] = task
+        program = task.get("scoring_program")
+        if not program:
+            report.error(tw + ".scoring_program", "is missing")
+        elif str(program).endswith(".zip") and program not in files:
+            report.error(tw + ".scoring_program", "%s is not in the bundle" % program)
+    if not tasks:
+        report.error(w + ": tasks", "is missing or empty")
+    phases = comp.get("phases") or []
+    if not phases:
+        report.error(w + ": phases", "is missing or empty")
+    previous_end = None
+    for i, phase in enumerate(phases):
+        pw = "%s: phases[%d]" % (w, i)
+        start = _as_datetime(phase.get("start")) if phase.get("start") else None
+        end = _as_datetime(phase.get("end")) if phase.get("end") else None
+        if start is None:
+            report.error(pw + ".start", "is missing or not a date")
+        if end is None and i + 1 < len(phases):
+            report.error(pw + ".end", "is required on every phase but the last")
+        if start and end and end <= start:
+            report.error(pw + ".end", "is not after the phase's start")
+        if previous_end and start and start <= previous_end:
+            report.error(pw + ".start", "must be after the previous phase's end (Codabench: 'Phases dates conflict')")
+        previous_end = end
+        for t in phase.get("tasks") or []:
+            if t not in tasks:
+                report.error(pw + ".tasks", "task %r is not defined" % t)
+                continue
+            task = tasks[t]
+            _check_program(files, task.get("scoring_program"), pw, report)
+            _check_reference(files, task.get("reference_data"), pw, columns, report)
+        if not phase.get("tasks"):
+            report.error(pw + ".tasks", "is missing")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
+    parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
+    args = parser.parse_args(argv)
+    status = 0
+    for path in args.paths:
+        problems = check_path(path, args.format)
+        print_problems(problems, path)
+        status = max(status, 1 if has_errors(problems) else 0)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
