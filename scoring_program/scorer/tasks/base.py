@@ -67,3 +67,28 @@ class TaskFamily:
 
     def score(self, ref, sub, units, cfg) -> Result:
         raise NotImplementedError
+
+    # -- optional: offline format checks for participants (starting kit) ---------------------
+    def public_reference(self, folder, cfg):
+        """A Reference built from the public test inputs in ``folder`` (no labels), or None.
+
+        It carries what ``load_submission`` needs to validate a submission's
+        format (the units and whatever shapes them, e.g. text lengths) and
+        nothing that would reveal an answer. None means the family has no
+        offline check.
+        """
+        return None
+
+    def submission_problems(self, files, ref, cfg) -> List[str]:
+        """Every problem of the submission as one-line messages; [] when it loads.
+
+        The default reports the first problem only, through ``load_submission``;
+        a family overrides it to list them all.
+        """
+        from ..errors import SubmissionError
+
+        try:
+            self.load_submission(files, ref, cfg)
+        except SubmissionError as exc:
+            return [exc.message]
+        return []
