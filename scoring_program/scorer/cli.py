@@ -8,7 +8,7 @@ import os
 import sys
 import traceback
 
-from . import report
+from . import i18n, report
 from .errors import ScoringError
 from .outputs import format_number, write_text
 from .runner import PRIVATE_DIR, run
@@ -34,7 +34,7 @@ def main(argv):
         outcome = run(input_dir, output_dir)
     except ScoringError as exc:
         _fail_page(output_dir, exc.who, exc.message)
-        print("ERROR (%s): %s" % (exc.who, exc.message), file=sys.stderr)
+        print(i18n.error_line(exc.who, exc.message, i18n.language_of(input_dir)), file=sys.stderr)
         return exc.exit_code
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
         write_text(os.path.join(output_dir, PRIVATE_DIR, "traceback.txt"), traceback.format_exc())

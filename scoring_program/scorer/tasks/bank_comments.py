@@ -148,6 +148,15 @@ class BankComments(TaskFamily):
                                      enc.counts[i], ref.lengths[i]))
         return BankSubmission(codes=enc.codes.astype(np.int64), classes=cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64))
 
+    # -- offline format check (starting kit) --------------------------------------------------
+    def public_reference(self, folder, cfg):
+        """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
+        return _public_reference(folder, cfg)
+
+    def submission_problems(self, files, ref, cfg):
+        """Every problem of the submission, one line each, in file-line order."""
+        return _all_problems(files["submission"], ref, cfg)
+
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, units, cfg):
         scheme = SCHEMES[cfg.options["scheme"]]
@@ -257,6 +266,85 @@ def _class_section(matrix, kappa, accuracy):
         report.Table(["gold \\ predicted"] + list(CLASS_NAMES) + ["gold total"], rows,
                      caption="Cohen's kappa %.4f, accuracy %.4f" % (kappa, accuracy)),
     ])
+
+
+PUBLIC_INPUTS = "test_public.csv"
+
+
+def _public_reference(folder, cfg):
+    import os
+
+    path = os.path.join(folder, PUBLIC_INPUTS)
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as fh:
+        frame = read_table(normalise_newlines(decode_text(fh.read(), PUBLIC_INPUTS, ReferenceDataError)),
+                           PUBLIC_INPUTS, ReferenceDataError)
+    for column in ("id", "text"):
+        if column not in frame.columns:
+            raise ReferenceDataError("%s has no column %s." % (PUBLIC_INPUTS, column))
+    units = frame["id"].str.strip().to_numpy(dtype=object)
+    return BankReference(units=units, strata=np.zeros(len(units)).astype(str),
+                         tagset=TagSet(tuple(cfg.options["entity_types"])),
+                         lengths=frame["text"].str.len().to_numpy(dtype=np.int64))
+
+
+def _all_problems(file, ref, cfg):
+    """Every row-level problem at once (vectorised); file-level ones stop at the first."""
+    from .. import i18n
+
+    lang = cfg.language
+    try:
+        frame, line = read_submission_table(file, COLUMNS)
+    except SubmissionError as exc:
+        return [exc.message]
+    ids = frame["id"].str.strip()
+    found = []  # (line, order, message)
+
+    def at(i, column):
+        return i18n.where(lang, file.name, int(line[i]), column=column, unit=ids[i] or None)
+
+    empty = (ids == "").to_numpy()
+    for i in np.flatnonzero(empty):
+        found.append((line[i], 0, i18n.text("empty_id", lang, where=at(i, "id"))))
+    dup = ids.duplicated().to_numpy() & ~empty
+    first_line = pd.Series(line).groupby(ids.to_numpy()).transform("min").to_numpy()
+    for i in np.flatnonzero(dup):
+        found.append((line[i], 1, i18n.text("duplicate_id", lang, where=at(i, "id"), id=ids[i], first=first_line[i])))
+    reference = pd.Index(ref.units)
+    position = reference.get_indexer(ids)
+    for i in np.flatnonzero((position < 0) & ~empty):
+        found.append((line[i], 2, i18n.text("unknown_id", lang, where=at(i, "id"), id=repr(_clip(ids[i])))))
+
+    cls = frame["class"].str.strip()
+    for i in np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()):
+        found.append((line[i], 3, i18n.text("bad_class", lang, where=at(i, "class"), value=repr(_clip(cls[i])))))
+
+    enc = encode(frame["BIO_anno"].tolist(), ref.tagset.tags)
+    bad_token = np.flatnonzero(enc.codes < 0)
+    if len(bad_token):
+        ends = np.cumsum(enc.counts)
+        row_of = np.searchsorted(ends, bad_token, side="right")
+        rows, first, count = np.unique(row_of, return_index=True, return_counts=True)
+        for row, k, n in zip(rows, first, count):  # one message per row, naming its first bad tag
+            pos = int(bad_token[k] - (ends[row] - enc.counts[row]))
+            token = frame["BIO_anno"][row].split()[pos]
+            found.append((line[row], 4, i18n.text("bad_tag", lang, where=at(row, "BIO_anno"), pos=pos + 1,
+                                                  token=repr(_clip(token)), count=int(n),
+                                                  tags=", ".join(ref.tagset.tags))))
+    known = position >= 0
+    expected = np.where(known, ref.lengths[np.maximum(position, 0)], enc.counts)
+    for i in np.flatnonzero(known & (enc.counts != expected)):
+        found.append((line[i], 5, i18n.text("tag_count", lang, where=at(i, "BIO_anno"), given=int(enc.counts[i]),
+                                            length=int(expected[i]))))
+
+    missing = reference[~reference.isin(pd.Index(ids))]
+    found.sort(key=lambda item: (item[0], item[1]))
+    problems = [message for _, _, message in found]
+    if len(missing):
+        shown = ", ".join(str(m) for m in missing[:20]) + (", ..." if len(missing) > 20 else "")
+        problems.append(i18n.text("missing_ids", lang, file=file.name, n=len(missing), shown=shown))
+    return problems
 
 
 FAMILY = BankComments()
