@@ -1,0 +1,266 @@
+"""Emotion-cause pairs in conversations (SemEval-2024 Task 3, ECAC), scored as the official CodaLab scorer.
+
+Submission: ``Subtask_1_pred.json`` and/or ``Subtask_2_pred.json`` (zipped or not),
+each a JSON list with every test conversation and its ``emotion-cause_pairs``:
+``["3_joy", "2_0_5"]`` (subtask 1: emotion utterance 3 feels joy, caused by
+tokens [0, 5) of utterance 2) or ``["3_joy", "2"]`` (subtask 2).
+
+- Subtask 1: strict (all fields equal), proportional (token overlap with the
+  best gold span) and fuzzy (any overlap) matching; for each, P/R/F1 averaged
+  over the six emotions with the gold share of each as weight (``weighted_*``)
+  and micro (``strict_*``, ``Proportional_*``, ``fuzzy_*``). Primary:
+  ``weighted_strict_f1``.
+- Subtask 2: pair P/R/F1 (``*_pair``) and weighted P/R/F1 (``weighted_*``,
+  primary ``weighted_f1``).
+
+Option ``mode``: ``official`` reproduces the official scorer to the last digit
+(``+1e-8`` in every denominator; proportional matching may count a gold span
+once per prediction that matches it); ``clean`` divides exactly and credits
+each gold span at most once. Predicted ``neutral`` pairs are ignored and
+duplicate pairs removed in both modes. Option ``subtasks`` (``both``, ``1``,
+``2``) chooses what a phase scores; in ``both``, a subtask whose file is
+absent scores 0 on all its keys.
+"""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import numpy as np
+import pandas as pd
+
+from .. import report
+from ..errors import ReferenceDataError, SubmissionError
+from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
+from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
+from ..config import Option
+from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
+from .base import Reference, Result, TaskFamily
+
+SUBTASK1_KEYS = [
+    "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
+    "weighted_Proportional_precision", "weighted_Proportional_recall", "weighted_Proportional_f1",
+    "strict_precision", "strict_recall", "strict_f1",
+    "Proportional_precision", "Proportional_recall", "Proportional_f1",
+    "weighted_fuzzy_precision", "weighted_fuzzy_recall", "weighted_fuzzy_f1",
+    "fuzzy_precision", "fuzzy_recall", "fuzzy_f1",
+]
+SUBTASK2_KEYS = ["precision_pair", "recall_pair", "f1_pair", "weighted_precision", "weighted_recall", "weighted_f1"]
+PRIMARY = {"1": "weighted_strict_f1", "2": "weighted_f1", "both": "weighted_strict_f1"}
+SLOT = {1: "subtask1", 2: "subtask2"}
+GOLD = {1: "subtask1_gold", 2: "subtask2_gold"}
+N_EMOTIONS = len(EMOTIONS)
+
+
+def _subtasks(options):
+    return {"1": (1,), "2": (2,), "both": (1, 2)}[options["subtasks"]]
+
+
+@dataclass
+class EcacReference(Reference):
+    convs: object = None
+    gold: Dict[int, Pairs] = field(default_factory=dict)
+
+
+@dataclass
+class EcacSubmission:
+    pairs: Dict[int, Optional[object]]   # subtask -> Submitted, or None when its file is absent
+    ignored: List[str] = field(default_factory=list)
+
+
+class EmotionCause(TaskFamily):
+    name = "emotion_cause"
+    title = "Emotion-cause pairs in conversations"
+    default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
+                     "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
+    submission_slots = ("subtask1", "subtask2")
+    required_slots = ()
+    options = {
+        "subtasks": Option("both", ("both", "1", "2"), "which subtasks the phase scores"),
+        "mode": Option("official", ("official", "clean"),
+                       "official: the CodaLab scorer's numbers (+1e-8 denominators); clean: exact division, "
+                       "each gold span credited at most once"),
+        "unknown_conversations": Option("error", ("error", "ignore"),
+                                        "a submitted conversation that is not in the gold: refuse it, or skip "
+                                        "it as the official scorer does"),
+    }
+
+    def leaderboard_keys(self, options):
+        keys = []
+        for subtask in _subtasks(options):
+            keys += SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS
+        primary = PRIMARY[options["subtasks"]]
+        return [primary] + [k for k in keys if k != primary]
+
+    # -- reference ---------------------------------------------------------------------------
+    def load_reference(self, cfg):
+        if cfg.usage_column:
+            raise ReferenceDataError("the ECAC gold is JSON and has no usage column; use boards: {file: boards.csv}.")
+        convs, gold, notes = None, {}, []
+        for subtask in _subtasks(cfg.options):
+            name = cfg.files[GOLD[subtask]]
+            try:
+                with open(cfg.path(GOLD[subtask]), "rb") as fh:
+                    data = read_json(fh.read(), name, ReferenceDataError)
+            except OSError:
+                raise ReferenceDataError("the gold file %s named in config.yaml is not in the reference data." % name)
+            these = read_conversations(data, name)
+            if convs is None:
+                convs = these
+            elif set(these.ids) != set(convs.ids):
+                raise ReferenceDataError("%s and %s hold different conversations; both subtasks must score the "
+                                         "same ones." % (cfg.files[GOLD[1]], name))
+            gold[subtask], found = read_gold_pairs(data, convs, name, subtask)
+            notes += found
+        strata = _dominant_emotion(gold[_subtasks(cfg.options)[0]], len(convs.ids))
+        return EcacReference(units=convs.ids, strata=strata, notes=notes, convs=convs, gold=gold)
+
+    # -- submission --------------------------------------------------------------------------
+    def load_submission(self, files, ref, cfg):
+        scored = _subtasks(cfg.options)
+        pairs, ignored = {}, []
+        for subtask in (1, 2):
+            file = files.get(SLOT[subtask])
+            if subtask not in scored:
+                if file is not None:
+                    ignored.append("%s was not scored: this phase scores subtask %s only." % (file.name, scored[0]))
+                continue
+            if file is None:
+                if len(scored) == 1:
+                    raise SubmissionError("this phase scores subtask %d; the submission has no %s."
+                                          % (subtask, cfg.files[SLOT[subtask]]))
+                pairs[subtask] = None
+                continue
+            data = read_json(file.read_bytes(), file.name, SubmissionError)
+            pairs[subtask] = read_submission(data, file.name, ref.convs, subtask, cfg.options["unknown_conversations"])
+        return EcacSubmission(pairs, ignored)
+
+    # -- score -------------------------------------------------------------------------------
+    def score(self, ref, sub, units, cfg):
+        clean = cfg.options["mode"] == "clean"
+        epsilon = 0.0 if clean else OFFICIAL_EPSILON
+        in_board = pd.Index(ref.units).isin(pd.Index(units))
+        scores, sections = {}, []
+        for subtask in _subtasks(cfg.options):
+            gold = ref.gold[subtask]
+            gold = gold.take(in_board[gold.conv])
+            submitted = sub.pairs[subtask]
+            if submitted is None:
+                keys = SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS
+                scores.update((k, 0.0) for k in keys)
+                sections.append(report.Section("Subtask %d" % subtask, [report.Text(
+                    "No %s in the submission: every subtask %d score is 0." % (cfg.files[SLOT[subtask]], subtask),
+                    "error")]))
+                continue
+            pred = submitted.pairs.take(in_board[submitted.pairs.conv])
+            n_neutral = int((pred.emotion == 0).sum())
+            if subtask == 1:
+                found, table = _subtask1(gold, pred, epsilon, clean)
+            else:
+                found, table = _subtask2(gold, pred, epsilon)
+            scores.update(found)
+            sections += _sections(subtask, table, gold, pred, submitted, n_neutral)
+        for line in sub.ignored:
+            sections.append(report.Section("Not scored", [report.Text(line, "note")]))
+        summary = ("%d conversations; mode %s (%s)." % (
+            int(in_board.sum()), cfg.options["mode"],
+            "exact division, each gold span credited once" if clean else
+            "the official scorer's rules, +1e-8 in every denominator"))
+        return Result(scores, sections, summary)
+
+
+def _counts(codes, weights=None):
+    return np.bincount(codes, weights=weights, minlength=N_EMOTIONS).astype(float)
+
+
+def _subtask1(gold, pred, epsilon, clean):
+    n_gold = _counts(gold.emotion)
+    strict_gold, strict_pred = strict_hits(gold, pred)
+    strict = emotion_scores(_counts(pred.emotion[strict_pred]), _counts(pred.emotion), n_gold, n_gold, epsilon)
+    _, fuzzy_pred = fuzzy_hits(gold, pred)
+    fuzzy = emotion_scores(_counts(pred.emotion[fuzzy_pred]), _counts(pred.emotion), n_gold, n_gold, epsilon)
+    match = proportional(gold, pred, once=clean)
+    prop = emotion_scores(_counts(pred.emotion, match.overlap), _counts(pred.emotion, pred.length),
+                          _counts(gold.emotion, gold.length * match.gold_count), n_gold, epsilon)
+    scores = {}
+    for prefix, s in (("strict", strict), ("Proportional", prop), ("fuzzy", fuzzy)):
+        scores.update({"weighted_%s_precision" % prefix: s["weighted_p"], "weighted_%s_recall" % prefix: s["weighted_r"],
+                       "weighted_%s_f1" % prefix: s["weighted_f1"], "%s_precision" % prefix: s["micro_p"],
+                       "%s_recall" % prefix: s["micro_r"], "%s_f1" % prefix: s["micro_f1"]})
+    counts = {"gold": n_gold, "pred": _counts(pred.emotion), "strict": _counts(pred.emotion[strict_pred]),
+              "fuzzy": _counts(pred.emotion[fuzzy_pred])}
+    return scores, {"scores": {"strict": strict, "proportional": prop, "fuzzy": fuzzy}, "counts": counts,
+                    "position": ("conv", "emo_utt", "cause_utt", "start", "end")}
+
+
+def _subtask2(gold, pred, epsilon):
+    n_gold = _counts(gold.emotion)
+    _, hit = strict_hits(gold, pred)
+    s = emotion_scores(_counts(pred.emotion[hit]), _counts(pred.emotion), n_gold, n_gold, epsilon)
+    scores = {"precision_pair": s["micro_p"], "recall_pair": s["micro_r"], "f1_pair": s["micro_f1"],
+              "weighted_precision": s["weighted_p"], "weighted_recall": s["weighted_r"], "weighted_f1": s["weighted_f1"]}
+    counts = {"gold": n_gold, "pred": _counts(pred.emotion), "strict": _counts(pred.emotion[hit])}
+    return scores, {"scores": {"pair": s}, "counts": counts, "position": ("conv", "emo_utt", "cause_utt")}
+
+
+def _dominant_emotion(gold, n_convs):
+    """Most frequent gold emotion of each conversation ('none' without pairs): the board strata."""
+    table = np.zeros((n_convs, N_EMOTIONS), dtype=np.int64)
+    np.add.at(table, (gold.conv, gold.emotion), 1)
+    names = np.array(EMOTIONS, dtype=object)[table.argmax(axis=1)]
+    names[table.sum(axis=1) == 0] = "none"
+    return names
+
+
+def emotion_confusion(gold, pred, position):
+    """Counts of (gold emotion, predicted emotion) over pairs at the same position (utterances and span).
+
+    Row 7 holds predictions at a position with no gold pair, column 7 gold pairs at a position
+    with no prediction.
+    """
+    g = pd.DataFrame({f: getattr(gold, f) for f in position}).assign(g=gold.emotion)
+    p = pd.DataFrame({f: getattr(pred, f) for f in position}).assign(p=pred.emotion)
+    merged = g.merge(p, on=list(position), how="outer")
+    gi = merged["g"].fillna(N_EMOTIONS).to_numpy(dtype=np.int64)
+    pi = merged["p"].fillna(N_EMOTIONS).to_numpy(dtype=np.int64)
+    table = np.zeros((N_EMOTIONS + 1, N_EMOTIONS + 1), dtype=np.int64)
+    np.add.at(table, (gi, pi), 1)
+    return table
+
+
+def _sections(subtask, table, gold, pred, submitted, n_neutral):
+    counts = table["counts"]
+    headers = ["emotion", "weight", "gold pairs", "predicted", "correct (strict)"]
+    parts = list(table["scores"].items())
+    for name, _ in parts:
+        headers += ["%s P" % name, "%s R" % name, "%s F1" % name]
+    rows = []
+    for j in range(1, N_EMOTIONS):
+        row = [EMOTIONS[j], float(parts[0][1]["weights"][j - 1]), int(counts["gold"][j]), int(counts["pred"][j]),
+               int(counts["strict"][j])]
+        for _, s in parts:
+            row += [float(s["p"][j - 1]), float(s["r"][j - 1]), float(s["f"][j - 1])]
+        rows.append(row)
+    for label, key in (("weighted", "weighted_"), ("micro", "micro_")):
+        row = [label, "", int(counts["gold"][1:].sum()), int(counts["pred"][1:].sum()), int(counts["strict"][1:].sum())]
+        for _, s in parts:
+            row += [s[key + "p"], s[key + "r"], s[key + "f1"]]
+        rows.append(row)
+    notes = ("%d pairs read, %d duplicates removed, %d neutral pairs ignored (neutral is not scored)."
+             % (submitted.n_read, submitted.n_duplicates, n_neutral))
+    if submitted.n_unknown_conversations:
+        notes += " %d conversations not in the test set were skipped." % submitted.n_unknown_conversations
+    matrix = emotion_confusion(gold, pred, table["position"])
+    labels = list(EMOTIONS) + ["(none)"]
+    conf_rows = [[labels[i]] + [int(v) for v in matrix[i]] for i in range(len(labels))]
+    where = "utterances and span" if subtask == 1 else "utterances"
+    return [
+        report.Section("Subtask %d: per emotion" % subtask,
+                       [report.Table(headers, rows), report.Text(notes, "note")]),
+        report.Section("Subtask %d: emotions of pairs at the same %s" % (subtask, where), [
+            report.Table(["gold \\ predicted"] + labels, conf_rows,
+                         caption="(none) row: predictions where no gold pair is; (none) column: gold pairs "
+                                 "nobody predicted."),
+        ]),
+    ]
+
+
+FAMILY = EmotionCause()
