@@ -1,0 +1,184 @@
+"""tools/bundle.py and tools/check_bundle.py on every competition we ship, and on broken copies."""
+import datetime as dt
+import os
+import shutil
+import subprocess
+import sys
+import io
+import zipfile
+
+import pytest
+import yaml
+
+from helpers import ROOT
+from test_bundle_shared import TOOLS, built, comp_id, competitions, members, phases
+
+import bundle  # noqa: E402  (on sys.path through test_bundle_shared)
+import check_bundle  # noqa: E402
+
+COMPETITIONS = competitions()
+
+
+def run_tool(script, *args):
+    return subprocess.run([sys.executable, str(TOOLS / script)] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
+def test_v1_layout_nested_zips_at_their_roots(competition):
+    root = members(built(competition))
+    assert [n for n in root if ".yaml" in n] == ["competition.yaml"]
+    comp = yaml.safe_load(root["competition.yaml"])
+    for page in ("overview", "evaluation", "terms", "data"):
+        assert comp["html"][page] in root
+    assert comp["image"] in root
+    program = members(root["scoring_program.zip"])
+    assert {"metadata", "score.py", "scorer/__init__.py"} <= set(program)
+    assert not [n for n in program if "__pycache__" in n or n.endswith(".pyc")]
+    reference_dir = competition / "reference_data"
+    for spec in phases(competition):
+        name = spec["reference_data"]
+        board = bundle.REFERENCE_ZIP.match(name).group(1)
+        ref = members(root[name])
+        assert ref["config.yaml"] == (reference_dir / ("board_%s.yaml" % board)).read_bytes()
+        expected = {p.name for p in reference_dir.iterdir() if p.is_file() and not
+                    (p.name.startswith("board_") and p.suffix == ".yaml")} | {"config.yaml"}
+        assert set(ref) == expected
+    kit = members(root["starting_kit.zip"])
+    assert {"validate.py", "score_local.py", "kit_config.yaml", "scoring_program/score.py"} <= set(kit)
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
+def test_kit_carries_no_reference_file(competition):
+    kit = members(members(built(competition))["starting_kit.zip"])
+    secret = {p.read_bytes() for p in (competition / "reference_data").iterdir() if p.is_file()}
+    assert not [n for n, data in kit.items() if data in secret]
+
+
+def test_same_folder_same_bytes_whatever_the_timestamps(tmp_path):
+    copy = tmp_path / "comp"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "out", "tests", "examples"))
+    first = bundle.build_v1(copy)
+    for path in copy.rglob("*"):
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+    (copy / "scoring_program" / "__pycache__").mkdir(exist_ok=True)
+    (copy / "scoring_program" / "__pycache__" / "x.cpython-312.pyc").write_bytes(b"junk")
+    assert bundle.build_v1(copy) == first
+    assert bundle.build_v2(copy) == bundle.build_v2(copy)
+    with zipfile.ZipFile(io.BytesIO(first)) as archive:
+        assert [i.filename for i in archive.infolist()] == sorted(archive.namelist())
+        assert {i.date_time for i in archive.infolist()} == {bundle.FIXED_TIME}
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
+def test_v2_definition_follows_the_codabench_schema(competition):
+    root = members(built(competition, "v2"))
+    comp = yaml.safe_load(root["competition.yaml"])
+    assert comp["version"] == 2 and comp["image"] in root and root[comp["terms"]].strip()
+    assert all(root[p["file"]].strip() for p in comp["pages"])
+    tasks = {t["index"]: t for t in comp["tasks"]}
+    for task in tasks.values():
+        assert task["scoring_program"] in root and task["reference_data"] in root
+    starts = [p["start"] for p in comp["phases"]]
+    for earlier, later in zip(comp["phases"], comp["phases"][1:]):
+        assert earlier["start"] < earlier["end"] < later["start"]
+    assert starts == sorted(starts) and all(t in tasks for p in comp["phases"] for t in p["tasks"])
+    for board in comp["leaderboards"]:
+        keys = [c["key"] for c in board["columns"]]
+        assert len(set(keys)) == len(keys) and all(len(k) <= 36 and ":" not in k for k in keys)
+        assert sorted(c["index"] for c in board["columns"]) == list(range(len(keys)))
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
+def test_check_passes_the_folder_and_both_built_bundles(competition, tmp_path):
+    v1, v2 = tmp_path / "v1.zip", tmp_path / "v2.zip"
+    v1.write_bytes(built(competition))
+    v2.write_bytes(built(competition, "v2"))
+    proc = run_tool("check_bundle.py", competition, v1, v2)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 error(s)" in proc.stdout
+
+
+def test_bundle_cli_writes_what_the_library_builds(tmp_path):
+    proc = run_tool("bundle.py", ROOT, tmp_path / "b.zip")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "b.zip").read_bytes() == built(ROOT)
+
+
+# -- the linter finds every problem at once --------------------------------------------------------------
+def broken_copy(tmp_path):
+    copy = tmp_path / "comp"
+    copy.mkdir()
+    for name in ("competition.yaml", "logo.png"):
+        shutil.copy(ROOT / name, copy / name)
+    for name in ("pages", "reference_data", "starting_kit"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("dev"))
+    return copy
+
+
+def test_every_problem_is_reported_with_exit_1(tmp_path):
+    copy = broken_copy(tmp_path)
+    comp = yaml.safe_load((copy / "competition.yaml").read_text(encoding="utf-8"))
+    comp["version"] = 1.5                                            # not a Competition field
+    del comp["html"]["data"]                                         # v1 asserts it
+    comp["competition_docker_image"] = "codalab/codalab-legacy:py3"  # python3 3.6, old pandas
+    comp["phases"][2]["start_date"] = dt.date(2025, 12, 1)           # before phase 1
+    comp["phases"][1]["colour"] = "green"                            # not a phase field
+    board = comp["leaderboard"]["leaderboards"]["Results"]
+    comp["leaderboard"]["columns"]["bogus_metric"] = {"label": "x", "leaderboard": board, "rank": 9}
+    comp["leaderboard"]["columns"]["a:b"] = {"label": "y", "leaderboard": board, "rank": 10}
+    comp["leaderboard"]["columns"]["k" * 40] = {"label": "z", "leaderboard": board, "rank": 11}
+    comp["leaderboard"]["columns"]["score"]["numeric_format"] = "four"
+    (copy / "competition.yaml").write_text(yaml.safe_dump(comp), encoding="utf-8")
+    (copy / "extra.yaml").write_text("a: 1\n", encoding="utf-8")
+    text = (copy / "reference_data" / "board_B.yaml").read_text(encoding="utf-8")
+    (copy / "reference_data" / "board_B.yaml").write_text(text.replace("board: B", "board: A"), encoding="utf-8")
+
+    proc = run_tool("check_bundle.py", copy)
+    out = proc.stdout
+    assert proc.returncode == 1, out
+    expected = ["extra.yaml", "competition.yaml: version", "html.data", "codalab-legacy:py3",
+                "phases.2.start_date", "phases.1.colour", "column bogus_metric", "'a:b' has a colon",
+                "characters; Codabench allows at most 36", "numeric_format", "reference_data_B.zip/config.yaml: board is A"]
+    for fragment in expected:
+        assert fragment in out, (fragment, out)
+    assert out.count("ERROR") >= len(expected)
+
+
+def test_unknown_docker_image_is_only_a_warning(tmp_path):
+    copy = broken_copy(tmp_path)
+    text = (copy / "competition.yaml").read_text(encoding="utf-8")
+    (copy / "competition.yaml").write_text(text.replace("codalab/codalab-legacy:py312", "myorg/scorer:1"),
+                                           encoding="utf-8")
+    problems = check_bundle.check_path(copy)
+    assert [p.level for p in problems if "myorg/scorer:1" in p.message] == ["WARNING"]
+    assert not check_bundle.has_errors(problems)
+
+
+def test_zip_level_rules(tmp_path):
+    root = members(built(ROOT))
+    # a yaml that sorts before competition.yaml, and a program zipped with its folder
+    root["a_notes.yaml"] = b"x: 1\n"
+    program = members(root["scoring_program.zip"])
+    root["scoring_program.zip"] = bundle.zip_bytes({"scoring_program/" + n: d for n, d in program.items()})
+    ref = members(root["reference_data_A.zip"])
+    ref["config.yaml"] = ref["config.yaml"].replace(b"files: {gold: gold.csv", b"files: {gold: missing.csv")
+    root["reference_data_A.zip"] = bundle.zip_bytes(ref)
+    path = tmp_path / "bad.zip"
+    path.write_bytes(bundle.zip_bytes(root))
+    out = "\n".join(str(p) for p in check_bundle.check_path(path))
+    assert "the first .yaml entry is a_notes.yaml" in out
+    assert "no metadata file at the root of the scoring program zip" in out
+    assert "files.gold names missing.csv" in out
+
+
+def test_bad_metadata_command_is_caught(tmp_path):
+    root = members(built(ROOT))
+    program = members(root["scoring_program.zip"])
+    program["metadata"] = b"command: python $program/score.py  $input $output | tee log\n"
+    root["scoring_program.zip"] = bundle.zip_bytes(program)
+    path = tmp_path / "bad.zip"
+    path.write_bytes(bundle.zip_bytes(root))
+    out = "\n".join(str(p) for p in check_bundle.check_path(path))
+    for fragment in ("double or trailing space", "must start with python3", "shell syntax"):
+        assert fragment in out

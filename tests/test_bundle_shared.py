@@ -1,0 +1,84 @@
+"""What the organizer-tool tests share: every competition we ship, bundles built once, a bank oracle."""
+import csv
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+from seqeval.metrics import f1_score, precision_score, recall_score
+from seqeval.scheme import IOB2
+from sklearn.metrics import cohen_kappa_score
+
+from helpers import ROOT
+
+TOOLS = ROOT / "tools"
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
+
+import bundle  # noqa: E402
+
+
+def competitions():
+    """The shipped competition (the top level) and every examples/<family>/ that has a competition.yaml."""
+    found = [ROOT]
+    found += sorted(p.parent for p in (ROOT / "examples").glob("*/competition.yaml"))
+    return found
+
+
+def comp_id(path):
+    return "top" if Path(path) == ROOT else Path(path).name
+
+
+_BUILT = {}
+
+
+def built(competition, fmt="v1"):
+    """Bundle bytes of a competition folder (built once per session)."""
+    key = (str(competition), fmt)
+    if key not in _BUILT:
+        _BUILT[key] = bundle.build_v1(competition) if fmt == "v1" else bundle.build_v2(competition)
+    return _BUILT[key]
+
+
+def members(data):
+    """{name: bytes} of a zip given as bytes."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+
+
+def phases(competition):
+    comp = bundle.load_yaml(Path(competition) / "competition.yaml")
+    return bundle.sorted_phases(comp)
+
+
+def sample_submission(competition):
+    """The starting kit's sample submission, or None."""
+    found = sorted((Path(competition) / "starting_kit").glob("sample_submission*"))
+    return found[0] if found else None
+
+
+def read_csv(path):
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def bank_oracle(gold_path, prediction_path, ids=None):
+    """S, S1, S2 from seqeval (strict IOB2) and scikit-learn, over ``ids`` (default: all gold rows)."""
+    gold = {r["id"]: r for r in read_csv(gold_path)}
+    pred = {r["id"]: r for r in read_csv(prediction_path)}
+    keep = [i for i in gold if ids is None or i in ids]
+    g_tags = [gold[i]["BIO_anno"].split() for i in keep]
+    p_tags = [pred[i]["BIO_anno"].split() for i in keep]
+    s1 = f1_score(g_tags, p_tags, mode="strict", scheme=IOB2)
+    s2 = cohen_kappa_score([int(gold[i]["class"]) for i in keep], [int(pred[i]["class"]) for i in keep])
+    return {"score": 0.5 * s1 + 0.5 * s2, "ner_f1": s1, "kappa": s2,
+            "ner_precision": precision_score(g_tags, p_tags, mode="strict", scheme=IOB2),
+            "ner_recall": recall_score(g_tags, p_tags, mode="strict", scheme=IOB2)}
+
+
+def board_ids(competition, board):
+    return {r["id"] for r in read_csv(Path(competition) / "reference_data" / "boards.csv") if r["board"] == board}
+
+
+def test_the_shipped_competition_is_always_discovered():
+    assert competitions()[0] == ROOT and (ROOT / "competition.yaml").is_file()
