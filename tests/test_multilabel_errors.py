@@ -1,0 +1,67 @@
+"""Participant mistakes in multi-label submissions: exit 1, one line, where and how to fix, no gold label."""
+import pytest
+
+from helpers import assert_participant_error, make_input, run_score
+
+LABELS = "joy\nanger\nfear\nsurprise_gold_only\n"
+GOLD = "id,labels\n001,joy\n002,anger fear\n003,surprise_gold_only\n"
+CONFIG = "task: multilabel\n"
+
+
+def _run(tmp_path, submission, config=CONFIG, name="sub.csv"):
+    base = make_input(tmp_path, {"labels.txt": LABELS, "gold.csv": GOLD, "config.yaml": config},
+                      {name: submission})
+    return run_score(base, tmp_path / "out")
+
+
+@pytest.mark.parametrize("submission, fragments", [
+    ("id,labels\n001,joy\n002,angr\n003,\n", ["sub.csv line 3 (id 002), column labels", "'angr'", "not a label"]),
+    ("id,labels\n001,\"joy,fear\"\n002,anger\n003,\n", ["line 2", "separate the labels with single spaces"]),
+    ("id,labels\n001,joy fear joy\n002,anger\n003,\n", ["line 2 (id 001)", "'joy' is listed twice", "position 3"]),
+    ("id,labels\n001,joy\n001,fear\n002,anger\n003,\n", ["id 001 appears twice"]),
+    ("id,labels\n001,joy\n002,anger\n003,\n004,fear\n", ["'004' is not in the test set"]),
+    ("id,labels\n001,joy\n003,fear\n", ["1 id(s) of the test set have no row (002)"]),
+    ("id,labels,scores\n001,joy fear,0.9 abc\n002,anger,1\n003,,\n", ["line 2 (id 001), column scores",
+                                                                        "score 2 is 'abc'"]),
+    ("id,labels,scores\n001,joy,nan\n002,anger,1\n003,,\n", ["score 1 is 'nan'", "not a finite number"]),
+    ("id,labels,scores\n001,joy,0.5\n002,anger,-inf\n003,,\n", ["line 3 (id 002)", "'-inf'"]),
+    ("id,labels,scores\n001,joy fear,0.5\n002,anger,1\n003,,\n", ["1 scores for 2 labels"]),
+    ("id,labels\n001,joy\n002,anger\n003,\n", None),  # valid: an empty cell is an empty prediction
+    ("id,label\n001,joy\n", ["the columns are id,label but must be exactly id,labels"]),
+    ("id,labels,probability\n001,joy,1\n", ["must be exactly id,labels"]),
+])
+def test_submission_errors(tmp_path, submission, fragments):
+    proc = _run(tmp_path, submission)
+    if fragments is None:
+        assert proc.returncode == 0, proc.stderr
+        return
+    line = assert_participant_error(proc, *fragments)
+    if "not a label of this task" not in line:  # that message lists the (public) class names
+        assert "surprise_gold_only" not in line
+
+
+def test_threshold_needs_scores(tmp_path):
+    proc = _run(tmp_path, "id,labels\n001,joy\n002,anger\n003,\n",
+                config=CONFIG + "options: {set_threshold: 0.5}\n")
+    assert_participant_error(proc, "needs a scores column", "id,labels,scores")
+
+
+def test_unknown_label_message_lists_the_label_names(tmp_path):
+    proc = _run(tmp_path, "id,labels\n001,Joy\n002,anger\n003,\n")
+    line = assert_participant_error(proc, "label 1 is 'Joy'", "spelled exactly")
+    assert "joy, anger, fear" in line  # the class names are public: they are the task's vocabulary
+
+
+def test_gold_errors_are_the_organizers(tmp_path):
+    base = make_input(tmp_path, {"labels.txt": "a\nb\n", "gold.csv": "id,labels\n1,a c\n", "config.yaml": CONFIG},
+                      {"s.csv": "id,labels\n1,a\n"})
+    proc = run_score(base, tmp_path / "out")
+    assert proc.returncode == 2 and "'c' is not in labels.txt" in proc.stderr
+
+
+def test_grades_above_err_max_grade_are_the_organizers(tmp_path):
+    base = make_input(tmp_path, {"labels.txt": "a\nb\n", "gold.csv": "id,labels,grades\n1,a b,5 1\n",
+                                 "config.yaml": CONFIG + "options: {err_max_grade: 4}\n"},
+                      {"s.csv": "id,labels\n1,a\n"})
+    proc = run_score(base, tmp_path / "out")
+    assert proc.returncode == 2 and "grade 5, above options.err_max_grade 4" in proc.stderr
