@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..discovery import SubmittedFile
 from ..errors import ReferenceDataError, SubmissionError, where
-from ..tabular import read_submission_table
+from ..tabular import FULLWIDTH_SEPARATORS, read_submission_table
 from ..textio import decode, normalise_newlines, read_table, sniff_separator
 
 
@@ -39,17 +39,27 @@ def read_reference(cfg, slot, columns):
     return frame
 
 
-def read_submission(file, columns):
+def read_submission(file, columns, fullwidth_check=True):
     """(frame, line, separator) of a submitted table whose separator is ',' or TAB.
 
-    The full-width comma check applies to comma-separated files only: in a TAB
-    file a '，' inside a value is just text.
+    The full-width comma check applies to comma-separated files only (in a TAB
+    file a '，' inside a value is just text), and only if ``fullwidth_check``:
+    free-text values such as keywords contain '、' and '，' legitimately.
     """
     data = file.read_bytes()
     sep = header_separator(normalise_newlines(decode(data, file.name, SubmissionError)))
     frame, line = read_submission_table(SubmittedFile(file.name, lambda: data), columns, sep=sep,
-                                        check_fullwidth=(sep == ","))
+                                        check_fullwidth=fullwidth_check and sep == ",")
     return frame, line, sep
+
+
+def fullwidth_ids(ids, line, name, column):
+    """Refuse ids holding a full-width separator: the row was split on the wrong comma."""
+    for char, label in FULLWIDTH_SEPARATORS.items():
+        hit = np.flatnonzero(ids.str.contains(char, regex=False).to_numpy())
+        if len(hit):
+            raise SubmissionError("%s holds a %s; separate the columns with the ASCII ',' (or a TAB) only."
+                                  % (where(name, int(line[hit[0]]), column=column), label))
 
 
 def known_ids(ids, line, units, name, column, what):

@@ -29,7 +29,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ._delimited import known_ids, read_reference, read_submission
+from ._delimited import fullwidth_ids, known_ids, read_reference, read_submission
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
@@ -99,8 +99,9 @@ class Keywords(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):
         file = files["submission"]
-        frame, line, _ = read_submission(file, COLUMNS)
+        frame, line, _ = read_submission(file, COLUMNS, fullwidth_check=False)
         ids = frame["id"].str.strip()
+        fullwidth_ids(ids, line, file.name, "id")
         duplicated = ids.duplicated().to_numpy()
         if duplicated.any():
             i = int(np.flatnonzero(duplicated)[0])
