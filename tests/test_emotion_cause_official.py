@@ -195,3 +195,27 @@ def test_official_sample_submissions(tmp_path, fixture):
         proc = run_score(base, tmp_path / str(subtask) / "out")
         assert proc.returncode == 0, proc.stderr
         _assert_equal(read_scores(tmp_path / str(subtask) / "out"), expected["scores"][str(subtask)], subtask)
+
+
+def _in_process(ref_dir, files, options=None):
+    """Unrounded scores of the family, called directly (scores.txt rounds to 10 decimals)."""
+    from scorer.config import parse_config
+    from scorer.discovery import SubmittedFile
+    from scorer.tasks import families
+
+    raw = {"task": "emotion_cause", "options": dict(options or {}),
+           "files": {"subtask1_gold": "Subtask_1_test.json", "subtask2_gold": "Subtask_2_test.json"}}
+    cfg = parse_config(raw, families(), ref_dir=str(ref_dir))
+    family = families()["emotion_cause"]
+    ref = family.load_reference(cfg)
+    slots = {"subtask%d" % k: SubmittedFile("Subtask_%d_pred.json" % k, (lambda t=text: t.encode("utf-8")))
+             for k, text in files.items()}
+    sub = family.load_submission(slots, ref, cfg)
+    return family.score(ref, sub, ref.units, cfg).scores
+
+
+@pytest.mark.parametrize("scenario", ("perfect", "shifted", "mixture"))
+def test_unrounded_scores_match_official_to_1e12(generated, fixture, scenario):
+    ours = _in_process(shared("ecac"), generated[scenario])
+    for key, value in fixture["test"][scenario]["scores"].items():
+        assert abs(ours[key] - value) <= 1e-12, (scenario, key, ours[key], value)

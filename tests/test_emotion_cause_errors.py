@@ -1,0 +1,95 @@
+"""Participant mistakes in ECAC submissions: exit 1, one line, no traceback, no gold span text."""
+import json
+
+import pytest
+
+from helpers import assert_participant_error, make_input, read_scores, run_score
+
+CONVS = {
+    1375: [{"utterance_ID": 1, "text": "We won the secret match !"}, {"utterance_ID": 2, "text": "Really ?"}],
+    1376: [{"utterance_ID": 1, "text": "I lost my keys ."}],
+}
+GOLD1 = json.dumps([{"conversation_ID": c, "conversation": u,
+                     "emotion-cause_pairs": [["1_joy", "1_won the secret match"]] if c == 1375 else []}
+                    for c, u in CONVS.items()])
+GOLD2 = json.dumps([{"conversation_ID": c, "conversation": u,
+                     "emotion-cause_pairs": [["2_surprise", "1"]] if c == 1375 else []} for c, u in CONVS.items()])
+SECRET = "secret"  # a word of a gold span: it must never reach stderr
+
+
+def config(subtasks="both"):
+    return "task: emotion_cause\noptions: {subtasks: '%s'}\n" % subtasks
+
+
+def sub(pairs_1375, pairs_1376=(), extra=()):
+    convs = [{"conversation_ID": 1375, "emotion-cause_pairs": list(pairs_1375)},
+             {"conversation_ID": 1376, "emotion-cause_pairs": list(pairs_1376)}] + list(extra)
+    return json.dumps(convs)
+
+
+def run(tmp_path, res, subtasks="both"):
+    ref = {"config.yaml": config(subtasks), "Subtask_1_gold.json": GOLD1, "Subtask_2_gold.json": GOLD2}
+    base = make_input(tmp_path, ref, res)
+    return run_score(base, tmp_path / "out")
+
+
+CASES = [
+    ("not_json", {"Subtask_1_pred.json": "[{\"conversation_ID\": 1375,"}, ("Subtask_1_pred.json line 1", "not valid JSON")),
+    ("not_list", {"Subtask_1_pred.json": "{\"1375\": []}"}, ("must be a JSON list of conversations",)),
+    ("no_id", {"Subtask_1_pred.json": json.dumps([{"emotion-cause_pairs": []}])}, ("entry 1", "conversation_ID")),
+    ("no_pairs_key", {"Subtask_1_pred.json": json.dumps([{"conversation_ID": 1375}])}, ("conversation 1375", "emotion-cause_pairs")),
+    ("duplicate", {"Subtask_1_pred.json": sub([], extra=[{"conversation_ID": "1375", "emotion-cause_pairs": []}])},
+     ("conversation 1375 twice",)),
+    ("unknown", {"Subtask_1_pred.json": sub([], extra=[{"conversation_ID": 99, "emotion-cause_pairs": []}])},
+     ("conversation 99 is not a test conversation",)),
+    ("missing", {"Subtask_1_pred.json": json.dumps([{"conversation_ID": 1375, "emotion-cause_pairs": []}])},
+     ("conversation 1376 is missing", "1 of 2")),
+    ("pair_shape", {"Subtask_1_pred.json": sub([["1_joy", "1_0_2", "x"]])}, ("conversation 1375, pair 1", "two strings")),
+    ("unknown_emotion", {"Subtask_1_pred.json": sub([["1_Joy", "1_0_2"]])}, ("unknown emotion 'Joy'", "lower case")),
+    ("bad_head", {"Subtask_1_pred.json": sub([["joy_1", "1_0_2"]])}, ("<emotion utterance>_<emotion>",)),
+    ("text_cause", {"Subtask_1_pred.json": sub([["1_joy", "1_won the match"]])}, ("not the cause text",)),
+    ("u_cause", {"Subtask_1_pred.json": sub([["1_joy", "U1_0_2"]])}, ("no 'U'",)),
+    ("outside", {"Subtask_1_pred.json": sub([["1_joy", "1_3_9"]])}, ("span 3_9 is outside utterance 1", "6 tokens")),
+    ("empty_span", {"Subtask_1_pred.json": sub([["1_joy", "1_2_2"]])}, ("span 2_2",)),
+    ("emo_utt", {"Subtask_1_pred.json": sub([["5_joy", "1_0_2"]])}, ("emotion utterance 5 does not exist", "1 to 2")),
+    ("cause_utt", {"Subtask_1_pred.json": sub([], [["1_sadness", "2_0_1"]])}, ("conversation 1376", "cause utterance 2")),
+    ("s2_u_cause", {"Subtask_2_pred.json": sub([["2_surprise", "U1"]])}, ("Subtask_2_pred.json", "no \"U\" prefix")),
+    ("s2_span", {"Subtask_2_pred.json": sub([["2_surprise", "1_0_2"]])}, ("number of the cause utterance",)),
+    ("nothing", {"readme.txt": "hello"}, ("Subtask_1_pred.json", "Subtask_2_pred.json")),
+]
+
+
+@pytest.mark.parametrize("name,res,fragments", CASES, ids=[c[0] for c in CASES])
+def test_participant_errors(tmp_path, name, res, fragments):
+    line = assert_participant_error(run(tmp_path, res), *fragments)
+    assert SECRET not in line
+
+
+def test_phase_of_one_subtask_needs_its_file(tmp_path):
+    proc = run(tmp_path, {"Subtask_2_pred.json": sub([])}, subtasks="1")
+    assert_participant_error(proc, "scores subtask 1", "Subtask_1_pred.json")
+
+
+def test_absent_subtask_scores_zero_on_its_keys(tmp_path):
+    proc = run(tmp_path, {"Subtask_2_pred.json": sub([["2_surprise", "1"]])})
+    assert proc.returncode == 0, proc.stderr
+    scores = read_scores(tmp_path / "out")
+    assert scores["weighted_strict_f1"] == 0.0 and scores["strict_f1"] == 0.0
+    assert scores["weighted_f1"] > 0.99
+
+
+def test_u_prefix_on_emotion_utterance_is_accepted(tmp_path):
+    a = run(tmp_path / "a", {"Subtask_1_pred.json": sub([["U1_joy", "1_1_5"]])})
+    b = run(tmp_path / "b", {"Subtask_1_pred.json": sub([["1_joy", "1_1_5"]])})
+    assert a.returncode == 0 and b.returncode == 0, (a.stderr, b.stderr)
+    assert read_scores(tmp_path / "a" / "out") == read_scores(tmp_path / "b" / "out")
+    assert read_scores(tmp_path / "a" / "out")["weighted_strict_f1"] > 0.99
+
+
+def test_unknown_conversations_can_be_skipped_as_the_official_scorer_does(tmp_path):
+    ref = {"config.yaml": "task: emotion_cause\noptions: {unknown_conversations: ignore}\n",
+           "Subtask_1_gold.json": GOLD1, "Subtask_2_gold.json": GOLD2}
+    res = {"Subtask_1_pred.json": sub([["1_joy", "1_1_5"]], extra=[{"conversation_ID": 99, "emotion-cause_pairs": []}])}
+    proc = run_score(make_input(tmp_path, ref, res), tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    assert read_scores(tmp_path / "out")["weighted_strict_f1"] > 0.99
