@@ -1,0 +1,53 @@
+"""Every participant mistake of the keyword format: exit 1, one line, what/where/how, no gold."""
+import pytest
+
+from helpers import assert_participant_error, make_input, run_score
+
+GOLD = "id,keywords\n007,深度学习_图像分割\n008,数值模拟_贯流风机\n009,抗高血压药\n"
+CONFIG = "task: keywords\nboard: all\n"
+GOOD = ["007,深度学习", "008,数值模拟_风机"]
+
+
+def submit(tmp_path, content, config=CONFIG, name="prediction.csv"):
+    inp = make_input(tmp_path, {"config.yaml": config, "gold.csv": GOLD}, {name: content})
+    return run_score(inp, tmp_path / "output")
+
+
+def csv_of(rows, header="id,keywords"):
+    return "\n".join([header] + rows) + "\n"
+
+
+def test_good_files_score(tmp_path):
+    variants = [csv_of(GOOD), csv_of([r.replace(",", "\t") for r in GOOD], "id\tkeywords"),
+                csv_of(GOOD).encode("gb18030"), csv_of(GOOD).encode("utf-16"), csv_of(GOOD + ["009,"]),
+                csv_of(["007,深度学习、神经网络"])]  # '、' inside a keyword is text
+    for i, content in enumerate(variants):
+        proc = submit(tmp_path / str(i), content)
+        assert proc.returncode == 0, (i, proc.stderr)
+
+
+CASES = [
+    ("empty file", "", ["prediction.csv is empty"]),
+    ("header only", "id,keywords\n", ["no rows"]),
+    ("missing column", csv_of(["007"], header="id"), ["line 1", "must be exactly id,keywords"]),
+    ("extra column", csv_of(["007,深度学习,0.9"], header="id,keywords,score"), ["must be exactly id,keywords"]),
+    ("semicolons", csv_of([r.replace(",", ";") for r in GOOD], header="id;keywords"), ["separated by ';'"]),
+    ("full-width comma", csv_of(["007，深度学习"]), ["line 2, column id", "full-width comma"]),
+    ("unknown id", csv_of(GOOD + ["010,x"]), ["line 4", "'010' is not in the test set"]),
+    ("lost zeros", csv_of(["7,深度学习"]), ["'7'", "keep their leading zeros"]),
+    ("empty id", csv_of(GOOD + [",x"]), ["line 4", "column id"]),
+    ("duplicated id", csv_of(GOOD + ["007,图像分割"]), ["id 007 appears twice (lines 2 and 4)", "one row"]),
+    ("too many fields", csv_of(GOOD + ["009,a,b"]), ["saw 3"]),
+]
+
+
+@pytest.mark.parametrize("label,content,fragments", CASES, ids=[c[0] for c in CASES])
+def test_participant_errors(tmp_path, label, content, fragments):
+    line = assert_participant_error(submit(tmp_path, content), *fragments)
+    for gold_keyword in ("图像分割", "贯流风机", "抗高血压药"):
+        assert gold_keyword not in line or gold_keyword in content.split("\n", 3)[-1]
+
+
+def test_undecodable_bytes(tmp_path):
+    assert_participant_error(submit(tmp_path, csv_of(GOOD).encode("utf-8") + b"\xff\xfe\x80\n"),
+                             "cannot be read as UTF-8 or GB18030")
