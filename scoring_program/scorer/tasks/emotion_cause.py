@@ -164,7 +164,7 @@ class EmotionCause(TaskFamily):
             int(in_board.sum()), cfg.options["mode"],
             "exact division, each gold span credited once" if clean else
             "the official scorer's rules, +1e-8 in every denominator"))
-        return Result(scores, sections, summary)
+        return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary)
 
 
 def _counts(codes, weights=None):
