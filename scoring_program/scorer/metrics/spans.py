@@ -75,14 +75,17 @@ def match(gold, pred):
 
 
 def continuations(codes, doc_start):
-    """Boolean mask of positions that continue the previous tag's chunk."""
+    """Boolean mask of positions that continue the previous tag's chunk.
+
+    ``I-X`` (code 2k+2) continues when the previous tag, in the same document,
+    is ``B-X`` (2k+1) or ``I-X`` (2k+2).
+    """
     codes = np.asarray(codes)
     prev = np.empty_like(codes)
-    prev[0:1] = 0
+    prev[:1] = 0
     prev[1:] = codes[:-1]
     is_inside = (codes > 0) & (codes % 2 == 0)
-    same_type = (codes - 1) // 2 == (prev - 1) // 2
-    return is_inside & (prev > 0) & same_type & ~doc_start
+    return is_inside & ((prev == codes) | (prev == codes - 1)) & ~doc_start
 
 
 def decode(codes, doc_start, scheme):

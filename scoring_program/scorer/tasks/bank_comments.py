@@ -104,7 +104,7 @@ class BankComments(TaskFamily):
                 i = int(wrong[0])
                 raise ReferenceDataError("%s: %d tags for a text of %d characters."
                                          % (where(name, i + 2, unit=ids[i], column="BIO_anno"), enc.counts[i], text_len[i]))
-        codes = enc.codes.astype(np.int64)
+        codes = enc.codes
         classes = frame["class"].str.strip().map(CLASS_ALIASES).to_numpy(dtype=np.int64)
         units = ids.to_numpy(dtype=object)
         notes = _ill_formed_notes(codes, enc.counts, units, tagset, cfg.options["scheme"], name)
@@ -146,7 +146,7 @@ class BankComments(TaskFamily):
                                   "character, separated by spaces."
                                   % (where(file.name, int(line[i]), unit=ids[i], column="BIO_anno"),
                                      enc.counts[i], ref.lengths[i]))
-        return BankSubmission(codes=enc.codes.astype(np.int64), classes=cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64))
+        return BankSubmission(codes=enc.codes, classes=cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64))
 
     # -- offline format check (starting kit) --------------------------------------------------
     def public_reference(self, folder, cfg):
