@@ -18,7 +18,7 @@ always use the whole list, cut at each k of ``k``.
 >>> sorted(FAMILY.leaderboard_keys(FAMILY_DEFAULTS))[:3]
 ['class_avg_f1', 'class_avg_precision', 'class_avg_recall']
 """
-import csv
+import os
 from dataclasses import dataclass, field
 from typing import List, Tuple
 
@@ -39,6 +39,7 @@ from .base import Reference, Result, TaskFamily
 COLUMNS = ("id", "labels")
 SCORED_COLUMNS = ("id", "labels", "scores")
 MAX_K = 1000
+PUBLIC_INPUTS = "test_public.csv"
 
 
 def _ks(value):
@@ -166,6 +167,21 @@ class Multilabel(TaskFamily):
         return MultilabelReference(units=units, strata=_strata(grades > 0, labels), usage=usage,
                                    notes=_reference_notes(grades > 0, labels, name), labels=tuple(labels),
                                    grades=grades, max_grade=max_grade)
+
+    def public_reference(self, folder, cfg):
+        """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
+        path = os.path.join(folder, PUBLIC_INPUTS)
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as fh:
+            frame = read_table(normalise_newlines(decode_text(fh.read(), PUBLIC_INPUTS, ReferenceDataError)),
+                               PUBLIC_INPUTS, ReferenceDataError)
+        if "id" not in frame.columns:
+            raise ReferenceDataError("%s has no column id." % PUBLIC_INPUTS)
+        labels = _read_labels(cfg)
+        units = frame["id"].str.strip().to_numpy(dtype=object)
+        return MultilabelReference(units=units, strata=np.full(len(units), "(none)"), labels=tuple(labels),
+                                   grades=np.zeros((len(units), len(labels)), dtype=np.int16))
 
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):
