@@ -185,8 +185,7 @@ class Submitted:
     """A participant's pairs for one subtask, validated, duplicates removed."""
 
     pairs: Pairs
-    n_read: int
-    n_duplicates: int
+    read_conv: np.ndarray  # conversation index of every pair read, duplicates included
     n_unknown_conversations: int
 
 
@@ -287,7 +286,7 @@ def read_submission(data, name, convs, subtask, unknown="error"):
                     "0 <= start < end <= %d (end exclusive)." % (start[i], end[i], cause_utt[i], tokens[i], tokens[i]))
     pairs = Pairs(conv, emo_utt, cause_utt, start, end, emotion)
     keep = first_occurrences(pairs)
-    return Submitted(pairs.take(keep), len(flat), len(flat) - len(keep), n_unknown)
+    return Submitted(pairs.take(keep), conv, n_unknown)
 
 
 def _span_causes(raw, fail):

@@ -157,7 +157,8 @@ class EmotionCause(TaskFamily):
             else:
                 found, table = _subtask2(gold, pred, epsilon)
             scores.update(found)
-            sections += _sections(subtask, table, gold, pred, submitted, n_neutral)
+            n_read = int(in_board[submitted.read_conv].sum())
+            sections += _sections(subtask, table, gold, pred, n_read, n_neutral, submitted.n_unknown_conversations)
         for line in sub.ignored:
             sections.append(report.Section("Not scored", [report.Text(line, "note")]))
         summary = ("%d conversations; mode %s (%s)." % (
@@ -226,7 +227,7 @@ def emotion_confusion(gold, pred, position):
     return table
 
 
-def _sections(subtask, table, gold, pred, submitted, n_neutral):
+def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown):
     counts = table["counts"]
     headers = ["emotion", "weight", "gold pairs", "predicted", "correct (strict)"]
     parts = list(table["scores"].items())
@@ -245,9 +246,9 @@ def _sections(subtask, table, gold, pred, submitted, n_neutral):
             row += [s[key + "p"], s[key + "r"], s[key + "f1"]]
         rows.append(row)
     notes = ("%d pairs read, %d duplicates removed, %d neutral pairs ignored (neutral is not scored)."
-             % (submitted.n_read, submitted.n_duplicates, n_neutral))
-    if submitted.n_unknown_conversations:
-        notes += " %d conversations not in the test set were skipped." % submitted.n_unknown_conversations
+             % (n_read, n_read - len(pred), n_neutral))
+    if n_unknown:
+        notes += " %d conversations not in the test set were skipped." % n_unknown
     matrix = emotion_confusion(gold, pred, table["position"])
     labels = list(EMOTIONS) + ["(none)"]
     conf_rows = [[labels[i]] + [int(v) for v in matrix[i]] for i in range(len(labels))]
