@@ -1,0 +1,93 @@
+"""tools/rescore.py: parallel re-scoring, caching, ranks, errors, escaped HTML."""
+import csv
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+from test_bundle_shared import TOOLS, bank_oracle, board_ids, read_csv
+
+import bundle  # noqa: E402
+import rescore  # noqa: E402
+
+GOLD = ROOT / "reference_data" / "gold.csv"
+SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
+
+
+def perfect_submission():
+    rows = read_csv(GOLD)
+    return "id,BIO_anno,class\n" + "".join("%s,%s,%s\n" % (r["id"], r["BIO_anno"], r["class"]) for r in rows)
+
+
+def flipped_classes():
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    out = [lines[0]]
+    for k, line in enumerate(lines[1:]):
+        head, cls = line.rsplit(",", 1)
+        out.append("%s,%s" % (head, (int(cls) + 1) % 3 if k % 4 == 0 else cls))
+    return "\n".join(out) + "\n"
+
+
+def run(submissions, out, *extra):
+    return subprocess.run([sys.executable, str(TOOLS / "rescore.py"), str(ROOT), "A", str(submissions), str(out),
+                           "-j", "2"] + list(extra), capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def submissions(tmp_path):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "team_a.csv").write_bytes(SAMPLE.read_bytes())
+    (folder / "team_b.zip").write_bytes(bundle.zip_bytes({"preds/answer.csv": perfect_submission().encode()}))
+    (folder / "team_c.csv").write_text("id,BIO_anno,class\n0,O,5\n", encoding="utf-8")
+    (folder / "x<b>&y").mkdir()
+    (folder / "x<b>&y" / "pred.csv").write_text(flipped_classes(), encoding="utf-8")
+    return folder
+
+
+def test_ranks_scores_and_errors(tmp_path, submissions):
+    out = tmp_path / "out"
+    proc = run(submissions, out)
+    assert proc.returncode == 0, proc.stderr
+    assert "4/4 (0 cached, 1 failed)" in proc.stderr
+    with open(out / "leaderboard.csv", encoding="utf-8", newline="") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    ids = board_ids(ROOT, "A")
+    # the gold itself scores 1 (by definition); the others against seqeval + scikit-learn
+    assert rows["team_b"]["rank"] == "1" and float(rows["team_b"]["score"]) == 1.0
+    a = bank_oracle(GOLD, SAMPLE, ids)
+    (tmp_path / "flipped.csv").write_text(flipped_classes(), encoding="utf-8")
+    d = bank_oracle(GOLD, tmp_path / "flipped.csv", ids)
+    assert float(rows["team_a"]["score"]) == pytest.approx(a["score"], abs=1e-9)
+    assert float(rows["x<b>&y"]["score"]) == pytest.approx(d["score"], abs=1e-9)
+    expected_order = sorted(["team_a", "x<b>&y"], key=lambda t: -{"team_a": a, "x<b>&y": d}[t]["score"])
+    assert [rows[t]["rank"] for t in expected_order] == ["2", "3"]
+    assert rows["team_c"]["rank"] == "" and rows["team_c"]["status"] == "failed"
+    assert "have no row" in rows["team_c"]["error"] and rows["team_c"]["score"] == ""
+    page = (out / "leaderboard.html").read_text(encoding="utf-8")
+    assert "x&lt;b&gt;&amp;y" in page and "x<b>&y" not in page
+
+
+def test_rerun_skips_finished_ones_and_redoes_changed_ones(tmp_path, submissions):
+    out = tmp_path / "out"
+    assert run(submissions, out).returncode == 0
+    first = (out / "leaderboard.csv").read_bytes()
+    proc = run(submissions, out)
+    assert "4/4 (4 cached, 1 failed)" in proc.stderr
+    assert (out / "leaderboard.csv").read_bytes() == first
+    (submissions / "team_c.csv").write_bytes(SAMPLE.read_bytes())
+    proc = run(submissions, out)
+    assert "4/4 (3 cached, 0 failed)" in proc.stderr
+    with open(out / "leaderboard.csv", encoding="utf-8", newline="") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    assert rows["team_c"]["score"] == rows["team_a"]["score"] and rows["team_c"]["rank"] == rows["team_a"]["rank"]
+
+
+def test_ties_share_a_rank_and_failures_come_last():
+    records = {"b": {"exit_code": 0, "scores": {"s": 0.5}}, "a": {"exit_code": 0, "scores": {"s": 0.5}},
+               "c": {"exit_code": 0, "scores": {"s": 0.9}}, "d": {"exit_code": 1, "scores": {}, "error": "bad"}}
+    header, rows = rescore.leaderboard(records, "s", "desc", ["s"])
+    assert [(r[0], r[1]) for r in rows] == [(1, "c"), (2, "a"), (2, "b"), ("", "d")]
+    _, rows = rescore.leaderboard(records, "s", "asc", ["s"])
+    assert [(r[0], r[1]) for r in rows][:3] == [(1, "a"), (1, "b"), (3, "c")]
