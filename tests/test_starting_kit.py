@@ -1,0 +1,146 @@
+"""The participants' starting kit: validate.py (every problem, en/zh) and score_local.py, run from the shipped zip."""
+import io
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from helpers import ROOT, make_input, run_score
+from test_bundle_shared import bank_oracle, built, members, read_csv
+
+from scorer.discovery import SubmittedFile  # noqa: E402
+from scorer.config import parse_config  # noqa: E402
+from scorer.tasks import families  # noqa: E402
+from scorer.tasks.base import TaskFamily  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools" / "demo_data"))
+import bank_dev  # noqa: E402
+
+SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory):
+    """The starting kit exactly as participants download it, unpacked far from the project."""
+    folder = tmp_path_factory.mktemp("kit") / "starting_kit"
+    with zipfile.ZipFile(io.BytesIO(members(built(ROOT))["starting_kit.zip"])) as archive:
+        archive.extractall(folder)
+    return folder
+
+
+def tool(kit, script, *args):
+    # -E -s: no PYTHONPATH, no user site; cwd = the kit. Only the engine inside the kit can be imported.
+    return subprocess.run([sys.executable, "-E", "-s", str(kit / script)] + [str(a) for a in args],
+                          cwd=str(kit), capture_output=True, text=True, timeout=600)
+
+
+def broken(tmp_path):
+    """The sample with five planted problems (line numbers are file lines)."""
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",7"        # line 3, id 1: class 7
+    lines[3] = lines[1]                                  # line 4: id 0 again
+    lines[5] = lines[5].replace("B-BANK", "B-BNK", 1)    # line 6, id 4: unknown tag
+    lines[6] = "99999,O O,1"                             # line 7: unknown id (so id 5 is missing)
+    lines[8] = lines[8].rsplit(",", 1)[0].rsplit(" ", 1)[0] + "," + lines[8].rsplit(",", 1)[1]  # line 9: one tag short
+    path = tmp_path / "bad.csv"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_the_kit_validates_the_sample_without_the_project(kit):
+    proc = tool(kit, "validate.py", "sample_submission.csv")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no problems found (5000 rows" in proc.stdout
+
+
+def test_validate_prints_every_problem(kit, tmp_path):
+    proc = tool(kit, "validate.py", broken(tmp_path))
+    assert proc.returncode == 1
+    out = proc.stdout.splitlines()
+    assert out[0] == "bad.csv: 6 problem(s) found:"
+    expected = ["line 3 (id 1), column class: '7'", "line 4 (id 0), column id: id 0 appears again",
+                "line 6 (id 4), column BIO_anno: tag", "line 7 (id 99999), column id",
+                "line 9 (id 7), column BIO_anno: ", "2 id(s) of the test set have no row (2, 5)"]
+    assert len(out) == 1 + len(expected)
+    for line, fragment in zip(out[1:], expected):
+        assert fragment in line, (fragment, line)
+
+
+def test_validate_speaks_chinese_when_the_competition_does(kit, tmp_path):
+    config = tmp_path / "zh.yaml"
+    config.write_text("task: bank_comments\nlanguage: zh\n", encoding="utf-8")
+    proc = tool(kit, "validate.py", broken(tmp_path), "--config", config)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[0] == "bad.csv：发现 6 个问题："
+    assert "bad.csv 第 3 行（id 1），列 class：'7' 不是合法的类别" in proc.stdout
+
+
+def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path):
+    """validate and score.py agree on where the (first) problem is."""
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    faults = {"class": (10, lambda l: l.rsplit(",", 1)[0] + ",x"), "tag": (20, lambda l: l.replace(" O", " 0", 1)),
+              "count": (30, lambda l: l.rsplit(",", 1)[0] + " O," + l.rsplit(",", 1)[1])}
+    for name, (index, change) in faults.items():
+        damaged = list(lines)
+        damaged[index] = change(damaged[index])
+        text = "\n".join(damaged)
+        inp = make_input(tmp_path / name, {p.name: p.read_bytes() for p in (ROOT / "reference_data").iterdir()
+                                           if p.name != "board_B.yaml"}, {"s.csv": text})
+        (inp / "ref" / "board_A.yaml").rename(inp / "ref" / "config.yaml")
+        proc = run_score(inp, tmp_path / name / "out")
+        assert proc.returncode == 1 and "s.csv line %d" % (index + 1) in proc.stderr
+        sub = tmp_path / name / "s.csv"
+        sub.write_text(text, encoding="utf-8")
+        check = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "validate.py"), str(sub)],
+                               capture_output=True, text=True, timeout=600)
+        assert check.returncode == 1
+        assert check.stdout.splitlines()[0] == "s.csv: 1 problem(s) found:"
+        assert "s.csv line %d" % (index + 1) in check.stdout
+
+
+def test_default_hook_reports_the_first_problem_via_load_submission(tmp_path):
+    family = families()["bank_comments"]
+    cfg = parse_config({"task": "bank_comments"}, families(), ref_dir=str(ROOT / "starting_kit"))
+    ref = family.public_reference(str(ROOT / "starting_kit"), cfg)
+    data = broken(tmp_path).read_bytes()
+    files = {"submission": SubmittedFile("bad.csv", lambda: data)}
+    problems = TaskFamily.submission_problems(family, files, ref, cfg)
+    with pytest.raises(Exception) as caught:
+        family.load_submission(files, ref, cfg)
+    assert problems == [caught.value.message]
+    assert len(family.submission_problems(files, ref, cfg)) == 6
+
+
+def test_score_local_on_the_dev_set_equals_the_oracles(kit, tmp_path):
+    proc = tool(kit, "score_local.py", "dev/sample_prediction.csv", "--out", tmp_path / "scores")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    expected = bank_oracle(kit / "dev" / "gold.csv", kit / "dev" / "sample_prediction.csv")
+    for line in (tmp_path / "scores" / "scores.txt").read_text(encoding="utf-8").splitlines():
+        key, value = line.split(":")
+        if key in expected:
+            assert float(value) == pytest.approx(expected[key], abs=1e-9), key
+
+
+def test_score_local_reports_a_wrong_prediction_in_one_line(kit):
+    proc = tool(kit, "score_local.py", "sample_submission.csv")  # test ids, not dev ids
+    assert proc.returncode == 1
+    assert len([l for l in proc.stderr.splitlines() if l.strip()]) == 1 and "Traceback" not in proc.stderr
+
+
+def test_dev_set_is_what_the_generator_makes(tmp_path):
+    bank_dev.make_dev(tmp_path)
+    for name in ("gold.csv", "sample_prediction.csv", "config.yaml"):
+        assert (tmp_path / name).read_bytes() == (ROOT / "starting_kit" / "dev" / name).read_bytes(), name
+    test_ids = {r["id"] for r in read_csv(ROOT / "reference_data" / "gold.csv")}
+    assert not test_ids & {r["id"] for r in read_csv(tmp_path / "gold.csv")}
+
+
+def test_score_py_frames_its_error_in_chinese(tmp_path):
+    config = (ROOT / "reference_data" / "board_A.yaml").read_text(encoding="utf-8") + "language: zh\n"
+    ref = {p.name: p.read_bytes() for p in (ROOT / "reference_data").iterdir() if not p.name.startswith("board_")}
+    ref["config.yaml"] = config
+    inp = make_input(tmp_path, ref, {"s.csv": "id,BIO_anno,class\n0,O,9\n"})
+    proc = run_score(inp, tmp_path / "out")
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    assert proc.returncode == 1 and len(lines) == 1 and lines[0].startswith("错误（提交文件有误）：")
