@@ -29,7 +29,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ._delimited import fullwidth_ids, known_ids, read_reference, read_submission
+from ._delimited import fullwidth_ids, known_ids, read_reference, read_submission, strip_cells
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
@@ -79,7 +79,7 @@ class Keywords(TaskFamily):
     def load_reference(self, cfg):
         name = cfg.files["gold"]
         gold = read_reference(cfg, "gold", list(COLUMNS))
-        ids = gold["id"].str.strip()
+        ids = strip_cells(gold["id"])
         if (ids == "").any():
             raise ReferenceDataError("%s has an empty id." % where(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))
         if ids.duplicated().any():
@@ -100,7 +100,7 @@ class Keywords(TaskFamily):
     def load_submission(self, files, ref, cfg):
         file = files["submission"]
         frame, line, _ = read_submission(file, COLUMNS, fullwidth_check=False)
-        ids = frame["id"].str.strip()
+        ids = strip_cells(frame["id"])
         fullwidth_ids(ids, line, file.name, "id")
         duplicated = ids.duplicated().to_numpy()
         if duplicated.any():

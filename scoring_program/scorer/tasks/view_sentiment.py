@@ -30,7 +30,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ._delimited import clip, known_ids, read_reference, read_submission
+from ._delimited import clip, known_ids, read_reference, read_submission, strip_cells
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -88,7 +88,7 @@ class ViewSentiment(TaskFamily):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
         listing = read_reference(cfg, "sentences", ["SentenceId"])
-        units = listing["SentenceId"].str.strip()
+        units = strip_cells(listing["SentenceId"])
         if (units == "").any():
             i = int(np.flatnonzero((units == "").to_numpy())[0])
             raise ReferenceDataError("%s has an empty SentenceId." % where(cfg.files["sentences"], i + 2))
@@ -99,7 +99,7 @@ class ViewSentiment(TaskFamily):
 
         name = cfg.files["gold"]
         gold = read_reference(cfg, "gold", list(COLUMNS))
-        sentence = pd.Index(units).get_indexer(gold["SentenceId"].str.strip())
+        sentence = pd.Index(units).get_indexer(strip_cells(gold["SentenceId"]))
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
             raise ReferenceDataError("%s: SentenceId %s is not in %s; list every test sentence there."
@@ -108,7 +108,7 @@ class ViewSentiment(TaskFamily):
         if (view == "").any():
             i = int(np.flatnonzero(view == "")[0])
             raise ReferenceDataError("%s: the View is empty." % where(name, i + 2, column="View"))
-        opinion = gold["Opinion"].str.strip().str.lower().map(labels)
+        opinion = _opinions(gold["Opinion"], labels)
         if opinion.isna().any():
             i = int(np.flatnonzero(opinion.isna().to_numpy())[0])
             raise ReferenceDataError("%s: opinion %r is not %s (options.opinion_labels is %s)."
@@ -131,7 +131,7 @@ class ViewSentiment(TaskFamily):
     def load_submission(self, files, ref, cfg):
         file = files["submission"]
         frame, line, _ = read_submission(file, COLUMNS)
-        ids = frame["SentenceId"].str.strip()
+        ids = strip_cells(frame["SentenceId"])
         sentence = known_ids(ids, line, ref.units, file.name, "SentenceId", "SentenceId")
 
         view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
@@ -142,7 +142,7 @@ class ViewSentiment(TaskFamily):
                                   "sentence without views." % where(file.name, int(line[i]), unit=ids[i], column="View"))
 
         choice = cfg.options["opinion_labels"]
-        opinion = frame["Opinion"].str.strip().str.lower().map(LABEL_SETS[choice])
+        opinion = _opinions(frame["Opinion"], LABEL_SETS[choice])
         bad = np.flatnonzero(opinion.isna().to_numpy())
         if len(bad):
             i = int(bad[0])
@@ -200,6 +200,16 @@ class ViewSentiment(TaskFamily):
                       "after " + "+".join(cfg.options["view_normalisation"]) if cfg.options["view_normalisation"]
                       else "exactly as written"))
         return Result(scores, sections, summary)
+
+
+def _opinions(cells, labels):
+    """Class code per cell (NaN if not a label); case and surrounding spaces do not matter.
+
+    The few distinct spellings are mapped once, not every row.
+    """
+    codes, spellings = pd.factorize(cells)
+    mapped = pd.Series(spellings, dtype=object).str.strip().str.lower().map(labels).to_numpy(dtype=float)
+    return pd.Series(mapped[codes])
 
 
 def _repeats(ids, view, opinion, line, name, rule):
