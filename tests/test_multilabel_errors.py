@@ -65,3 +65,12 @@ def test_grades_above_err_max_grade_are_the_organizers(tmp_path):
                       {"s.csv": "id,labels\n1,a\n"})
     proc = run_score(base, tmp_path / "out")
     assert proc.returncode == 2 and "grade 5, above options.err_max_grade 4" in proc.stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "gb18030"])
+def test_encodings_with_a_scores_column(tmp_path, encoding):
+    text = "id,labels,scores\r\n001,joy fear,0.9 0.1\r\n002,anger,1\r\n003,,\r\n"
+    base = make_input(tmp_path, {"labels.txt": LABELS, "gold.csv": GOLD, "config.yaml": CONFIG},
+                      {"sub.csv": text.encode(encoding)})
+    proc = run_score(base, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
