@@ -110,16 +110,22 @@ def test_empty_sets_neutral_as_no_label(tmp_path, data, rule):
     _close(got["micro_f1"], mf)  # pooled counts ignore the rule
 
 
+def _graded_run(tmp_path, data, seed, top_grade, options, **ranking_args):
+    """Random grades 1..top_grade on the GoEmotions gold, a seeded ranking, and our scores for it."""
+    labels, frame, _ = data
+    rng = np.random.default_rng(seed)
+    grades = [rng.integers(1, top_grade + 1, size=len(row)).tolist() for row in frame["codes"]]
+    y = gold_matrix(frame["codes"], len(labels), grades)
+    scores = system_scores(y, seed=seed + 1)
+    ranked, _ = rankings(scores, seed=seed + 2, **ranking_args)
+    got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], options, grades),
+                           submission_csv(frame["id"], ranked, labels))
+    return got, y, scores, ranked
+
+
 @pytest.mark.parametrize("gain", ["linear", "exponential"])
 def test_ndcg_matches_sklearn(tmp_path, data, gain):
-    labels, frame, gold = data
-    rng = np.random.default_rng(41)
-    grades = [rng.integers(1, 4, size=len(row)).tolist() for row in frame["codes"]]
-    y = gold_matrix(frame["codes"], len(labels), grades)
-    scores = system_scores(y, seed=42)
-    ranked, _ = rankings(scores, seed=43, full=True)
-    got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], {"k": [1, 3, 10], "ndcg_gain": gain},
-                                            grades), submission_csv(frame["id"], ranked, labels))
+    got, y, scores, _ = _graded_run(tmp_path, data, 41, 3, {"k": [1, 3, 10], "ndcg_gain": gain}, full=True)
     y_true = y if gain == "linear" else 2.0 ** y - 1
     for k in (1, 3, 10):
         _close(got["ndcg_at_%d" % k], ndcg_score(y_true, scores, k=k, ignore_ties=True))
@@ -134,14 +140,8 @@ def _trec(frame, y, ranked, labels, scores):
 @pytest.mark.parametrize("k", [1, 3, 5])
 def test_map_and_ndcg_match_pytrec_eval(tmp_path, data, k):
     import pytrec_eval
-    labels, frame, gold = data
-    rng = np.random.default_rng(51)
-    grades = [rng.integers(1, 4, size=len(row)).tolist() for row in frame["codes"]]
-    y = gold_matrix(frame["codes"], len(labels), grades)
-    scores = system_scores(y, seed=52)
-    ranked, _ = rankings(scores, seed=53, max_len=8)
-    got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], {"k": k, "ndcg_gain": "linear"},
-                                            grades), submission_csv(frame["id"], ranked, labels))
+    labels, frame, _ = data
+    got, y, scores, ranked = _graded_run(tmp_path, data, 51, 3, {"k": k, "ndcg_gain": "linear"}, max_len=8)
     qrels, run = _trec(frame, y, ranked, labels, scores)
     measures = {"map_cut_%d" % k, "ndcg_cut_%d" % k}
     per_query = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
@@ -157,15 +157,9 @@ def test_map_and_ndcg_match_pytrec_eval(tmp_path, data, k):
 def test_err_and_exponential_ndcg_match_gdeval(tmp_path, data):
     import ir_measures
     from ir_measures import ERR, nDCG
-    labels, frame, gold = data
-    rng = np.random.default_rng(61)
-    grades = [rng.integers(1, 5, size=len(row)).tolist() for row in frame["codes"]]
-    y = gold_matrix(frame["codes"], len(labels), grades)
-    scores = system_scores(y, seed=62)
-    ranked, _ = rankings(scores, seed=63, full=True)
+    labels, frame, _ = data
     options = {"k": [3, 10], "err_max_grade": 4, "ndcg_gain": "exponential"}
-    got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], options, grades),
-                           submission_csv(frame["id"], ranked, labels))
+    got, y, scores, ranked = _graded_run(tmp_path, data, 61, 4, options, full=True)
     qrels, run = _trec(frame, y, ranked, labels, scores)
     for k in (3, 10):
         per_query = {}
