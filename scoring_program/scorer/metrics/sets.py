@@ -1,4 +1,4 @@
-"""Set-valued predictions: split delimited cells into items, normalise them, count overlaps.
+r"""Set-valued predictions: split delimited cells into items, normalise them, count overlaps.
 
 Everything works on flat arrays: a cell of ``n`` items becomes ``n`` rows
 (row index, item), items become integer codes shared by gold and prediction,
@@ -8,6 +8,8 @@ are ``np.intersect1d`` of sorted unique integers, never a Python loop per row.
 >>> rows, items = split_cells(["a_b", "", "b_b_c"], "_")
 >>> rows.tolist(), items.tolist()
 ([0, 0, 2, 2, 2], ['a', 'b', 'b', 'b', 'c'])
+>>> [a.tolist() for a in split_cells(["a\x1e_b", "", "c"], "_")]  # the slow path gives the same
+[[0, 0, 2], ['a\x1e', 'b', 'c']]
 """
 import re
 
@@ -20,18 +22,30 @@ NORMALISATIONS = ("strip", "nfkc", "casefold")
 def split_cells(cells, sep):
     """(row index, item) for every non-empty item of every cell split on ``sep`` (a literal string).
 
-    One ``str.join`` and one ``str.split`` over the whole column: the number of
-    items of each cell comes from a vectorised count of ``sep``.
+    The whole column is joined with a row marker between cells and split once:
+    the markers' running count is the row of each item, so no work is done per row.
     """
-    cells = pd.Series(cells, dtype=object).astype(str)
-    filled = np.flatnonzero((cells != "").to_numpy())
-    if not len(filled):
+    cells = pd.Series(cells, dtype=object).astype(str).tolist()
+    if not cells:
         return np.zeros(0, dtype=np.int64), np.array([], dtype=object)
+    marker = "\x1e"  # ASCII record separator (numpy would drop a trailing NUL when comparing)
+    joined = (sep + marker + sep).join(cells)
+    if joined.count(marker) != len(cells) - 1:  # a cell holds the marker itself: count per row instead
+        return _split_counting(pd.Series(cells, dtype=object), sep)
+    items = np.array(joined.split(sep), dtype=object)
+    is_marker = items == marker
+    rows = np.cumsum(is_marker)
+    keep = ~is_marker & (items != "")  # "a__b" and a trailing separator leave empty pieces, which are no items
+    return rows[keep].astype(np.int64), items[keep]
+
+
+def _split_counting(cells, sep):
+    filled = np.flatnonzero((cells != "").to_numpy())
     chosen = cells.iloc[filled]
     counts = chosen.str.count(re.escape(sep)).to_numpy(dtype=np.int64) + 1
     items = np.array(sep.join(chosen.tolist()).split(sep), dtype=object)
     rows = np.repeat(filled.astype(np.int64), counts)
-    keep = items != ""  # "a__b" and a trailing separator leave empty pieces, which are no items
+    keep = items != ""
     return rows[keep], items[keep]
 
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark of the view-sentiment scorer against the source's set formula and the pandas I/O floor.
+
+    .venv/bin/python benchmarks/bench_view_sentiment.py [--sizes 100000 1000000]
+
+For each number of sentences: a generated gold (about 1.5 views per sentence,
+TAB-separated) and a damaged prediction (comma-separated) are written to a temp
+folder; then, side by side:
+- ours: score.py as a whole process (interpreter start, reading, validation, scoring, outputs), peak RSS;
+- set formula: the source document's computation written plainly (pandas reads, then Python sets of
+  (SentenceId, View) and (SentenceId, View, Opinion) tuples);
+- I/O floor: pandas.read_csv of the two files as strings.
+"""
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from _measure import best_of, run_measured, table
+
+ROOT = Path(__file__).resolve().parents[1]
+OPINIONS = np.array(["pos", "neu", "neg"])
+
+
+def make_files(folder, n_sentences, seed=0):
+    rng = np.random.default_rng(seed)
+    ids = np.char.zfill(np.arange(n_sentences).astype(str), 7).astype(object)
+    views = np.array(["品牌%d型号%d" % (b, m) for b in range(200) for m in range(10)], dtype=object)
+    per = rng.choice([0, 1, 1, 2, 2, 3], size=n_sentences)
+    sentence = np.repeat(np.arange(n_sentences), per)
+    view = rng.integers(0, len(views), len(sentence))
+    gold = pd.DataFrame({"SentenceId": ids[sentence], "View": views[view],
+                         "Opinion": OPINIONS[rng.choice(3, len(sentence), p=[0.33, 0.56, 0.11])]})
+    gold = gold.drop_duplicates(["SentenceId", "View"])
+    pred = gold[rng.random(len(gold)) > 0.1].copy()
+    flip = rng.random(len(pred)) < 0.3
+    pred.loc[flip, "Opinion"] = "neu"
+    extra = pd.DataFrame({"SentenceId": ids[rng.integers(0, n_sentences, len(gold) // 10)],
+                          "View": views[rng.integers(0, len(views), len(gold) // 10)], "Opinion": "neu"})
+    pred = pd.concat([pred, extra]).drop_duplicates(["SentenceId", "View"])
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    gold.to_csv(ref / "gold.csv", sep="\t", index=False)
+    pd.DataFrame({"SentenceId": ids}).to_csv(ref / "sentences.csv", index=False)
+    (ref / "config.yaml").write_text("task: view_sentiment\nboard: all\n", encoding="utf-8")
+    pred.to_csv(res / "result.csv", index=False)
+    return ref / "gold.csv", res / "result.csv", len(gold), len(pred)
+
+
+def read(gold_path, pred_path):
+    gold = pd.read_csv(gold_path, sep="\t", dtype=str, keep_default_na=False)
+    pred = pd.read_csv(pred_path, dtype=str, keep_default_na=False)
+    return gold, pred
+
+
+def set_formula(gold_path, pred_path):
+    """The source's evaluate(), with tuples instead of concatenated strings."""
+    gold, pred = read(gold_path, pred_path)
+    s_key = set(zip(gold.SentenceId, gold.View))
+    r_key = set(zip(pred.SentenceId, pred.View))
+    tn = len(r_key & s_key)
+    fn1, fn2 = len(s_key) - tn, len(r_key) - tn
+    tp = len(set(zip(pred.SentenceId, pred.View, pred.Opinion)) & set(zip(gold.SentenceId, gold.View, gold.Opinion)))
+    p = tp / (tn + fn2)
+    r = tp / (tp + fn1)
+    return 2 * p * r / (p + r)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
+    args = parser.parse_args(argv)
+    rows = []
+    for n in args.sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
+            ours = run_measured([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(folder / "input"), str(folder / "out")])
+            if ours["rc"] != 0:
+                raise SystemExit(ours["err"])
+            f1 = json.loads((folder / "out" / "scores.json").read_text())["f1"]
+            t_oracle, f1_oracle = best_of(lambda: set_formula(gold_path, pred_path), repeat=1)
+            t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
+            rows.append([n, n_gold, n_pred, "%.2f" % ours["wall"], "%.0f" % ours["peak_mib"], "%.2f" % t_oracle,
+                         "%.2f" % t_read, "%.1e" % abs(f1 - f1_oracle)])
+    print(table(["sentences", "gold rows", "pred rows", "ours s (whole process)", "ours peak MiB",
+                 "set formula s", "pandas read s", "|F1 ours - formula|"], rows))
+
+
+if __name__ == "__main__":
+    main()
