@@ -50,8 +50,19 @@ def test_v1_layout_nested_zips_at_their_roots(competition):
 
 @pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
 def test_kit_carries_no_reference_file(competition):
+    """No gold file named by the board config, nor the board split, is shipped to participants."""
+    from scorer.config import parse_config
+    from scorer.tasks import families
+
     kit = members(members(built(competition))["starting_kit.zip"])
-    secret = {p.read_bytes() for p in (competition / "reference_data").iterdir() if p.is_file()}
+    reference = competition / "reference_data"
+    cfg = parse_config(bundle.load_yaml(reference / "board_A.yaml"), families(), ref_dir=str(reference))
+    family = families()[cfg.task]
+    # reference files may also be public (a label list); the answers are the files named *gold*
+    names = [f for slot, f in cfg.files.items() if slot not in family.submission_slots
+             and "gold" in (slot + f).lower()] + [cfg.boards_file]
+    secret = {(reference / n).read_bytes() for n in names if n and (reference / n).is_file()}
+    assert secret
     assert not [n for n, data in kit.items() if data in secret]
 
 

@@ -52,9 +52,15 @@ def phases(competition):
 
 
 def sample_submission(competition):
-    """The starting kit's sample submission, or None."""
-    found = sorted((Path(competition) / "starting_kit").glob("sample_submission*"))
-    return found[0] if found else None
+    """The starting kit's sample submission as {file name: bytes}: sample_submission* or a submission/ folder."""
+    kit = Path(competition) / "starting_kit"
+    found = sorted(kit.glob("sample_submission*"))
+    if found:
+        return {found[0].name: found[0].read_bytes()}
+    folder = kit / "submission"
+    if folder.is_dir():
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return None
 
 
 def read_csv(path):

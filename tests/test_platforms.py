@@ -112,8 +112,8 @@ def columns(competition):
 def test_both_workers_give_the_same_scores_txt(tmp_path, competition, index):
     sample = sample_submission(competition)
     if sample is None:
-        pytest.skip("no starting_kit/sample_submission* in %s" % competition)
-    (proc1, out1), (proc2, out2) = both(tmp_path, competition, index, {sample.name: sample.read_bytes()})
+        pytest.skip("no sample submission in %s/starting_kit" % competition)
+    (proc1, out1), (proc2, out2) = both(tmp_path, competition, index, sample)
     assert proc1.returncode == 0, proc1.stderr
     assert proc2.returncode == 0, proc2.stderr
     assert (out1 / "scores.txt").read_bytes() == (out2 / "scores.txt").read_bytes()
