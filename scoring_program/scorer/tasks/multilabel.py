@@ -195,28 +195,29 @@ class Multilabel(TaskFamily):
                                   "column; write the header id,labels,scores and one score per label."
                                   % (where(file.name, 1), threshold))
         frame, line = read_submission_table(file, columns)
+        name, file = file.name, None  # the raw bytes are not needed any more
         ids = frame["id"].str.strip()
         empty = np.flatnonzero((ids == "").to_numpy())
         if len(empty):
             raise SubmissionError("%s is empty; every row needs the id of a test sample."
-                                  % where(file.name, int(line[empty[0]]), column="id"))
-        position = align_ids(ids, line, ref.units, file.name)
+                                  % where(name, int(line[empty[0]]), column="id"))
+        position = align_ids(ids, line, ref.units, name)
         frame, line, ids = frame.iloc[position].reset_index(drop=True), line[position], ids.iloc[position].to_numpy()
         n_classes = len(ref.labels)
 
         tokens = _encode_labels(frame["labels"], ref.labels)
         bad = tokens.first(tokens.codes < 0, line)
         if bad is not None:
-            raise SubmissionError("%s: %s" % (where(file.name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
+            raise SubmissionError("%s: %s" % (where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
                                               _unknown_label_hint(bad, ref.labels)))
         bad = tokens.first(tokens.duplicated(n_classes), line)
         if bad is not None:
             raise SubmissionError("%s: label %r is listed twice (position %d); list each label at most once."
-                                  % (where(file.name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
+                                  % (where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
                                      bad.text, bad.position + 1))
         scores = None
         if "scores" in columns:
-            scores = _read_scores(frame["scores"], tokens, line, ids, file.name)
+            scores = _read_scores(frame["scores"], tokens, line, ids, name)
         return _build_submission(tokens, scores, len(frame), n_classes, cfg.options)
 
     # -- score -------------------------------------------------------------------------------
@@ -340,9 +341,9 @@ class _Tokens:
 def _encode_labels(column, labels):
     enc = encode(column.tolist(), list(labels))
     counts = enc.counts.astype(np.int64)
-    row = np.repeat(np.arange(len(counts)), counts)
-    position = np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)
-    return _Tokens(enc.codes.astype(np.int64), counts, row, position, column)
+    row = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+    position = (np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int32)
+    return _Tokens(enc.codes.astype(np.int32), counts, row, position, column)
 
 
 def _token_counts(strings):
