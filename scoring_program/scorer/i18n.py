@@ -13,6 +13,8 @@ import os
 
 import yaml
 
+from . import errors
+
 LANGUAGES = ("en", "zh")
 
 _WHO_ZH = {
@@ -63,25 +65,18 @@ def text(key, lang="en", **fields):
     return (zh if pick(lang) == "zh" else en).format(**fields)
 
 
+_WHERE_ZH = (" 第 %d 行", "（id %s）", "，列 %s")
+
+
 def where(lang, file, line=None, column=None, unit=None):
     """A location: ``a.csv line 7 (id 5), column class`` or its Chinese form."""
     if pick(lang) != "zh":
-        out = str(file)
-        if line is not None:
-            out += " line %d" % line
-        if unit is not None:
-            out += " (id %s)" % unit
-        if column is not None:
-            out += ", column %s" % column
-        return out
-    out = str(file)
-    if line is not None:
-        out += " 第 %d 行" % line
-    if unit is not None:
-        out += "（id %s）" % unit
-    if column is not None:
-        out += "，列 %s" % column
-    return out
+        return errors.where(file, line, column, unit)
+    parts = [str(file)]
+    for template, value in zip(_WHERE_ZH, (line, unit, column)):
+        if value is not None:
+            parts.append(template % value)
+    return "".join(parts)
 
 
 def error_line(who, message, lang="en"):
