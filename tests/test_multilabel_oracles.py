@@ -131,7 +131,7 @@ def test_ndcg_matches_sklearn(tmp_path, data, gain):
         _close(got["ndcg_at_%d" % k], ndcg_score(y_true, scores, k=k, ignore_ties=True))
 
 
-def _trec(frame, y, ranked, labels, scores):
+def _trec(y, ranked, labels, scores):
     qrels = {str(i): {labels[c]: int(y[i, c]) for c in np.flatnonzero(y[i])} for i in range(len(y))}
     run = {str(i): {labels[c]: float(scores[i, c]) for c in row} for i, row in enumerate(ranked) if row}
     return qrels, run
@@ -142,7 +142,7 @@ def test_map_and_ndcg_match_pytrec_eval(tmp_path, data, k):
     import pytrec_eval
     labels, frame, _ = data
     got, y, scores, ranked = _graded_run(tmp_path, data, 51, 3, {"k": k, "ndcg_gain": "linear"}, max_len=8)
-    qrels, run = _trec(frame, y, ranked, labels, scores)
+    qrels, run = _trec(y, ranked, labels, scores)
     measures = {"map_cut_%d" % k, "ndcg_cut_%d" % k}
     per_query = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
     # trec_eval leaves out queries with no ranked label; they score 0 here (nothing relevant was ranked)
@@ -160,7 +160,7 @@ def test_err_and_exponential_ndcg_match_gdeval(tmp_path, data):
     labels, frame, _ = data
     options = {"k": [3, 10], "err_max_grade": 4, "ndcg_gain": "exponential"}
     got, y, scores, ranked = _graded_run(tmp_path, data, 61, 4, options, full=True)
-    qrels, run = _trec(frame, y, ranked, labels, scores)
+    qrels, run = _trec(y, ranked, labels, scores)
     for k in (3, 10):
         per_query = {}
         gdeval_ndcg = nDCG(dcg="exp-log2") @ k  # gain 2^g - 1: the gdeval provider
