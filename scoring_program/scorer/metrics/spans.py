@@ -93,20 +93,25 @@ def decode(codes, doc_start, scheme):
 
     ``codes``: int array of tag codes of all documents, concatenated;
     ``doc_start``: bool array, True at the first position of each document.
+    Every non-O segment has exactly one first position (not a continuation)
+    and one last position (not followed by a continuation), in the same order,
+    so the segments are found without touching the ``O`` positions one by one.
     """
     codes = np.asarray(codes)
-    n = len(codes)
-    if n == 0:
+    if len(codes) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Spans(empty, empty, empty)
-    seg_start = np.flatnonzero(~continuations(codes, doc_start))
-    seg_end = np.empty_like(seg_start)
-    seg_end[:-1] = seg_start[1:]
-    seg_end[-1:] = n
-    first = codes[seg_start]
-    keep = (first % 2 == 1) if not scheme.inside_starts_entity else (first > 0)
-    start = seg_start[keep]
-    return Spans(start.astype(np.int64), seg_end[keep].astype(np.int64), ((first[keep] - 1) // 2).astype(np.int64))
+    cont = continuations(codes, doc_start)
+    tagged = codes > 0
+    cont_next = np.zeros_like(cont)
+    cont_next[:-1] = cont[1:]
+    start = np.flatnonzero(tagged & ~cont)
+    end = np.flatnonzero(tagged & ~cont_next) + 1
+    first = codes[start]
+    if not scheme.inside_starts_entity:
+        keep = first % 2 == 1
+        start, end, first = start[keep], end[keep], first[keep]
+    return Spans(start, end, ((first - 1) // 2).astype(np.int64))
 
 
 def stray_inside(codes, doc_start):
