@@ -1,6 +1,5 @@
 """Shared test helpers: run score.py as a platform does and read what it wrote."""
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

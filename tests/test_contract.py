@@ -1,7 +1,6 @@
 """The platform contract: how score.py is run, what it writes, and what it never reveals."""
 import io
 import os
-import shutil
 import subprocess
 import sys
 import zipfile

@@ -1,7 +1,7 @@
 """Emotion-cause family on tiny hand-worked cases: every expected value is worked out in the comments."""
 import json
 
-import numpy as np
+
 import pytest
 
 from scorer.config import parse_config

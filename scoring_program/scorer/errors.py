@@ -51,3 +51,13 @@ def where(file, line=None, column=None, unit=None):
     if column is not None:
         text += ", column %s" % column
     return text
+
+
+def clip(text, limit=40):
+    """``text`` cut to ``limit`` characters, for quoting a participant's value in a message.
+
+    >>> clip("abcdef", 3)
+    'abc...'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,9 +1,11 @@
 """Validation helpers shared by the families whose submissions are delimited tables."""
+import os
+
 import numpy as np
 import pandas as pd
 
-from .errors import SubmissionError, where
-from .textio import decode, normalise_newlines, read_table
+from .errors import ReferenceDataError, SubmissionError, where
+from .textio import decode, normalise_newlines, read_table, sniff_separator
 
 FULLWIDTH_SEPARATORS = {"\uff0c": "full-width comma '，'", "\u3001": "ideographic comma '、'",
                         "\uff1b": "full-width semicolon '；'"}
@@ -83,3 +85,48 @@ def align_ids(ids, line, reference_ids, name, id_column="id", what="id", source=
         raise SubmissionError("%s: %d %s(s) of %s have no row (%s); write one row for every %s."
                               % (name, len(missing), what, source, shown, what))
     return position
+
+
+def read_reference_bytes(cfg, slot):
+    """The bytes of the reference file named by ``files.<slot>`` in config.yaml."""
+    try:
+        with open(cfg.path(slot), "rb") as fh:
+            return fh.read()
+    except OSError:
+        raise ReferenceDataError("the %s file %s named in config.yaml is not in the reference data."
+                                 % (slot, cfg.files[slot]))
+
+
+def _table(data, name, columns):
+    text = normalise_newlines(decode(data, name, ReferenceDataError))
+    frame = read_table(text, name, ReferenceDataError, sep=sniff_separator(text.split("\n", 1)[0]))
+    absent = [c for c in columns if c not in frame.columns]
+    if absent:
+        raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
+    return frame
+
+
+def read_reference_table(cfg, slot, columns):
+    """The reference table of ``slot`` as strings, comma- or TAB-separated (the header decides).
+
+    ``columns`` must be present; other columns are kept.
+    """
+    return _table(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
+
+
+def read_public_table(folder, name, columns):
+    """A public test-input table (no answers) in ``folder``, or None when the folder has none."""
+    path = os.path.join(folder, name)
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as fh:
+        return _table(fh.read(), name, columns)
+
+
+def reference_ids(frame, name, column="id"):
+    """The stripped id column of a reference table; a repeated id is an organizer error."""
+    ids = frame[column].str.strip()
+    dup = ids.duplicated()
+    if dup.any():
+        raise ReferenceDataError("%s repeats %s %s." % (name, column, ids[dup].iloc[0]))
+    return ids

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .prf import f_beta, prf, safe_div
+from .prf import f_beta, prf
 
 CLASS_RULES = ("gold_or_predicted", "all", "gold")
 BOTH_EMPTY_RULES = ("zero", "one", "skip")

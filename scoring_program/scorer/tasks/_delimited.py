@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 
 from ..discovery import SubmittedFile
-from ..errors import ReferenceDataError, SubmissionError, where
+from ..errors import SubmissionError, clip, where
 from ..tabular import FULLWIDTH_SEPARATORS, read_submission_table
-from ..textio import decode, normalise_newlines, read_table, sniff_separator
-
+from ..textio import decode, normalise_newlines, sniff_separator
 
 
 def header_separator(text):
@@ -23,22 +22,6 @@ def header_separator(text):
     ('\\t', ',')
     """
     return sniff_separator(text.split("\n", 1)[0])
-
-
-def read_reference(cfg, slot, columns):
-    """The reference file of ``slot`` as strings; ``columns`` must be present, others are ignored."""
-    name = cfg.files[slot]
-    try:
-        with open(cfg.path(slot), "rb") as fh:
-            data = fh.read()
-    except OSError:
-        raise ReferenceDataError("the %s file %s named in config.yaml is not in the reference data." % (slot, name))
-    text = normalise_newlines(decode(data, name, ReferenceDataError))
-    frame = read_table(text, name, ReferenceDataError, sep=header_separator(text))
-    absent = [c for c in columns if c not in frame.columns]
-    if absent:
-        raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
-    return frame
 
 
 def read_submission(file, columns, fullwidth_check=True):
@@ -103,13 +86,3 @@ def known_ids(ids, line, units, name, column, what):
                               % (where(name, int(line[i]), column=column), what, clip(ids.iloc[i]), len(unknown),
                                  what, what, hint))
     return code.astype(np.int64)
-
-
-def clip(text, limit=40):
-    """``text`` cut to ``limit`` characters for a message.
-
-    >>> clip("abcdef", 3)
-    'abc...'
-    """
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "..."

@@ -18,13 +18,12 @@ import pandas as pd
 
 from .. import report
 from ..config import Check, Option, number_in
-from ..errors import ReferenceDataError, SubmissionError, where
+from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.kappa import confusion, kappa_from_confusion
 from ..metrics.prf import prf
 from ..metrics.spans import SCHEMES, Spans, TagSet, decode, match, stray_inside
-from ..tabular import align_ids, read_submission_table
+from ..tabular import align_ids, read_public_table, read_reference_table, read_submission_table, reference_ids
 from ..tagcodes import encode
-from ..textio import decode as decode_text, normalise_newlines, read_table
 from .base import Reference, Result, TaskFamily
 
 CLASSES = ("0", "1", "2")
@@ -70,22 +69,10 @@ class BankComments(TaskFamily):
 
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
-        path = cfg.path("gold")
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            raise ReferenceDataError("the gold file %s named in config.yaml is not in the reference data."
-                                     % cfg.files["gold"])
         name = cfg.files["gold"]
-        frame = read_table(normalise_newlines(decode_text(data, name, ReferenceDataError)), name, ReferenceDataError)
         needed = ["id", "BIO_anno", "class"] + ([cfg.usage_column] if cfg.usage_column else [])
-        absent = [c for c in needed if c not in frame.columns]
-        if absent:
-            raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
-        ids = frame["id"].str.strip()
-        if ids.duplicated().any():
-            raise ReferenceDataError("%s repeats id %s." % (name, ids[ids.duplicated()].iloc[0]))
+        frame = read_reference_table(cfg, "gold", needed)
+        ids = reference_ids(frame, name)
         bad_class = ~frame["class"].str.strip().isin(CLASS_ALIASES)
         if bad_class.any():
             i = int(np.flatnonzero(bad_class)[0])
@@ -131,7 +118,7 @@ class BankComments(TaskFamily):
         if len(bad):
             i = int(bad[np.argmin(line[bad])])
             raise SubmissionError("%s: %r is not a class; use 0 (negative), 1 (positive) or 2 (neutral)."
-                                  % (where(file.name, int(line[i]), unit=ids[i], column="class"), _clip(cls[i])))
+                                  % (where(file.name, int(line[i]), unit=ids[i], column="class"), clip(cls[i])))
 
         enc = encode(frame["BIO_anno"].tolist(), ref.tagset.tags)
         unknown = np.flatnonzero(enc.codes < 0)
@@ -140,7 +127,7 @@ class BankComments(TaskFamily):
             token = frame["BIO_anno"][row].split()[pos]
             raise SubmissionError("%s: tag %d is %r, which is not a tag; use only %s."
                                   % (where(file.name, int(line[row]), unit=ids[row], column="BIO_anno"),
-                                     pos + 1, _clip(token), ", ".join(ref.tagset.tags)))
+                                     pos + 1, clip(token), ", ".join(ref.tagset.tags)))
         wrong = np.flatnonzero(enc.counts != ref.lengths)
         if len(wrong):
             i = int(wrong[np.argmin(line[wrong])])
@@ -194,11 +181,6 @@ class BankComments(TaskFamily):
         summary = "%d comments, %d characters; entities decoded as %s." % (
             int(doc_mask.sum()), int(lengths.sum()), scheme.description)
         return Result(scores, sections, summary)
-
-
-def _clip(text, limit=40):
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _ill_formed_notes(codes, lengths, units, tagset, scheme_name, name):
@@ -274,17 +256,9 @@ PUBLIC_INPUTS = "test_public.csv"
 
 
 def _public_reference(folder, cfg):
-    import os
-
-    path = os.path.join(folder, PUBLIC_INPUTS)
-    if not os.path.isfile(path):
+    frame = read_public_table(folder, PUBLIC_INPUTS, ["id", "text"])
+    if frame is None:
         return None
-    with open(path, "rb") as fh:
-        frame = read_table(normalise_newlines(decode_text(fh.read(), PUBLIC_INPUTS, ReferenceDataError)),
-                           PUBLIC_INPUTS, ReferenceDataError)
-    for column in ("id", "text"):
-        if column not in frame.columns:
-            raise ReferenceDataError("%s has no column %s." % (PUBLIC_INPUTS, column))
     units = frame["id"].str.strip().to_numpy(dtype=object)
     return BankReference(units=units, strata=np.zeros(len(units)).astype(str),
                          tagset=TagSet(tuple(cfg.options["entity_types"])),
@@ -316,11 +290,11 @@ def _all_problems(file, ref, cfg):
     reference = pd.Index(ref.units)
     position = reference.get_indexer(ids)
     for i in np.flatnonzero((position < 0) & ~empty):
-        found.append((line[i], 2, i18n.text("unknown_id", lang, where=at(i, "id"), id=repr(_clip(ids[i])))))
+        found.append((line[i], 2, i18n.text("unknown_id", lang, where=at(i, "id"), id=repr(clip(ids[i])))))
 
     cls = frame["class"].str.strip()
     for i in np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()):
-        found.append((line[i], 3, i18n.text("bad_class", lang, where=at(i, "class"), value=repr(_clip(cls[i])))))
+        found.append((line[i], 3, i18n.text("bad_class", lang, where=at(i, "class"), value=repr(clip(cls[i])))))
 
     enc = encode(frame["BIO_anno"].tolist(), ref.tagset.tags)
     bad_token = np.flatnonzero(enc.codes < 0)
@@ -332,7 +306,7 @@ def _all_problems(file, ref, cfg):
             pos = int(bad_token[k] - (ends[row] - enc.counts[row]))
             token = frame["BIO_anno"][row].split()[pos]
             found.append((line[row], 4, i18n.text("bad_tag", lang, where=at(row, "BIO_anno"), pos=pos + 1,
-                                                  token=repr(_clip(token)), count=int(n),
+                                                  token=repr(clip(token)), count=int(n),
                                                   tags=", ".join(ref.tagset.tags))))
     known = position >= 0
     expected = np.where(known, ref.lengths[np.maximum(position, 0)], enc.counts)

@@ -29,7 +29,8 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ._delimited import fullwidth_ids, known_ids, read_reference, read_submission, strip_cells
+from ..tabular import read_reference_table
+from ._delimited import fullwidth_ids, known_ids, read_submission, strip_cells
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
@@ -78,7 +79,7 @@ class Keywords(TaskFamily):
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
         name = cfg.files["gold"]
-        gold = read_reference(cfg, "gold", list(COLUMNS))
+        gold = read_reference_table(cfg, "gold", list(COLUMNS))
         ids = strip_cells(gold["id"])
         if (ids == "").any():
             raise ReferenceDataError("%s has an empty id." % where(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))

@@ -20,7 +20,6 @@ always use the whole list, cut at each k of ``k``.
 """
 import csv
 import io
-import os
 from dataclasses import dataclass, field
 from typing import List, Tuple
 
@@ -30,12 +29,13 @@ import pandas as pd
 from .. import report
 from ..config import Check, Option
 from ..discovery import SubmittedFile
-from ..errors import ReferenceDataError, SubmissionError, where
+from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..tabular import align_ids, read_submission_table
+from ..tabular import (align_ids, read_public_table, read_reference_bytes, read_reference_table,
+                       read_submission_table, reference_ids)
 from ..tagcodes import encode
-from ..textio import decode as decode_text, normalise_newlines, read_table
+from ..textio import decode as decode_text, normalise_newlines
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("id", "labels")
@@ -122,15 +122,8 @@ class Multilabel(TaskFamily):
     def load_reference(self, cfg):
         labels = _read_labels(cfg)
         name = cfg.files["gold"]
-        frame = read_table(normalise_newlines(decode_text(_read(cfg, "gold"), name, ReferenceDataError)),
-                           name, ReferenceDataError)
-        needed = ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else [])
-        absent = [c for c in needed if c not in frame.columns]
-        if absent:
-            raise ReferenceDataError("%s has no column %s (columns: %s)." % (name, absent[0], ",".join(frame.columns)))
-        ids = frame["id"].str.strip()
-        if ids.duplicated().any():
-            raise ReferenceDataError("%s repeats id %s." % (name, ids[ids.duplicated()].iloc[0]))
+        frame = read_reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
+        ids = reference_ids(frame, name)
         line = np.arange(len(frame)) + 2
         tokens = _encode_labels(frame["labels"], labels)
         bad = tokens.first(tokens.codes < 0, line)
@@ -173,14 +166,9 @@ class Multilabel(TaskFamily):
 
     def public_reference(self, folder, cfg):
         """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
-        path = os.path.join(folder, PUBLIC_INPUTS)
-        if not os.path.isfile(path):
+        frame = read_public_table(folder, PUBLIC_INPUTS, ["id"])
+        if frame is None:
             return None
-        with open(path, "rb") as fh:
-            frame = read_table(normalise_newlines(decode_text(fh.read(), PUBLIC_INPUTS, ReferenceDataError)),
-                               PUBLIC_INPUTS, ReferenceDataError)
-        if "id" not in frame.columns:
-            raise ReferenceDataError("%s has no column id." % PUBLIC_INPUTS)
         labels = _read_labels(cfg)
         units = frame["id"].str.strip().to_numpy(dtype=object)
         return MultilabelReference(units=units, strata=np.full(len(units), "(none)"), labels=tuple(labels),
@@ -267,18 +255,9 @@ class Multilabel(TaskFamily):
 
 
 # -- reading ---------------------------------------------------------------------------------
-def _read(cfg, slot):
-    try:
-        with open(cfg.path(slot), "rb") as fh:
-            return fh.read()
-    except OSError:
-        raise ReferenceDataError("the %s file %s named in config.yaml is not in the reference data."
-                                 % (slot, cfg.files[slot]))
-
-
 def _read_labels(cfg):
     name = cfg.files["labels"]
-    text = normalise_newlines(decode_text(_read(cfg, "labels"), name, ReferenceDataError))
+    text = normalise_newlines(decode_text(read_reference_bytes(cfg, "labels"), name, ReferenceDataError))
     labels = [l.strip() for l in text.split("\n") if l.strip()]
     if not labels:
         raise ReferenceDataError("%s lists no label; write one class name per line." % name)
@@ -404,7 +383,7 @@ def _read_scores(column, tokens, line, ids, name):
         i = int(tokens.row[j])
         raise SubmissionError("%s: score %d is %r, which is not a finite number; write plain decimals such as 0.25."
                               % (where(name, int(line[i]), unit=ids[i], column="scores"), tokens.position[j] + 1,
-                                 _clip(_token_text(column, i, int(tokens.position[j])))))
+                                 clip(_token_text(column, i, int(tokens.position[j])))))
     return values
 
 
@@ -430,15 +409,10 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
 def _unknown_label_hint(bad, labels):
     for sep in (",", ";", "|", "\uff0c"):
         if sep in bad.text:
-            return ("%r is not a label; separate the labels with single spaces, not %r." % (_clip(bad.text), sep))
+            return ("%r is not a label; separate the labels with single spaces, not %r." % (clip(bad.text), sep))
     shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
     return ("label %d is %r, which is not a label of this task; use only the %d class names of the task (%s), "
-            "spelled exactly." % (bad.position + 1, _clip(bad.text), len(labels), shown))
-
-
-def _clip(text, limit=40):
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "..."
+            "spelled exactly." % (bad.position + 1, clip(bad.text), len(labels), shown))
 
 
 def _strata(gold, labels):

@@ -27,10 +27,11 @@ import pandas as pd
 
 from .. import report
 from ..config import Check, Option
-from ..errors import ReferenceDataError, SubmissionError, where
+from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ._delimited import clip, known_ids, read_reference, read_submission, strip_cells
+from ..tabular import read_reference_table
+from ._delimited import known_ids, read_submission, strip_cells
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -87,7 +88,7 @@ class ViewSentiment(TaskFamily):
     def load_reference(self, cfg):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
-        listing = read_reference(cfg, "sentences", ["SentenceId"])
+        listing = read_reference_table(cfg, "sentences", ["SentenceId"])
         units = strip_cells(listing["SentenceId"])
         if (units == "").any():
             i = int(np.flatnonzero((units == "").to_numpy())[0])
@@ -98,7 +99,7 @@ class ViewSentiment(TaskFamily):
         units = units.to_numpy(dtype=object)
 
         name = cfg.files["gold"]
-        gold = read_reference(cfg, "gold", list(COLUMNS))
+        gold = read_reference_table(cfg, "gold", list(COLUMNS))
         sentence = pd.Index(units).get_indexer(strip_cells(gold["SentenceId"]))
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
