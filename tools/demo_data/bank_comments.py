@@ -10,10 +10,11 @@ sample submission is the gold damaged the way a mediocre system would be:
 dropped, re-typed and shifted entities, stray I- tags and flipped classes.
 """
 import argparse
-import csv
 from pathlib import Path
 
 import numpy as np
+
+from _files import write_csv
 
 BANKS = ["招商银行", "建设银行", "工商银行", "交行", "浦发", "广发", "中信", "民生银行", "邮储", "农行", "兴业", "光大"]
 PRODUCTS = ["信用卡", "白金卡", "储蓄卡", "金卡", "联名卡", "分期", "房贷", "车贷", "现金贷", "理财", "备用金", "App"]
@@ -100,14 +101,6 @@ def generate(n_docs, seed):
         pred, pcls = damage(tags, cls, rng)
         sample.append([doc, " ".join(pred), pcls])
     return gold, public, sample
-
-
-def write_csv(path, header, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
 
 
 def main(argv=None):

@@ -11,10 +11,11 @@ keywords kept, some replaced by other terms of the abstract's field, a few
 documents with an empty row or no row.
 """
 import argparse
-import csv
 from pathlib import Path
 
 import numpy as np
+
+from _files import write_csv
 
 FIELDS = {
     "材料": ["颗粒流", "晶界", "涂层", "纤维束", "合金相", "孔隙率", "薄膜"],
@@ -70,14 +71,6 @@ def generate(n_docs, seed):
     return public, gold, sample
 
 
-def write(path, header, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=int, default=1500)
@@ -86,9 +79,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     out = Path(args.out)
     public, gold, sample = generate(args.docs, args.seed)
-    write(out / "reference_data" / "gold.csv", ["id", "keywords", "field"], gold)
-    write(out / "starting_kit" / "test_public.csv", ["id", "abstract"], public)
-    write(out / "starting_kit" / "sample_submission.csv", ["id", "keywords"], sample)
+    write_csv(out / "reference_data" / "gold.csv", ["id", "keywords", "field"], gold)
+    write_csv(out / "starting_kit" / "test_public.csv", ["id", "abstract"], public)
+    write_csv(out / "starting_kit" / "sample_submission.csv", ["id", "keywords"], sample)
     print("wrote %d documents into %s" % (len(gold), out))
 
 

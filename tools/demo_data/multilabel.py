@@ -11,12 +11,13 @@ submission is a noisy scorer's output: the 5 best-scored topics with scores.
 Board split afterwards: ``python3 tools/make_boards.py examples/multilabel``.
 """
 import argparse
-import csv
 import struct
 import zlib
 from pathlib import Path
 
 import numpy as np
+
+from _files import write_csv
 
 TOPICS = {
     "billing": ["I was charged twice this month", "the invoice total looks wrong", "why is my bill higher"],
@@ -76,14 +77,6 @@ def noisy_scores(codes, n_labels, rng):
         for rank, c in enumerate(row):
             scores[i, c] += (0.45 if rank == 0 else 0.3) * rng.random() + 0.1
     return np.minimum(scores, 0.999)
-
-
-def write_csv(path, header, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
 
 
 def tiny_png(size=32):

@@ -12,10 +12,11 @@ found by exact match (short brand names sometimes missed, a model sometimes
 cut to its brand), and opinions mostly guessed as neutral.
 """
 import argparse
-import csv
 from pathlib import Path
 
 import numpy as np
+
+from _files import write_csv
 
 BRANDS = ["星驰", "远航", "凌云", "北辰", "银河", "赤兔", "青鸾", "白泽", "玄武", "朱雀", "天枢", "曜石"]
 SERIES = ["S", "X", "GT", "Pro", "L", "EV", "Max", ""]
@@ -78,14 +79,6 @@ def generate(n_sentences, seed):
     return sentences, gold, sample
 
 
-def write(path, header, rows, sep):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter=sep, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(rows)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sentences", type=int, default=2000)
@@ -94,10 +87,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     out = Path(args.out)
     sentences, gold, sample = generate(args.sentences, args.seed)
-    write(out / "reference_data" / "gold.csv", ["SentenceId", "View", "Opinion"], gold, "\t")
-    write(out / "reference_data" / "sentences.csv", ["SentenceId"], [[s[0]] for s in sentences], "\t")
-    write(out / "starting_kit" / "test_public.csv", ["SentenceId", "Content"], sentences, "\t")
-    write(out / "starting_kit" / "sample_submission.csv", ["SentenceId", "View", "Opinion"], sample, ",")
+    write_csv(out / "reference_data" / "gold.csv", ["SentenceId", "View", "Opinion"], gold, "\t")
+    write_csv(out / "reference_data" / "sentences.csv", ["SentenceId"], [[s[0]] for s in sentences], "\t")
+    write_csv(out / "starting_kit" / "test_public.csv", ["SentenceId", "Content"], sentences, "\t")
+    write_csv(out / "starting_kit" / "sample_submission.csv", ["SentenceId", "View", "Opinion"], sample, ",")
     print("wrote %d sentences, %d gold views into %s" % (len(sentences), len(gold), out))
 
 
