@@ -3,6 +3,9 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+SCORE = Path(__file__).resolve().parents[1] / "scoring_program" / "score.py"
 
 _CHILD = r"""
 import json, resource, subprocess, sys, time
@@ -18,6 +21,20 @@ def run_measured(argv):
     """Run argv in a fresh process; returns dict(rc, wall seconds, peak_mib)."""
     out = subprocess.run([sys.executable, "-c", _CHILD] + list(argv), capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+def score_whole_process(input_dir, out_base, repeat=3):
+    """Run score.py ``repeat`` times on INPUT (fresh processes, outputs in out_base/out<k>).
+
+    Returns (median wall seconds, peak MiB, folder of the first run's outputs); a failed run stops
+    the benchmark with score.py's stderr.
+    """
+    runs = [run_measured([sys.executable, str(SCORE), str(input_dir), str(Path(out_base) / ("out%d" % k))])
+            for k in range(repeat)]
+    failed = [r for r in runs if r["rc"] != 0]
+    if failed:
+        raise SystemExit(failed[0]["err"])
+    return sorted(r["wall"] for r in runs)[len(runs) // 2], max(r["peak_mib"] for r in runs), Path(out_base) / "out0"
 
 
 def best_of(fn, repeat=3):

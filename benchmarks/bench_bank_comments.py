@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, run_measured, table
+from _measure import best_of, score_whole_process, table
 
 ROOT = Path(__file__).resolve().parents[1]
 TAGS = np.array(["O", "B-BANK", "I-BANK", "B-PRODUCT", "I-PRODUCT", "B-COMMENTS_N", "I-COMMENTS_N",
@@ -94,13 +94,9 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             gold, sub, chars = make_files(folder, n)
-            runs = [run_measured([sys.executable, str(ROOT / "scoring_program" / "score.py"),
-                                  str(folder / "input"), str(folder / ("out%d" % k))]) for k in range(3)]
-            assert all(r["rc"] == 0 for r in runs), runs[0]["err"]
-            ours = sorted(r["wall"] for r in runs)[1]
-            peak = max(r["peak_mib"] for r in runs)
+            ours, peak, out = score_whole_process(folder / "input", folder)
             floor = io_floor(gold, sub)
-            ours_score = float((folder / "out0" / "scores.txt").read_text().split("\n")[0].split(":")[1])
+            ours_score = float((out / "scores.txt").read_text().split("\n")[0].split(":")[1])
             if n <= args.oracle_max:
                 peer, peer_score = oracle(gold, sub)
                 assert abs(peer_score - ours_score) < 1e-9, (peer_score, ours_score)

@@ -16,14 +16,13 @@ The last column is the largest difference between our six scores and scikit-lear
 """
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, run_measured, table
+from _measure import best_of, score_whole_process, table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,15 +86,12 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
-            ours = run_measured([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(folder / "input"),
-                                 str(folder / "out")])
-            if ours["rc"] != 0:
-                raise SystemExit(ours["err"])
-            scores = json.loads((folder / "out" / "scores.json").read_text())
+            wall, peak, out = score_whole_process(folder / "input", folder, repeat=1)
+            scores = json.loads((out / "scores.json").read_text())
             t_oracle, oracle = best_of(lambda: sklearn_scores(gold_path, pred_path), repeat=1)
             t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
             gap = max(abs(scores[k] - oracle[k]) for k in oracle)
-            rows.append([n, n_gold, n_pred, "%.2f" % ours["wall"], "%.0f" % ours["peak_mib"], "%.2f" % t_oracle,
+            rows.append([n, n_gold, n_pred, "%.2f" % wall, "%.0f" % peak, "%.2f" % t_oracle,
                          "%.2f" % t_read, "%.1e" % gap])
     print(table(["samples", "gold keywords", "pred keywords", "ours s (whole process)", "ours peak MiB",
                  "sklearn s", "pandas read s", "max |ours - sklearn|"], rows))

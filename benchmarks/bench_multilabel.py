@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, run_measured, table
+from _measure import best_of, score_whole_process, table
 
 ROOT = Path(__file__).resolve().parents[1]
 N_CLASSES = 28
@@ -142,13 +142,9 @@ def main(argv=None):
             folder = Path(tmp)
             gold_path, sub_path = write_files(folder, gold, ranked, scores)
             size_mb = (gold_path.stat().st_size + sub_path.stat().st_size) / 1e6
-            runs = [run_measured([sys.executable, str(ROOT / "scoring_program" / "score.py"),
-                                  str(folder / "input"), str(folder / ("out%d" % k))]) for k in range(3)]
-            assert all(r["rc"] == 0 for r in runs), runs[0]["err"]
-            ours = sorted(r["wall"] for r in runs)[1]
-            peak = max(r["peak_mib"] for r in runs)
+            ours, peak, out = score_whole_process(folder / "input", folder)
             floor = io_floor(gold_path, sub_path)
-            ours_scores = _ours_scores(folder / "out0")
+            ours_scores = _ours_scores(out)
         if n <= args.oracle_max:
             pred, score = dense(ranked, scores)
             sk_time, sk_scores = sklearn_run(gold, pred, score)

@@ -13,14 +13,13 @@ folder; then, side by side:
 """
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, run_measured, table
+from _measure import best_of, score_whole_process, table
 
 ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = np.array(["pos", "neu", "neg"])
@@ -80,13 +79,11 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
-            ours = run_measured([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(folder / "input"), str(folder / "out")])
-            if ours["rc"] != 0:
-                raise SystemExit(ours["err"])
-            f1 = json.loads((folder / "out" / "scores.json").read_text())["f1"]
+            wall, peak, out = score_whole_process(folder / "input", folder, repeat=1)
+            f1 = json.loads((out / "scores.json").read_text())["f1"]
             t_oracle, f1_oracle = best_of(lambda: set_formula(gold_path, pred_path), repeat=1)
             t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
-            rows.append([n, n_gold, n_pred, "%.2f" % ours["wall"], "%.0f" % ours["peak_mib"], "%.2f" % t_oracle,
+            rows.append([n, n_gold, n_pred, "%.2f" % wall, "%.0f" % peak, "%.2f" % t_oracle,
                          "%.2f" % t_read, "%.1e" % abs(f1 - f1_oracle)])
     print(table(["sentences", "gold rows", "pred rows", "ours s (whole process)", "ours peak MiB",
                  "set formula s", "pandas read s", "|F1 ours - formula|"], rows))
