@@ -80,3 +80,13 @@ def test_header_with_spaces_after_commas_is_accepted(tmp_path):
     # the task page's own example header is "id, BIO_anno, class"
     proc = submit(tmp_path, csv_of(GOOD_ROWS, header="id, BIO_anno, class"))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_line_numbers_stay_right_after_blank_lines(tmp_path):
+    content = "id,BIO_anno,class\n0,O O O O O,2\n\n\n1,O O O,2\n2,O O O O O,7\n\n"
+    assert_participant_error(submit(tmp_path, content), "line 6 (id 2), column class")
+
+
+def test_crlf_files_are_read(tmp_path):
+    proc = submit(tmp_path, csv_of(GOOD_ROWS).replace("\n", "\r\n"))
+    assert proc.returncode == 0, proc.stderr

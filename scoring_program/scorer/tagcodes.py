@@ -98,8 +98,9 @@ def _encode_chunk(strings, vocab):
         return Encoded(np.zeros(0, np.int16), np.zeros(n_rows, np.int64))
     is_sep = buf[:n] <= 32
     edge = np.diff(is_sep.view(np.int8), prepend=np.int8(1), append=np.int8(1))
-    starts = np.flatnonzero(edge == -1)
-    lengths = np.flatnonzero(edge == 1) - starts
+    bounds = np.flatnonzero(edge)  # alternately the start of a token and the end of the same token
+    starts = bounds[0::2]
+    lengths = bounds[1::2] - starts
     row_breaks = np.flatnonzero(buf[:n] == 0)
     first_token = np.searchsorted(starts, np.concatenate(([0], row_breaks + 1, [n + 1])))
     counts = np.diff(first_token)

@@ -26,20 +26,30 @@ def decode(data, name, error):
     >>> decode("编号".encode("gb18030"), "a.csv", ValueError)
     '编号'
     """
+    return decode_with_codec(data, name, error)[0]
+
+
+def decode_with_codec(data, name, error):
+    """(text, codec) of ``data``: the codec that read it, so UTF-8 bytes can be parsed as they are."""
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
-                return data.decode(codec)
+                return data.decode(codec), codec
             except UnicodeDecodeError as exc:
                 _raise_undecodable(data, exc, name, codec, error)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as exc:
         first_failure = exc
     try:
-        return data.decode("gb18030")
+        return data.decode("gb18030"), "gb18030"
     except UnicodeDecodeError:
         _raise_undecodable(data, first_failure, name, "UTF-8 or GB18030", error)
+
+
+def utf8_bytes(data, text, codec):
+    """UTF-8 bytes of a decoded file: the original bytes when they already are UTF-8."""
+    return data if codec in ("utf-8", "utf-8-sig") else text.encode("utf-8")
 
 
 def _raise_undecodable(data, exc, name, codec, error):
@@ -51,6 +61,8 @@ def _raise_undecodable(data, exc, name, codec, error):
 
 
 def normalise_newlines(text):
+    if "\r" not in text:
+        return text
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -61,14 +73,18 @@ def sniff_separator(first_line, allowed=(",", "\t")):
     return best[1] if best[0] > 0 else allowed[0]
 
 
-def read_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMAL, names=None):
-    """Read delimited ``text`` into a DataFrame of strings (nothing is parsed as a number).
+def read_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMAL, names=None,
+               skip_blank_lines=True, skipinitialspace=True):
+    """Read delimited ``text`` (str, or UTF-8 bytes) into a DataFrame of strings (nothing parsed as a number).
 
     Ids such as ``028171`` keep their zeros; empty cells become empty strings.
+    Bytes are parsed as they are, which is faster than going through a str.
     """
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     try:
         frame = pd.read_csv(
-            io.StringIO(text),
+            io.BytesIO(data),
+            encoding="utf-8",
             sep=sep,
             dtype=str,
             keep_default_na=False,
@@ -76,8 +92,8 @@ def read_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMA
             header=0 if header else None,
             names=names,
             quoting=quoting,
-            skipinitialspace=True,
-            skip_blank_lines=True,
+            skipinitialspace=skipinitialspace,
+            skip_blank_lines=skip_blank_lines,
             engine="c",
         )
     except pd.errors.EmptyDataError:

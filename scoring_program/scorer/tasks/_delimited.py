@@ -4,7 +4,6 @@ Result and gold files of the same task circulate in both forms (pandas'
 ``to_csv`` default and the organisers' TAB files), so both are read; the
 header decides, and everything else is the shared table validation.
 """
-import re
 
 import numpy as np
 import pandas as pd
@@ -36,22 +35,6 @@ def read_submission(file, columns, fullwidth_check=True):
     frame, line = read_submission_table(SubmittedFile(file.name, lambda: data), columns, sep=sep,
                                         check_fullwidth=fullwidth_check and sep == ",")
     return frame, line, sep
-
-
-_PADDED = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")
-
-
-def strip_cells(series):
-    """``series.str.strip()``, but free when no value has surrounding whitespace (the usual case).
-
-    One join and one regex search in C decide; only a padded column pays the per-value strip.
-
-    >>> strip_cells(pd.Series(["a", " b"])).tolist(), strip_cells(pd.Series(["a", "b"])).tolist()
-    (['a', 'b'], ['a', 'b'])
-    """
-    if not len(series) or not _PADDED.search("\x00".join(series.tolist())):
-        return series
-    return series.str.strip()
 
 
 def fullwidth_ids(ids, line, name, column):

@@ -22,7 +22,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.kappa import confusion, kappa_from_confusion
 from ..metrics.prf import prf
 from ..metrics.spans import SCHEMES, Spans, TagSet, decode, match, stray_inside
-from ..tabular import align_ids, read_public_table, read_reference_table, read_submission_table, reference_ids
+from ..tabular import (align_ids, read_public_table, read_reference_table, read_submission_table, reference_ids,
+                       strip_cells)
 from ..tagcodes import encode
 from .base import Reference, Result, TaskFamily
 
@@ -73,7 +74,7 @@ class BankComments(TaskFamily):
         needed = ["id", "BIO_anno", "class"] + ([cfg.usage_column] if cfg.usage_column else [])
         frame = read_reference_table(cfg, "gold", needed)
         ids = reference_ids(frame, name)
-        bad_class = ~frame["class"].str.strip().isin(CLASS_ALIASES)
+        bad_class = ~strip_cells(frame["class"]).isin(CLASS_ALIASES)
         if bad_class.any():
             i = int(np.flatnonzero(bad_class)[0])
             raise ReferenceDataError("%s: class %r is not 0, 1 or 2." % (where(name, i + 2, unit=ids[i]),
@@ -92,7 +93,7 @@ class BankComments(TaskFamily):
                 raise ReferenceDataError("%s: %d tags for a text of %d characters."
                                          % (where(name, i + 2, unit=ids[i], column="BIO_anno"), enc.counts[i], text_len[i]))
         codes = enc.codes
-        classes = frame["class"].str.strip().map(CLASS_ALIASES).to_numpy(dtype=np.int64)
+        classes = strip_cells(frame["class"]).map(CLASS_ALIASES).to_numpy(dtype=np.int64)
         units = ids.to_numpy(dtype=object)
         notes = _ill_formed_notes(codes, enc.counts, units, tagset, cfg.options["scheme"], name)
         usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
@@ -103,7 +104,7 @@ class BankComments(TaskFamily):
     def load_submission(self, files, ref, cfg):
         file = files["submission"]
         frame, line = read_submission_table(file, COLUMNS)
-        ids = frame["id"].str.strip()
+        ids = strip_cells(frame["id"])
         empty = np.flatnonzero((ids == "").to_numpy())
         if len(empty):
             raise SubmissionError("%s is empty; every row needs the id of a test comment."
@@ -113,7 +114,7 @@ class BankComments(TaskFamily):
             frame, line, ids = frame.iloc[position].reset_index(drop=True), line[position], ids.iloc[position]
         ids = ids.to_numpy()
 
-        cls = frame["class"].str.strip()
+        cls = strip_cells(frame["class"])
         bad = np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy())
         if len(bad):
             i = int(bad[np.argmin(line[bad])])
@@ -274,7 +275,7 @@ def _all_problems(file, ref, cfg):
         frame, line = read_submission_table(file, COLUMNS)
     except SubmissionError as exc:
         return [exc.message]
-    ids = frame["id"].str.strip()
+    ids = strip_cells(frame["id"])
     found = []  # (line, order, message)
 
     def at(i, column):
@@ -292,7 +293,7 @@ def _all_problems(file, ref, cfg):
     for i in np.flatnonzero((position < 0) & ~empty):
         found.append((line[i], 2, i18n.text("unknown_id", lang, where=at(i, "id"), id=repr(clip(ids[i])))))
 
-    cls = frame["class"].str.strip()
+    cls = strip_cells(frame["class"])
     for i in np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()):
         found.append((line[i], 3, i18n.text("bad_class", lang, where=at(i, "class"), value=repr(clip(cls[i])))))
 

@@ -30,8 +30,8 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ..tabular import read_reference_table
-from ._delimited import known_ids, read_submission, strip_cells
+from ..tabular import read_reference_table, strip_cells
+from ._delimited import known_ids, read_submission
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
