@@ -11,6 +11,7 @@ per row or per token.
 >>> encode(["B-X I-X O", "", "O Y"], ["O", "B-X", "I-X"]).codes.tolist()
 [1, 2, 0, 0, -1]
 """
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,21 @@ class Encoded:
         ends = np.cumsum(self.counts)
         row = int(np.searchsorted(ends, token_index, side="right"))
         return row, int(token_index - (ends[row] - self.counts[row]))
+
+
+def split_tokens(text):
+    """The tokens of one string, cut exactly where ``encode`` cuts (at every character <= U+0020).
+
+    Messages quote a token by its position from ``encode``; ``str.split`` cuts
+    elsewhere (not at U+0001, but at U+3000), so it would quote the wrong one.
+
+    >>> split_tokens(" B-X\x01O  I-X\u3000O ")
+    ['B-X', 'O', 'I-X\u3000O']
+    """
+    return [t for t in _SEPARATORS.split(text) if t]
+
+
+_SEPARATORS = re.compile(r"[\x00-\x20]+")
 
 
 def encode(strings, vocabulary):

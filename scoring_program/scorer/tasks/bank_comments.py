@@ -24,7 +24,7 @@ from ..metrics.prf import prf
 from ..metrics.spans import SCHEMES, Spans, TagSet, decode, match, stray_inside
 from ..tabular import (align_ids, read_public_table, read_reference_table, read_submission_table, reference_ids,
                        strip_cells)
-from ..tagcodes import encode
+from ..tagcodes import encode, split_tokens
 from .base import Reference, Result, TaskFamily
 
 CLASSES = ("0", "1", "2")
@@ -125,7 +125,7 @@ class BankComments(TaskFamily):
         unknown = np.flatnonzero(enc.codes < 0)
         if len(unknown):
             row, pos = enc.locate(int(unknown[0]))
-            token = frame["BIO_anno"][row].split()[pos]
+            token = split_tokens(frame["BIO_anno"][row])[pos]
             raise SubmissionError("%s: tag %d is %r, which is not a tag; use only %s."
                                   % (where(file.name, int(line[row]), unit=ids[row], column="BIO_anno"),
                                      pos + 1, clip(token), ", ".join(ref.tagset.tags)))
@@ -305,7 +305,7 @@ def _all_problems(file, ref, cfg):
         rows, first, count = np.unique(row_of, return_index=True, return_counts=True)
         for row, k, n in zip(rows, first, count):  # one message per row, naming its first bad tag
             pos = int(bad_token[k] - (ends[row] - enc.counts[row]))
-            token = frame["BIO_anno"][row].split()[pos]
+            token = split_tokens(frame["BIO_anno"][row])[pos]
             found.append((line[row], 4, i18n.text("bad_tag", lang, where=at(row, "BIO_anno"), pos=pos + 1,
                                                   token=repr(clip(token)), count=int(n),
                                                   tags=", ".join(ref.tagset.tags))))

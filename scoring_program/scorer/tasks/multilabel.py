@@ -34,7 +34,7 @@ from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..tabular import (align_ids, read_public_table, read_reference_bytes, read_reference_table,
                        read_submission_table, reference_ids)
-from ..tagcodes import encode
+from ..tagcodes import encode, split_tokens
 from ..textio import decode as decode_text, normalise_newlines
 from .base import Reference, Result, TaskFamily
 
@@ -314,7 +314,7 @@ class _Tokens:
             return None
         j = int(hits[np.lexsort((self.position[hits], line[self.row[hits]]))[0]])
         row, pos = int(self.row[j]), int(self.position[j])
-        return _Token(row, pos, self.column.iloc[row].split()[pos])
+        return _Token(row, pos, split_tokens(self.column.iloc[row])[pos])
 
 
 def _encode_labels(column, labels):
@@ -326,13 +326,13 @@ def _encode_labels(column, labels):
 
 
 def _token_counts(strings):
-    """Whitespace-separated tokens in each string, counted on one joined byte buffer (no loop per row).
+    """Tokens in each string, cut as ``encode`` cuts labels (at every byte <= 32), on one joined buffer.
 
-    >>> _token_counts(["1 2", "", "  3\t4  5 "]).tolist()
-    [2, 0, 3]
+    >>> _token_counts(["1 2", "", "  3\t4  5 ", "6\x0b7"]).tolist()
+    [2, 0, 3, 2]
     """
     buf = np.frombuffer("\0".join(strings).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    is_sep = np.isin(buf, (0, 9, 10, 13, 32))
+    is_sep = buf <= 32
     starts = np.flatnonzero(~is_sep & np.concatenate(([True], is_sep[:-1])))
     rows = np.searchsorted(np.flatnonzero(buf == 0), starts, side="right")
     return np.bincount(rows, minlength=len(strings)).astype(np.int64)
@@ -353,20 +353,30 @@ def _numbers(column):
     if not counts.sum():
         return np.zeros(0), counts
     lines = "\n".join(strings).replace(" ", "\n").replace("\t", "\n").replace("\r", "\n")
-    try:
-        values = pd.read_csv(io.StringIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
-                             quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=True,
-                             engine="c")["v"].to_numpy()
-    except ValueError:  # includes pandas' ParserError
-        values = None
+    values = None
+    if not any(c in lines for c in _OTHER_CONTROLS):  # else a line could hold two tokens
+        values = _parse_lines(lines)
     if values is None or len(values) != counts.sum():
-        texts = " ".join(strings).split()
-        values = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce").to_numpy(dtype=float)
+        values = pd.to_numeric(pd.Series(split_tokens(" ".join(strings)), dtype=object),
+                               errors="coerce").to_numpy(dtype=float)
     return values, counts
 
 
+_OTHER_CONTROLS = [chr(c) for c in range(32) if chr(c) not in "\t\n\r"]
+
+
+def _parse_lines(lines):
+    """One float per non-blank line through pandas' C parser, or None when some line is not a number."""
+    try:
+        return pd.read_csv(io.StringIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
+                           quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=True,
+                           engine="c")["v"].to_numpy()
+    except ValueError:  # includes pandas' ParserError
+        return None
+
+
 def _token_text(column, row, position):
-    return column.iloc[row].split()[position]
+    return split_tokens(column.iloc[row])[position]
 
 
 def _read_scores(column, tokens, line, ids, name):
