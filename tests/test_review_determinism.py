@@ -1,0 +1,105 @@
+"""Every demo competition, board A: the same run twice gives the same bytes, and board-B rows leave no trace.
+
+Runs go through score.py in fresh interpreters (each with its own hash seed),
+as a platform runs them.
+"""
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from helpers import read_scores, run_score, write_files
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tools.competition import assemble_reference  # noqa: E402
+
+DEMOS = {
+    "bank_comments": (ROOT, ROOT / "starting_kit" / "sample_submission.csv", "id"),
+    "view_sentiment": (ROOT / "examples" / "view_sentiment",
+                       ROOT / "examples" / "view_sentiment" / "starting_kit" / "sample_submission.csv", "SentenceId"),
+    "keywords": (ROOT / "examples" / "keywords", ROOT / "examples" / "keywords" / "starting_kit" / "sample_submission.csv",
+                 "id"),
+    "multilabel": (ROOT / "examples" / "multilabel",
+                   ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv", "id"),
+    "emotion_cause": (ROOT / "examples" / "emotion_cause", ROOT / "examples" / "emotion_cause" / "starting_kit" / "submission",
+                      "conversation_ID"),
+}
+OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
+
+
+def sample_files(family):
+    sample = DEMOS[family][1]
+    if sample.is_dir():
+        return {p.name: p.read_bytes() for p in sorted(sample.iterdir()) if p.is_file()}
+    return {sample.name: sample.read_bytes()}
+
+
+def score(tmp_path, family, board, files, name):
+    base = tmp_path / name
+    assemble_reference(DEMOS[family][0] / "reference_data", board, base / "in" / "ref")
+    write_files(base / "in" / "res", files)
+    proc = run_score(base / "in", base / "out")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return proc, base / "out"
+
+
+def board_b_units(family):
+    boards = pd.read_csv(DEMOS[family][0] / "reference_data" / "boards.csv", dtype=str, keep_default_na=False)
+    return set(boards.loc[boards["board"] == "B", "id"])
+
+
+def spoil_board_b(family, files):
+    """The submission with every board-B unit answered differently (and worse), in a valid format."""
+    hidden = board_b_units(family)
+    spoiled = {}
+    for name, data in files.items():
+        if family == "emotion_cause":
+            convs = json.loads(data.decode("utf-8"))
+            for conv in convs:
+                if str(conv["conversation_ID"]) in hidden:
+                    conv["emotion-cause_pairs"] = conv["emotion-cause_pairs"][:1]
+            spoiled[name] = json.dumps(convs).encode("utf-8")
+            continue
+        frame = pd.read_csv(pd.io.common.BytesIO(data), dtype=str, keep_default_na=False)
+        in_b = frame[DEMOS[family][2]].isin(hidden)
+        assert in_b.any() and not in_b.all()
+        if family == "bank_comments":
+            frame.loc[in_b, "class"] = "0"
+            frame.loc[in_b, "BIO_anno"] = frame.loc[in_b, "BIO_anno"].str.replace("B-", "I-")
+        elif family == "view_sentiment":
+            frame = frame.loc[~in_b]  # a sentence may have no row: no view predicted there
+        elif family == "keywords":
+            frame.loc[in_b, "keywords"] = ""
+        elif family == "multilabel":
+            frame.loc[in_b, "labels"] = ""
+            frame.loc[in_b, "scores"] = ""
+        spoiled[name] = frame.to_csv(index=False).encode("utf-8")
+    return spoiled
+
+
+@pytest.mark.parametrize("family", sorted(DEMOS))
+def test_board_a_outputs_are_byte_identical_across_runs(tmp_path, family):
+    runs = [score(tmp_path, family, "A", sample_files(family), "run%d" % k) for k in range(2)]
+    (p0, o0), (p1, o1) = runs
+    for name in OUTPUTS:
+        assert (o0 / name).read_bytes() == (o1 / name).read_bytes(), name
+    assert p0.stdout.replace(str(o0), "") == p1.stdout.replace(str(o1), "")
+
+
+@pytest.mark.parametrize("family", sorted(DEMOS))
+def test_board_a_outputs_do_not_depend_on_board_b_answers(tmp_path, family):
+    files = sample_files(family)
+    spoiled = spoil_board_b(family, files)
+    (p0, o0), (p1, o1) = (score(tmp_path, family, "A", f, n) for f, n in ((files, "as_given"), (spoiled, "spoiled")))
+    for name in OUTPUTS:
+        assert (o0 / name).read_bytes() == (o1 / name).read_bytes(), name
+    assert p0.stdout.replace(str(o0), "") == p1.stdout.replace(str(o1), "")
+    # the change is real: board B sees it
+    _, b0 = score(tmp_path, family, "B", files, "b_as_given")
+    _, b1 = score(tmp_path, family, "B", spoiled, "b_spoiled")
+    assert read_scores(b0) != read_scores(b1)
