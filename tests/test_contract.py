@@ -129,7 +129,7 @@ def test_board_a_run_reveals_nothing_of_board_b(tmp_path):
 def test_private_scores_of_board_b_go_only_to_the_private_folder(tmp_path):
     inp = phase_input(tmp_path, "A", {"submission.csv": SAMPLE.read_bytes()})
     config = inp / "ref" / "config.yaml"
-    config.write_text(config.read_text() + "private_scores: true\n")
+    config.write_text(config.read_text() + "private_output: true\n")
     assert run_score(inp, tmp_path / "out").returncode == 0
     b_run = run_score(phase_input(tmp_path, "B", {"submission.csv": SAMPLE.read_bytes()}, "inb"), tmp_path / "outb")
     assert b_run.returncode == 0
@@ -181,8 +181,9 @@ def test_organizer_mistakes_exit_2_with_the_key_value_and_what_is_allowed(tmp_pa
     gold = "id,BIO_anno,class\n0,O,2\n"
     proc = run_score(make_input(tmp_path, {"config.yaml": config, "gold.csv": gold}, {"s.csv": gold}), tmp_path / "o")
     assert proc.returncode == 2, proc.stderr
-    assert fragment in proc.stderr and "Traceback" not in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    details = tmp_path / "o" / "private" / "organizer_error.txt"  # reference-data errors: details kept private
+    assert fragment in proc.stderr or fragment in details.read_text()
 
 
 def test_bad_boards_file_is_an_organizer_error(tmp_path):
@@ -193,7 +194,8 @@ def test_bad_boards_file_is_an_organizer_error(tmp_path):
                                    ("val", "id,board\n0,A\n1,C\n", "has board 'C'")]:
         inp = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold, "boards.csv": boards}, {"s.csv": gold}, name)
         proc = run_score(inp, tmp_path / ("o" + name))
-        assert proc.returncode == 2 and fragment in proc.stderr, proc.stderr
+        assert proc.returncode == 2 and "reference data of this phase is invalid" in proc.stderr, proc.stderr
+        assert fragment in (tmp_path / ("o" + name) / "private" / "organizer_error.txt").read_text()
 
 
 def test_a_bug_exits_3_with_a_short_line_and_a_private_traceback(tmp_path, monkeypatch, capsys):
@@ -214,3 +216,31 @@ def test_no_arguments_and_no_codabench_folders_prints_usage():
     if os.path.isdir("/app/input"):
         pytest.skip("a Codabench layout exists on this machine")
     assert proc.returncode == 2 and "usage: score.py INPUT OUTPUT" in proc.stderr
+
+
+def test_reference_errors_show_no_gold_to_participants_but_all_to_the_organizer(tmp_path):
+    gold = "id,BIO_anno,class\n0,O,2\n1,B-BANK,secret-class-7\n"
+    inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold})
+    proc = run_score(inp, tmp_path / "out")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "secret-class-7" not in proc.stderr
+    assert "secret-class-7" not in (tmp_path / "out" / "detailed_results.html").read_text()
+    assert "secret-class-7" in (tmp_path / "out" / "private" / "organizer_error.txt").read_text()
+    organizer = subprocess.run([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(inp),
+                                str(tmp_path / "out2")], capture_output=True, text=True,
+                               env=dict(os.environ, SCORER_ORGANIZER="1"))
+    assert organizer.returncode == 2 and "secret-class-7" in organizer.stderr
+
+
+def test_reference_notes_are_written_only_when_asked_for(tmp_path):
+    gold = "id,BIO_anno,class\n0,O I-BANK,2\n"   # an ill-formed gold transition makes a note
+    cases = [("platform", "", {}, False), ("v1", "private_output: true\n", {}, True),
+             ("organizer", "", {"SCORER_ORGANIZER": "1"}, True)]
+    for name, extra, env, expected in cases:
+        inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n" + extra, "gold.csv": gold},
+                         {"s.csv": "id,BIO_anno,class\n0,O O,2\n"}, name)
+        proc = subprocess.run([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(inp),
+                               str(tmp_path / ("o" + name))], capture_output=True, text=True,
+                              env=dict(os.environ, **env))
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / ("o" + name) / "private" / "reference_notes.txt").exists() == expected, name

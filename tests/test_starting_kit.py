@@ -51,7 +51,7 @@ def broken(tmp_path):
 def test_the_kit_validates_the_sample_without_the_project(kit):
     proc = tool(kit, "validate.py", "sample_submission.csv")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "no problems found (5000 rows" in proc.stdout
+    assert "no problems found (checked against the 5000 test items)" in proc.stdout
 
 
 def test_validate_prints_every_problem(kit, tmp_path):

@@ -25,7 +25,7 @@ PRED = ("SentenceId,View,Opinion\n"
 
 
 def config(board="all", **options):
-    text = "task: view_sentiment\nboard: %s\n" % board
+    text = "task: view_sentiment\nboard: %s\nprivate_output: true\n" % board  # the notes are checked
     if board != "all":
         text += "boards: {file: boards.csv}\n"
     if options:

@@ -235,8 +235,11 @@ def v2_definition(comp, has_kit=True):
         for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if key in spec:
                 phase[key] = spec[key]
+        # The scoring output zip holds private/ (organizer details that may quote the gold): never shown.
+        # stderr stays visible in feedback phases so that participants read their format errors.
+        phase["hide_score_output"] = True
         if spec.get("leaderboard_management_mode") == "hide_results":
-            phase.update(hide_output=True, hide_score_output=True)
+            phase["hide_output"] = True
         if i > 0 and spec.get("auto_migration"):
             phase["auto_migrate_to_this_phase"] = True
         kit = spec.get("starting_kit") or ("starting_kit.zip" if has_kit else None)

@@ -31,6 +31,7 @@ from pathlib import Path
 import _paths
 import yaml
 from competition import assemble_reference, load_board_config
+from score_board import organizer_env
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 
@@ -75,7 +76,7 @@ def score_one(submission, ref_dir, program_dir, run_dir, key):
         res.mkdir(parents=True)
         shutil.copy2(submission, res / Path(submission).name)
     proc = subprocess.run([sys.executable, str(Path(program_dir) / "score.py"), str(input_dir), str(output_dir)],
-                          cwd=str(run_dir), capture_output=True, text=True)
+                          cwd=str(run_dir), capture_output=True, text=True, env=organizer_env())
     record = {"key": key, "exit_code": proc.returncode, "scores": {}, "error": ""}
     if proc.returncode == 0:
         with open(output_dir / "scores.json", encoding="utf-8") as fh:

@@ -9,12 +9,21 @@ with the run folder as working directory, as CodaLab v1 does. Scores land in
 OUTPUT_DIR/output. Exits with score.py's exit code.
 """
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import _paths
 from competition import assemble_input
+from scorer.runner import ORGANIZER_ENV
+
+
+def organizer_env():
+    """The environment of an organizer's local run: full reference-data messages and notes."""
+    env = dict(os.environ)
+    env[ORGANIZER_ENV] = "1"
+    return env
 
 
 def score_board(competition, board, submission, out_dir, quiet=False):
@@ -22,10 +31,13 @@ def score_board(competition, board, submission, out_dir, quiet=False):
     input_dir = assemble_input(Path(competition) / "reference_data", board, submission, out_dir / "input")
     output_dir = out_dir / "output"
     proc = subprocess.run([sys.executable, str(_paths.SCORE), str(input_dir), str(output_dir)],
-                          cwd=str(out_dir), capture_output=True, text=True)
+                          cwd=str(out_dir), capture_output=True, text=True, env=organizer_env())
     if not quiet:
         sys.stdout.write(proc.stdout)
         sys.stderr.write(proc.stderr)
+        notes = output_dir / "private" / "reference_notes.txt"
+        if notes.exists():
+            print("Notes for the organizer on the reference data (%s):\n%s" % (notes, notes.read_text(encoding="utf-8")))
     return proc, output_dir
 
 

@@ -9,9 +9,14 @@ import sys
 import traceback
 
 from . import i18n, report
-from .errors import ScoringError
+from .errors import ReferenceDataError, ScoringError
 from .outputs import format_number, write_text
-from .runner import PRIVATE_DIR, run
+from .runner import PRIVATE_DIR, organizer_run, run
+
+ORGANIZER_ERROR = "organizer_error.txt"
+HIDDEN_REFERENCE_ERROR = ("the reference data of this phase is invalid, so no submission can be scored until the "
+                          "organizers fix it; they have the details in the private output (%s/%s)."
+                          % (PRIVATE_DIR, ORGANIZER_ERROR))
 
 CODABENCH_INPUT = "/app/input"
 CODABENCH_OUTPUT = "/app/output"
@@ -33,8 +38,14 @@ def main(argv):
     try:
         outcome = run(input_dir, output_dir)
     except ScoringError as exc:
-        _fail_page(output_dir, exc.who, exc.message)
-        print(i18n.error_line(exc.who, exc.message, i18n.language_of(input_dir)), file=sys.stderr)
+        message = exc.message
+        if isinstance(exc, ReferenceDataError):
+            # such messages may quote the gold; participants read stderr and the page on every platform
+            write_text(os.path.join(output_dir, PRIVATE_DIR, ORGANIZER_ERROR), message + "\n")
+            if not organizer_run():
+                message = HIDDEN_REFERENCE_ERROR
+        _fail_page(output_dir, exc.who, message)
+        print(i18n.error_line(exc.who, message, i18n.language_of(input_dir)), file=sys.stderr)
         return exc.exit_code
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
         write_text(os.path.join(output_dir, PRIVATE_DIR, "traceback.txt"), traceback.format_exc())

@@ -67,7 +67,7 @@ class Config:
     options: Dict[str, Any]
     boards_file: Optional[str] = None
     usage_column: Optional[str] = None
-    private_scores: bool = False
+    private_output: bool = False
     language: str = "en"
     ref_dir: str = "."
     raw: Dict[str, Any] = field(default_factory=dict)
@@ -77,7 +77,7 @@ class Config:
         return os.path.join(self.ref_dir, self.files[slot])
 
 
-_TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_scores", "language",
+_TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
              "title", "description")
 
 
@@ -161,15 +161,15 @@ def parse_config(raw, families, ref_dir="."):
         raise ConfigError("config.yaml: board is %r but boards names neither a file nor a usage_column; "
                           "add boards: {file: boards.csv}." % board)
 
-    private_scores = raw.get("private_scores", False)
-    if not isinstance(private_scores, bool):
-        raise ConfigError("config.yaml: private_scores is %r; allowed: true, false." % private_scores)
+    private_output = raw.get("private_output", False)
+    if not isinstance(private_output, bool):
+        raise ConfigError("config.yaml: private_output is %r; allowed: true, false." % private_output)
     language = raw.get("language", "en")
     if language not in LANGUAGES:
         raise ConfigError("config.yaml: language is %r; allowed: %s." % (language, ", ".join(LANGUAGES)))
 
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
-                  boards_file=boards_file, usage_column=usage_column, private_scores=private_scores,
+                  boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, ref_dir=ref_dir, raw=raw)
 
 

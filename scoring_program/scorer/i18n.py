@@ -41,8 +41,8 @@ MESSAGES = {
     "tag_count": ("{where}: {given} tags for a comment of {length} characters; give exactly one tag per "
                   "character, separated by spaces.",
                   "{where}：评论有 {length} 个字符，却给出了 {given} 个标签；每个字符恰好一个标签，用空格分隔。"),
-    "ok": ("{file}: no problems found ({n} rows, one for each test item).",
-           "{file}：未发现问题（共 {n} 行，每个测试样本一行）。"),
+    "ok": ("{file}: no problems found (checked against the {n} test items).",
+           "{file}：未发现问题（已对照 {n} 个测试样本检查）。"),
     "found": ("{file}: {n} problem(s) found:",
               "{file}：发现 {n} 个问题："),
     "no_public": ("cannot find the public test inputs {name} in {folder}; run this from the starting kit "

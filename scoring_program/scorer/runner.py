@@ -10,6 +10,12 @@ from .outputs import write_scores, write_text
 from .tasks import families
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
+ORGANIZER_ENV = "SCORER_ORGANIZER"  # set by the organizer tools: a local run, not a platform's
+
+
+def organizer_run():
+    """True when an organizer tool runs the scorer locally (never on a platform)."""
+    return os.environ.get(ORGANIZER_ENV) == "1"
 
 
 @dataclass
@@ -45,9 +51,11 @@ def run(input_dir, output_dir):
     sections = [report.Section("Scores", [report.Scores(scores, cfg.primary_key)])] + list(result.sections)
     write_text(os.path.join(output_dir, "detailed_results.html"), report.render(title, sections, result.summary))
 
-    if ref.notes:
+    # Notes quote the gold, and on Codabench private/ is in the participants' output zip unless the
+    # phase hides it: written only when asked for (CodaLab v1) or for an organizer's local run.
+    if ref.notes and (cfg.private_output or organizer_run()):
         write_text(os.path.join(output_dir, PRIVATE_DIR, "reference_notes.txt"), "\n".join(ref.notes) + "\n")
-    if cfg.private_scores and cfg.board == "A":
+    if cfg.private_output and cfg.board == "A":
         hidden = family.score(ref, sub, boards.units_of("B"), cfg)
         write_scores(os.path.join(output_dir, PRIVATE_DIR), ordered_scores(hidden.scores, cfg.primary_key),
                      prefix="board_B_")

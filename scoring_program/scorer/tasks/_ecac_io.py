@@ -104,21 +104,25 @@ class Conversations:
         return self.n_tokens[self.utt_offset[conv] + utt - 1]
 
 
-def _gold_list(data, name):
+def _gold_list(data, name, with_pairs=True):
     if not isinstance(data, list):
         raise ReferenceDataError("%s must be a JSON list of conversations." % name)
     for k, conv in enumerate(data):
         if not isinstance(conv, dict) or conversation_id(conv.get("conversation_ID")) is None:
             raise ReferenceDataError("%s: entry %d has no integer conversation_ID." % (name, k + 1))
-        if not isinstance(conv.get(PAIRS_KEY), list) or not isinstance(conv.get("conversation"), list):
+        has_pairs = isinstance(conv.get(PAIRS_KEY), list) or not with_pairs
+        if not has_pairs or not isinstance(conv.get("conversation"), list):
             raise ReferenceDataError("%s: conversation %s needs the lists 'conversation' and '%s'."
                                      % (name, conv["conversation_ID"], PAIRS_KEY))
     return data
 
 
-def read_conversations(data, name):
-    """Conversations of a gold file (ReferenceDataError if its shape is wrong)."""
-    data = _gold_list(data, name)
+def read_conversations(data, name, with_pairs=True):
+    """Conversations of a gold file, or of the public test file with ``with_pairs=False``.
+
+    A wrong shape is a ReferenceDataError.
+    """
+    data = _gold_list(data, name, with_pairs)
     ids = np.array([conversation_id(c["conversation_ID"]) for c in data], dtype=object)
     dup = pd.Index(ids).duplicated()
     if dup.any():

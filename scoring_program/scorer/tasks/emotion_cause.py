@@ -21,6 +21,7 @@ duplicate pairs removed in both modes. Option ``subtasks`` (``both``, ``1``,
 ``2``) chooses what a phase scores; in ``both``, a subtask whose file is
 absent scores 0 on all its keys.
 """
+import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -48,6 +49,7 @@ PRIMARY = {"1": "weighted_strict_f1", "2": "weighted_f1", "both": "weighted_stri
 SLOT = {1: "subtask1", 2: "subtask2"}
 GOLD = {1: "subtask1_gold", 2: "subtask2_gold"}
 N_EMOTIONS = len(EMOTIONS)
+PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, without pairs
 
 
 def _subtasks(options):
@@ -112,6 +114,17 @@ class EmotionCause(TaskFamily):
             notes += found
         strata = _dominant_emotion(gold[_subtasks(cfg.options)[0]], len(convs.ids))
         return EcacReference(units=convs.ids, strata=strata, notes=notes, convs=convs, gold=gold)
+
+    def public_reference(self, folder, cfg):
+        """The conversations of the public ``Subtask_1_test.json`` (utterances, no pairs): enough to check
+        conversation ids, utterance numbers and token spans of a submission offline."""
+        path = os.path.join(folder, PUBLIC_INPUTS)
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as fh:
+            convs = read_conversations(read_json(fh.read(), PUBLIC_INPUTS, ReferenceDataError), PUBLIC_INPUTS,
+                                       with_pairs=False)
+        return EcacReference(units=convs.ids, strata=np.full(len(convs.ids), ""), convs=convs)
 
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):

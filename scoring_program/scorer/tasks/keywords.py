@@ -29,11 +29,12 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ..tabular import read_reference_table, strip_cells
+from ..tabular import read_public_table, read_reference_table, strip_cells
 from ._delimited import fullwidth_ids, known_ids, read_submission
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
+PUBLIC_INPUTS = "test_public.csv"  # the released test samples (id, text)
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "micro_f1", "micro_precision", "micro_recall"]
 NOTE_LINES = 50
 
@@ -96,6 +97,16 @@ class Keywords(TaskFamily):
                          "predicted, under mode 'legacy' they are skipped. First ones: %s"
                          % (name, len(empty), ", ".join(str(units[i]) for i in empty[:NOTE_LINES])))
         return KeywordReference(units=units, strata=strata, notes=notes, rows=rows, items=items)
+
+    def public_reference(self, folder, cfg):
+        """The sample ids of the public ``test_public.csv``: no keywords."""
+        public = read_public_table(folder, PUBLIC_INPUTS, ["id"])
+        if public is None:
+            return None
+        units = strip_cells(public["id"]).to_numpy(dtype=object)
+        empty = np.zeros(0, dtype=np.int64)
+        return KeywordReference(units=units, strata=np.full(len(units), ""), rows=empty,
+                                items=np.zeros(0, dtype=object))
 
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):

@@ -30,11 +30,12 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ..tabular import read_reference_table, strip_cells
+from ..tabular import read_public_table, read_reference_table, strip_cells
 from ._delimited import known_ids, read_submission
 from .base import Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
+PUBLIC_INPUTS = "test_public.csv"  # the released test sentences (SentenceId, Content)
 CLASSES = ("pos", "neu", "neg")
 LABEL_SETS = {
     "en": {"pos": 0, "neu": 1, "neg": 2},
@@ -127,6 +128,16 @@ class ViewSentiment(TaskFamily):
         return ViewReference(units=units, strata=strata, notes=notes, views=pd.Index(views),
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
+
+    def public_reference(self, folder, cfg):
+        """The SentenceIds of the public ``test_public.csv`` (SentenceId, Content): no views, no opinions."""
+        listing = read_public_table(folder, PUBLIC_INPUTS, ["SentenceId"])
+        if listing is None:
+            return None
+        units = strip_cells(listing["SentenceId"]).to_numpy(dtype=object)
+        empty = np.zeros(0, dtype=np.int64)
+        return ViewReference(units=units, strata=np.full(len(units), ""), views=pd.Index([]), key_sentence=empty,
+                             keys=empty, accepted=np.zeros((0, len(CLASSES)), dtype=bool), first=empty)
 
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):

@@ -1,0 +1,52 @@
+"""The starting kit's validate.py works for every family: no gold needed, a clear first problem at least."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT
+
+VALIDATE = ROOT / "starting_kit" / "validate.py"
+
+
+def validate(competition, submission):
+    kit = ROOT / "examples" / competition / "starting_kit"
+    config = ROOT / "examples" / competition / "reference_data" / "board_A.yaml"
+    return subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(config),
+                           str(submission)], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("competition,sample", [("view_sentiment", "sample_submission.csv"),
+                                                ("keywords", "sample_submission.csv"),
+                                                ("emotion_cause", "submission")])
+def test_the_sample_submission_passes(competition, sample):
+    proc = validate(competition, ROOT / "examples" / competition / "starting_kit" / sample)
+    assert proc.returncode == 0 and "no problems found" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_view_sentiment_unknown_sentence_is_found(tmp_path):
+    bad = tmp_path / "pred.csv"
+    bad.write_text("SentenceId,View,Opinion\n999999,大众,pos\n", encoding="utf-8")
+    proc = validate("view_sentiment", bad)
+    assert proc.returncode == 1 and "'999999' is not in the test set" in proc.stdout, proc.stdout
+
+
+def test_keywords_duplicated_id_is_found(tmp_path):
+    bad = tmp_path / "pred.csv"
+    bad.write_text("id,keywords\nkw00001,a_b\nkw00001,c\n", encoding="utf-8")
+    proc = validate("keywords", bad)
+    assert proc.returncode == 1 and "appears twice (lines 2 and 3)" in proc.stdout, proc.stdout
+
+
+def test_emotion_cause_span_outside_the_utterance_is_found(tmp_path):
+    public = json.loads((ROOT / "examples" / "emotion_cause" / "starting_kit" / "Subtask_1_test.json").read_text())
+    n_tokens = len(public[0]["conversation"][0]["text"].split())
+    entries = [{"conversation_ID": c["conversation_ID"], "emotion-cause_pairs": []} for c in public]
+    entries[0]["emotion-cause_pairs"] = [["1_joy", "1_0_%d" % (n_tokens + 3)]]
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "Subtask_1_pred.json").write_text(json.dumps(entries), encoding="utf-8")
+    proc = validate("emotion_cause", folder)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Subtask_1_pred.json" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr
