@@ -99,7 +99,7 @@ def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path):
         assert "s.csv line %d" % (index + 1) in check.stdout
 
 
-def test_default_hook_reports_the_first_problem_via_load_submission(tmp_path):
+def test_default_hook_starts_with_the_first_problem_of_load_submission(tmp_path):
     family = families()["bank_comments"]
     cfg = parse_config({"task": "bank_comments"}, families(), ref_dir=str(ROOT / "starting_kit"))
     ref = family.public_reference(str(ROOT / "starting_kit"), cfg)
@@ -108,7 +108,10 @@ def test_default_hook_reports_the_first_problem_via_load_submission(tmp_path):
     problems = TaskFamily.submission_problems(family, files, ref, cfg)
     with pytest.raises(Exception) as caught:
         family.load_submission(files, ref, cfg)
-    assert problems == [caught.value.message]
+    assert problems[0] == caught.value.message
+    # the generic hook sets rows aside one by one and stops at the first whole-file problem (here the ids
+    # it set aside look missing); the bank family's own one-pass check finds all six
+    assert "line 4" in problems[0] and "line 7" in problems[1] and problems[2].startswith("(the check set")
     assert len(family.submission_problems(files, ref, cfg)) == 6
 
 

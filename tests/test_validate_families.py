@@ -50,3 +50,27 @@ def test_emotion_cause_span_outside_the_utterance_is_found(tmp_path):
     proc = validate("emotion_cause", folder)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Subtask_1_pred.json" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_every_row_problem_is_listed_in_file_order(tmp_path):
+    bad = tmp_path / "pred.csv"
+    bad.write_text("SentenceId,View,Opinion\n999999,大众,pos\n000059,玄武Pro3,good\n000105,,pos\n"
+                   "000107,赤兔GT3,neu\n", encoding="utf-8")
+    proc = validate("view_sentiment", bad)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
+    assert proc.returncode == 1 and "3 problem(s) found" in proc.stdout, proc.stdout
+    assert ["line 2" in lines[0], "line 3" in lines[1], "line 4" in lines[2]] == [True, True, True]
+    assert "'999999'" in lines[0] and "'good'" in lines[1] and "View is empty" in lines[2]
+
+
+def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_path):
+    kit = ROOT / "examples" / "multilabel" / "starting_kit"
+    lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").split("\n")
+    lines[3] = lines[3].split(",")[0] + ",nosuchlabel,0.5"
+    bad = tmp_path / "pred.csv"
+    bad.write_text("\n".join(lines), encoding="utf-8")
+    proc = validate("multilabel", bad)
+    found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
+    assert proc.returncode == 1 and len(found) == 2, proc.stdout
+    assert "line 4" in found[0] and "'nosuchlabel'" in found[0]
+    assert "run it again" in found[1] and "have no row" not in proc.stdout

@@ -79,16 +79,60 @@ class TaskFamily:
         """
         return None
 
-    def submission_problems(self, files, ref, cfg) -> List[str]:
+    def submission_problems(self, files, ref, cfg, limit=100) -> List[str]:
         """Every problem of the submission as one-line messages; [] when it loads.
 
-        The default reports the first problem only, through ``load_submission``;
-        a family overrides it to list them all.
+        The default asks ``load_submission`` again and again: a problem that
+        names a line of a table (``<file> line N``) blanks that line (blank lines
+        are skipped and keep the numbering of the others) and the check goes on;
+        a problem of the whole file ends the list (after rows were set aside it
+        may be their echo, so a note asks for a second run instead). A family
+        may override this with a check that finds everything in one pass.
         """
         from ..errors import SubmissionError
 
-        try:
-            self.load_submission(files, ref, cfg)
-        except SubmissionError as exc:
-            return [exc.message]
-        return []
+        files, found, seen = dict(files), [], set()
+        while len(found) < limit:
+            try:
+                self.load_submission(files, ref, cfg)
+                break
+            except SubmissionError as exc:
+                slot, line = _problem_line(exc.message, files)
+                if slot is None or line <= 1 or (slot, line) in seen:
+                    # after rows were set aside a whole-file problem may be their echo (a "missing" id)
+                    tail = [STOPPED_EARLY] if seen else [exc.message]
+                    return [m for _, m in sorted(found)] + tail
+                found.append(((list(files).index(slot), line), exc.message))
+                seen.add((slot, line))
+                files[slot] = _blank_line(files[slot], line)
+        return [m for _, m in sorted(found)]  # in file order, whatever order the checks ran in
+
+
+STOPPED_EARLY = ("(the check set the rows above aside and stopped; fix them and run it again: checks of the "
+                 "whole file, such as missing ids, come after them)")
+
+
+def _problem_line(message, files):
+    """(slot, line) of a message that starts with ``<file name> line N``, else (None, 0)."""
+    for slot, file in files.items():
+        if file is None:
+            continue
+        head = file.name + " line "
+        if message.startswith(head):
+            digits = message[len(head):].split(None, 1)[0].rstrip(",:")
+            if digits.isdigit():
+                return slot, int(digits)
+    return None, 0
+
+
+def _blank_line(file, line):
+    """A copy of a submitted table whose ``line`` (1-based) is empty, as UTF-8."""
+    from ..discovery import SubmittedFile
+    from ..errors import SubmissionError
+    from ..textio import decode, normalise_newlines
+
+    lines = normalise_newlines(decode(file.read_bytes(), file.name, SubmissionError)).split("\n")
+    if line - 1 < len(lines):
+        lines[line - 1] = ""
+    data = "\n".join(lines).encode("utf-8")
+    return SubmittedFile(file.name, lambda: data)
