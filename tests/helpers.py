@@ -1,5 +1,7 @@
 """Shared test helpers: run score.py as a platform does and read what it wrote."""
+import io
 import json
+import zipfile
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +72,12 @@ def assert_participant_error(proc, *fragments):
     return lines[0]
 
 
+
+
+def zipped(files):
+    """The bytes of a zip holding {name: bytes or str}."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buf.getvalue()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, make_input, read_scores, read_scores_json, run_score, write_files
+from helpers import ROOT, make_input, read_scores, read_scores_json, run_score, write_files, zipped
 
 sys.path.insert(0, str(ROOT / "tools"))
 from competition import assemble_reference  # noqa: E402
@@ -23,12 +23,6 @@ def phase_input(tmp_path, board, submission_files, name="input"):
     return base
 
 
-def zipped(entries):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in entries.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 def test_runs_like_codalab_v1_from_a_copied_program_and_a_wrapped_zip(tmp_path):

@@ -14,7 +14,6 @@ import os
 import random
 import shutil
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from helpers import zipped  # noqa: E402
 from scorer.errors import ScoringError  # noqa: E402
 from scorer.runner import run  # noqa: E402
 from tools.competition import assemble_reference  # noqa: E402
@@ -122,12 +122,6 @@ def write_rows(rows, quoting):
     return buf.getvalue().encode("utf-8")
 
 
-def zipped(files):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buf.getvalue()
 
 
 # --- every family ------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 Each used to end in an IndexError (a bug of ours, exit 3) or to quote the wrong
 token; each must be a one-line participant error naming the right token.
 """
-import shutil
 import sys
 from pathlib import Path
 

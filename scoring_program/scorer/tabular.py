@@ -130,6 +130,12 @@ def read_public_table(folder, name, columns):
         return _table(fh.read(), name, columns)
 
 
+def read_public_units(folder, name, column):
+    """The unit ids (stripped) of a public test-input table in ``folder``, or None without one."""
+    frame = read_public_table(folder, name, [column])
+    return None if frame is None else strip_cells(frame[column]).to_numpy(dtype=object)
+
+
 def reference_ids(frame, name, column="id"):
     """The stripped id column of a reference table; a repeated id is an organizer error."""
     ids = strip_cells(frame[column])

@@ -29,7 +29,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ..tabular import read_public_table, read_reference_table, strip_cells
+from ..tabular import read_public_units, read_reference_table, strip_cells
 from ._delimited import fullwidth_ids, known_ids, read_submission
 from .base import Reference, Result, TaskFamily
 
@@ -100,10 +100,9 @@ class Keywords(TaskFamily):
 
     def public_reference(self, folder, cfg):
         """The sample ids of the public ``test_public.csv``: no keywords."""
-        public = read_public_table(folder, PUBLIC_INPUTS, ["id"])
-        if public is None:
+        units = read_public_units(folder, PUBLIC_INPUTS, "id")
+        if units is None:
             return None
-        units = strip_cells(public["id"]).to_numpy(dtype=object)
         empty = np.zeros(0, dtype=np.int64)
         return KeywordReference(units=units, strata=np.full(len(units), ""), rows=empty,
                                 items=np.zeros(0, dtype=object))

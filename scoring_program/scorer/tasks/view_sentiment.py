@@ -30,7 +30,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ..tabular import read_public_table, read_reference_table, strip_cells
+from ..tabular import read_public_units, read_reference_table, strip_cells
 from ._delimited import known_ids, read_submission
 from .base import Reference, Result, TaskFamily
 
@@ -131,10 +131,9 @@ class ViewSentiment(TaskFamily):
 
     def public_reference(self, folder, cfg):
         """The SentenceIds of the public ``test_public.csv`` (SentenceId, Content): no views, no opinions."""
-        listing = read_public_table(folder, PUBLIC_INPUTS, ["SentenceId"])
-        if listing is None:
+        units = read_public_units(folder, PUBLIC_INPUTS, "SentenceId")
+        if units is None:
             return None
-        units = strip_cells(listing["SentenceId"]).to_numpy(dtype=object)
         empty = np.zeros(0, dtype=np.int64)
         return ViewReference(units=units, strata=np.full(len(units), ""), views=pd.Index([]), key_sentence=empty,
                              keys=empty, accepted=np.zeros((0, len(CLASSES)), dtype=bool), first=empty)
