@@ -33,18 +33,38 @@ def submission_dir(input_dir):
     return os.path.join(input_dir, "res")
 
 
-def run(input_dir, output_dir):
-    """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
+@dataclass
+class Prepared:
+    """Everything read and validated, ready to score any board."""
+
+    cfg: object
+    family: object
+    ref: object
+    boards: object
+    sub: object
+
+    def score(self, board):
+        return self.family.score(self.ref, self.sub, self.boards.units_of(board), self.cfg)
+
+
+def prepare(ref_dir, res_dir):
+    """Read and validate config, reference, boards and submission, in that order."""
     registry = families()
-    cfg = load_config(reference_dir(input_dir), registry)
+    cfg = load_config(ref_dir, registry)
     family = registry[cfg.task]
     ref = family.load_reference(cfg)
     boards = load_boards(cfg, ref)
     slots = {s: cfg.files[s] for s in family.submission_slots}
-    files = find_files(submission_dir(input_dir), slots, family.required_slots)
-    sub = family.load_submission(files, ref, cfg)
+    sub = family.load_submission(find_files(res_dir, slots, family.required_slots), ref, cfg)
+    return Prepared(cfg, family, ref, boards, sub)
 
-    result = family.score(ref, sub, boards.units_of(cfg.board), cfg)
+
+def run(input_dir, output_dir):
+    """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
+    prepared = prepare(reference_dir(input_dir), submission_dir(input_dir))
+    cfg, family, ref = prepared.cfg, prepared.family, prepared.ref
+
+    result = prepared.score(cfg.board)
     scores = ordered_scores(result.scores, cfg.primary_key)
     write_scores(output_dir, scores)
     title = "%s: board %s" % (family.title, cfg.board)
@@ -56,7 +76,7 @@ def run(input_dir, output_dir):
     if ref.notes and (cfg.private_output or organizer_run()):
         write_text(os.path.join(output_dir, PRIVATE_DIR, "reference_notes.txt"), "\n".join(ref.notes) + "\n")
     if cfg.private_output and cfg.board == "A":
-        hidden = family.score(ref, sub, boards.units_of("B"), cfg)
+        hidden = prepared.score("B")
         write_scores(os.path.join(output_dir, PRIVATE_DIR), ordered_scores(hidden.scores, cfg.primary_key),
                      prefix="board_B_")
     return RunResult(cfg.board, scores, result.summary)
