@@ -74,3 +74,18 @@ def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_pat
     assert proc.returncode == 1 and len(found) == 2, proc.stdout
     assert "line 4" in found[0] and "'nosuchlabel'" in found[0]
     assert "run it again" in found[1] and "have no row" not in proc.stdout
+
+
+def test_multilabel_rows_are_all_checked_before_missing_ids(tmp_path):
+    kit = ROOT / "examples" / "multilabel" / "starting_kit"
+    lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").split("\n")
+    lines[3] = lines[3].split(",")[0] + ",nosuchlabel,0.5"
+    lines[7] = lines[7].split(",")[0] + ",shipping shipping,0.5 0.4"
+    lines[9] = lines[9].split(",")[0] + ",shipping,abc"
+    bad = tmp_path / "pred.csv"
+    bad.write_text("\n".join(lines), encoding="utf-8")
+    proc = validate("multilabel", bad)
+    found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
+    assert proc.returncode == 1 and len(found) == 4, proc.stdout
+    assert ["line 4" in found[0], "line 8" in found[1], "line 10" in found[2]] == [True, True, True]
+    assert "'nosuchlabel'" in found[0] and "listed twice" in found[1] and "'abc'" in found[2]

@@ -69,6 +69,12 @@ def _check_columns(frame, columns, name, sep):
 
 def align_ids(ids, line, reference_ids, name, id_column="id", what="id", source="the test set"):
     """Position in ``ids`` of each reference id; refuses duplicated, unknown and missing ids."""
+    check_ids(ids, line, reference_ids, name, id_column, what, source)
+    return positions_of(ids, reference_ids, name, what, source)
+
+
+def check_ids(ids, line, reference_ids, name, id_column="id", what="id", source="the test set"):
+    """Refuses a duplicated or unknown id, naming its line (row-level problems)."""
     ids = pd.Index(ids)
     dup = ids.duplicated()
     if dup.any():
@@ -77,14 +83,18 @@ def align_ids(ids, line, reference_ids, name, id_column="id", what="id", source=
         raise SubmissionError("%s: %s %s appears twice (lines %d and %d); keep one row per %s."
                               % (where(name, int(line[i]), column=id_column), what, ids[i], line[first],
                                  line[i], what))
-    reference = pd.Index(reference_ids)
-    known = ids.isin(reference)
+    known = ids.isin(pd.Index(reference_ids))
     if not known.all():
         i = int(np.flatnonzero(~known)[0])
         raise SubmissionError("%s: %s %r is not in %s (%d unknown %ss in all); use the %ss of %s "
                               "exactly as given." % (where(name, int(line[i]), column=id_column), what, ids[i],
                                                      source, int((~known).sum()), what, what, source))
-    position = ids.get_indexer(reference)
+
+
+def positions_of(ids, reference_ids, name, what="id", source="the test set"):
+    """Position in ``ids`` (unique, all known) of each reference id; refuses missing ones (a file-level problem)."""
+    reference = pd.Index(reference_ids)
+    position = pd.Index(ids).get_indexer(reference)
     if (position < 0).any():
         missing = reference[position < 0]
         shown = ", ".join(str(m) for m in missing[:5]) + (", ..." if len(missing) > 5 else "")

@@ -32,7 +32,7 @@ from ..discovery import SubmittedFile
 from ..errors import ReferenceDataError, SubmissionError, clip, where
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..tabular import (align_ids, read_public_table, read_reference_bytes, read_reference_table,
+from ..tabular import (check_ids, positions_of, read_public_table, read_reference_bytes, read_reference_table,
                        read_submission_table, reference_ids)
 from ..tagcodes import encode, split_tokens
 from ..textio import decode as decode_text, normalise_newlines
@@ -189,8 +189,8 @@ class Multilabel(TaskFamily):
         if len(empty):
             raise SubmissionError("%s is empty; every row needs the id of a test sample."
                                   % where(name, int(line[empty[0]]), column="id"))
-        position = align_ids(ids, line, ref.units, name)
-        frame, line, ids = frame.iloc[position].reset_index(drop=True), line[position], ids.iloc[position].to_numpy()
+        check_ids(ids, line, ref.units, name)
+        ids = ids.to_numpy(dtype=object)
         n_classes = len(ref.labels)
 
         tokens = _encode_labels(frame["labels"], ref.labels)
@@ -206,7 +206,10 @@ class Multilabel(TaskFamily):
         scores = None
         if "scores" in columns:
             scores = _read_scores(frame["scores"], tokens, line, ids, name)
-        return _build_submission(tokens, scores, len(frame), n_classes, cfg.options)
+        # rows are checked in file order first, so that every row problem comes before a missing id
+        position = positions_of(ids, ref.units, name)
+        sub = _build_submission(tokens, scores, len(frame), n_classes, cfg.options)
+        return MultilabelSubmission(ranked=sub.ranked[position], predicted=sub.predicted[position])
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, units, cfg):
