@@ -63,13 +63,19 @@ def test_every_row_problem_is_listed_in_file_order(tmp_path):
     assert "'999999'" in lines[0] and "'good'" in lines[1] and "View is empty" in lines[2]
 
 
-def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_path):
-    kit = ROOT / "examples" / "multilabel" / "starting_kit"
-    lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").split("\n")
-    lines[3] = lines[3].split(",")[0] + ",nosuchlabel,0.5"
+def multilabel_sample_with(tmp_path, rows):
+    """The multi-label sample submission with some rows (by index in its lines) replaced."""
+    lines = (ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv").read_text(
+        encoding="utf-8").split("\n")
+    for index, rest in rows.items():
+        lines[index] = lines[index].split(",")[0] + "," + rest
     bad = tmp_path / "pred.csv"
     bad.write_text("\n".join(lines), encoding="utf-8")
-    proc = validate("multilabel", bad)
+    return bad
+
+
+def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_path):
+    proc = validate("multilabel", multilabel_sample_with(tmp_path, {3: "nosuchlabel,0.5"}))
     found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
     assert proc.returncode == 1 and len(found) == 2, proc.stdout
     assert "line 4" in found[0] and "'nosuchlabel'" in found[0]
@@ -77,13 +83,7 @@ def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_pat
 
 
 def test_multilabel_rows_are_all_checked_before_missing_ids(tmp_path):
-    kit = ROOT / "examples" / "multilabel" / "starting_kit"
-    lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").split("\n")
-    lines[3] = lines[3].split(",")[0] + ",nosuchlabel,0.5"
-    lines[7] = lines[7].split(",")[0] + ",shipping shipping,0.5 0.4"
-    lines[9] = lines[9].split(",")[0] + ",shipping,abc"
-    bad = tmp_path / "pred.csv"
-    bad.write_text("\n".join(lines), encoding="utf-8")
+    bad = multilabel_sample_with(tmp_path, {3: "nosuchlabel,0.5", 7: "shipping shipping,0.5 0.4", 9: "shipping,abc"})
     proc = validate("multilabel", bad)
     found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
     assert proc.returncode == 1 and len(found) == 4, proc.stdout
