@@ -1,6 +1,7 @@
 """Timing helpers for the benchmark scripts: whole-process wall time and peak memory of a command."""
 import json
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -35,6 +36,28 @@ def score_whole_process(input_dir, out_base, repeat=3):
     if failed:
         raise SystemExit(failed[0]["err"])
     return sorted(r["wall"] for r in runs)[len(runs) // 2], max(r["peak_mib"] for r in runs), Path(out_base) / "out0"
+
+
+def peer_rows(sizes, make_files, peer, read):
+    """One table row per size: counts, our whole process, a peer on the same files, the read time, the gap.
+
+    ``make_files(folder, n)`` writes INPUT into folder and returns (gold, pred, n_gold, n_pred);
+    ``peer(gold, pred)`` returns {score key: value}; ``read(gold, pred)`` reads both files with pandas.
+    The gap is the largest difference between our scores.json and the peer on the peer's keys.
+    """
+    rows = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
+            wall, peak, out = score_whole_process(folder / "input", folder, repeat=1)
+            ours = json.loads((out / "scores.json").read_text())
+            t_peer, theirs = best_of(lambda: peer(gold_path, pred_path), repeat=1)
+            t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
+            gap = max(abs(ours[k] - theirs[k]) for k in theirs)
+            rows.append([n, n_gold, n_pred, "%.2f" % wall, "%.0f" % peak, "%.2f" % t_peer, "%.2f" % t_read,
+                         "%.1e" % gap])
+    return rows
 
 
 def best_of(fn, repeat=3):

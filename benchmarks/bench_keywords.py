@@ -15,14 +15,12 @@ The last column is the largest difference between our six scores and scikit-lear
 (scores.json has 10 decimals).
 """
 import argparse
-import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, score_whole_process, table
+from _measure import peer_rows, table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,18 +79,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
     args = parser.parse_args(argv)
-    rows = []
-    for n in args.sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
-            wall, peak, out = score_whole_process(folder / "input", folder, repeat=1)
-            scores = json.loads((out / "scores.json").read_text())
-            t_oracle, oracle = best_of(lambda: sklearn_scores(gold_path, pred_path), repeat=1)
-            t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
-            gap = max(abs(scores[k] - oracle[k]) for k in oracle)
-            rows.append([n, n_gold, n_pred, "%.2f" % wall, "%.0f" % peak, "%.2f" % t_oracle,
-                         "%.2f" % t_read, "%.1e" % gap])
+    rows = peer_rows(args.sizes, make_files, sklearn_scores, read)
     print(table(["samples", "gold keywords", "pred keywords", "ours s (whole process)", "ours peak MiB",
                  "sklearn s", "pandas read s", "max |ours - sklearn|"], rows))
 

@@ -12,14 +12,12 @@ folder; then, side by side:
 - I/O floor: pandas.read_csv of the two files as strings.
 """
 import argparse
-import json
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, score_whole_process, table
+from _measure import peer_rows, table
 
 ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = np.array(["pos", "neu", "neg"])
@@ -74,17 +72,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
     args = parser.parse_args(argv)
-    rows = []
-    for n in args.sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            gold_path, pred_path, n_gold, n_pred = make_files(folder, n)
-            wall, peak, out = score_whole_process(folder / "input", folder, repeat=1)
-            f1 = json.loads((out / "scores.json").read_text())["f1"]
-            t_oracle, f1_oracle = best_of(lambda: set_formula(gold_path, pred_path), repeat=1)
-            t_read, _ = best_of(lambda: read(gold_path, pred_path), repeat=3)
-            rows.append([n, n_gold, n_pred, "%.2f" % wall, "%.0f" % peak, "%.2f" % t_oracle,
-                         "%.2f" % t_read, "%.1e" % abs(f1 - f1_oracle)])
+    rows = peer_rows(args.sizes, make_files, lambda gold, pred: {"f1": set_formula(gold, pred)}, read)
     print(table(["sentences", "gold rows", "pred rows", "ours s (whole process)", "ours peak MiB",
                  "set formula s", "pandas read s", "|F1 ours - formula|"], rows))
 
