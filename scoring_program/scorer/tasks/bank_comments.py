@@ -227,9 +227,12 @@ def _error_section(gold, pred, gold_hit, pred_hit, stray, scheme):
     wrong = ~pred_hit
     j = _first_overlap(Spans(pred.start[wrong], pred.end[wrong], pred.type[wrong]), gold)
     has = j >= 0
-    js = np.where(has, j, 0)
-    same_span = has & (gold.start[js] == pred.start[wrong]) & (gold.end[js] == pred.end[wrong])
-    same_type = has & (gold.type[js] == pred.type[wrong])
+    if len(gold):
+        js = np.where(has, j, 0)
+        same_span = has & (gold.start[js] == pred.start[wrong]) & (gold.end[js] == pred.end[wrong])
+        same_type = has & (gold.type[js] == pred.type[wrong])
+    else:  # a board without any gold entity: every predicted one is spurious
+        same_span = same_type = np.zeros(len(j), dtype=bool)
     missed = (_first_overlap(gold, pred) < 0).sum() if len(gold) else 0
     rows = [
         ["correct (same span, same type)", int(pred_hit.sum())],
