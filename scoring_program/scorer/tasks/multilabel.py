@@ -67,7 +67,7 @@ OPTIONS = {
                               "AP@k divides by |relevant| (trec_eval, the source document) or min(k, |relevant|)"),
     "ndcg_gain": Option("exponential", ranking.GAINS, "nDCG gain: 2^g - 1 (exponential) or g (linear)"),
     "err_max_grade": Option(None, Check(_optional(lambda v: isinstance(v, int) and 1 <= v <= 30),
-                                        "null (the largest grade in the gold file) or an integer in [1, 30]"),
+                                        "null (the largest grade in the scored board's gold) or an integer in [1, 30]"),
                             "g_max of ERR: R = (2^g - 1) / 2^g_max"),
     "set_top_k": Option(None, Check(_optional(lambda v: isinstance(v, int) and 1 <= v <= MAX_K),
                                     "null (the whole list) or an integer in [1, %d]" % MAX_K),
@@ -94,7 +94,6 @@ RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
 class MultilabelReference(Reference):
     labels: Tuple[str, ...] = ()
     grades: np.ndarray = None     # (n_samples, n_classes) gold grade, 0 = not relevant
-    max_grade: int = 1            # largest grade in the whole gold file (all boards)
 
 
 @dataclass
@@ -162,7 +161,7 @@ class Multilabel(TaskFamily):
         usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
         return MultilabelReference(units=units, strata=_strata(grades > 0, labels), usage=usage,
                                    notes=_reference_notes(grades > 0, labels, name), labels=tuple(labels),
-                                   grades=grades, max_grade=max_grade)
+                                   grades=grades)
 
     def public_reference(self, folder, cfg):
         """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
@@ -236,7 +235,8 @@ class Multilabel(TaskFamily):
         ranked = sub.ranked[rows]
         list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
         ranked_both_empty = list_empty & ~gold.any(axis=1)
-        g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else ref.max_grade
+        # a default from the scored rows only: a board's score never depends on another board's gold
+        g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else max(1, int(grades.max(initial=0)))
         rank_rows = []
         for k in _ks(opts["k"]):  # one pass per cutoff
             at = ranking.grades_at_ranks(ranked, grades, k)
