@@ -1,9 +1,17 @@
 """Finding the participant's file(s) in ``res/``.
 
-Platforms hand us the upload in different shapes: CodaLab v1 unzips it as it
-is (so a wrapping folder stays), Codabench adds its own ``metadata`` file, macOS
-adds ``__MACOSX/`` and ``.DS_Store``, and some participants upload a zip inside
-the zip. A *slot* is one file the task expects (for example ``submission``); its
+Platforms hand us the upload in different shapes:
+
+- CodaLab v1 unzips it as it is (a wrapping folder stays), then extracts each
+  ``*.zip`` it finds at the top into a folder of the same name and keeps the
+  zip (competitions-v1-compute-worker, worker.py, ``get_bundle``): such a zip
+  is skipped here, its folder is read instead;
+- Codabench unzips it (``extractall``), copies it into the prediction output,
+  adds its own ``metadata`` file there and hands that folder to the scoring step
+  (compute_worker.py, ``_run_program_directory`` and ``push_output``);
+- macOS adds ``__MACOSX/`` and ``.DS_Store``; some participants zip a zip.
+
+A *slot* is one file the task expects (for example ``submission``); its
 pattern is a glob matched case-insensitively against file names.
 """
 import fnmatch
@@ -47,13 +55,19 @@ def list_files(res_dir):
         for f in sorted(files):
             path = os.path.join(root, f)
             rel = os.path.relpath(path, res_dir).replace(os.sep, "/")
-            if _ignored(rel):
+            if _ignored(rel) or _extracted_beside(root, f):
                 continue
             if f.lower().endswith(".zip"):
                 found.extend(_zip_members(path, rel))
             else:
                 found.append(SubmittedFile(rel, _reader(path)))
     return sorted(found, key=lambda f: f.name)
+
+
+def _extracted_beside(folder, name):
+    """True for ``x.zip`` when the folder ``x`` sits beside it: the CodaLab v1 worker already extracted it."""
+    stem, ext = os.path.splitext(name)
+    return ext.lower() == ".zip" and os.path.isdir(os.path.join(folder, stem))
 
 
 def _reader(path):
