@@ -1,4 +1,5 @@
 """Shared test helpers: run score.py as a platform does and read what it wrote."""
+import contextlib
 import io
 import json
 import zipfile
@@ -41,10 +42,46 @@ def make_input(tmp_path, ref, res, name="input"):
     return base
 
 
+V1_INPUT_METADATA = ("ref: https://example.org/ref.zip\nres: https://example.org/res.zip\nsubmitted-by: someone\n"
+                     "competition-submission: 1\ncompetition-phase: 1\n")
+CODABENCH_RES_METADATA = "exitCode: 0\nelapsedTime: 0.1\ningestionExitCode: 0\ningestionElapsedTime: 0.1\n"
+
+
+def as_platform(input_dir, platform):
+    """Lay INPUT out as ``platform`` does: CodaLab v1 writes INPUT/metadata (codalab-competitions
+    apps/web/tasks.py, ``score``), Codabench res/metadata (compute_worker.py, ``push_output``)."""
+    input_dir = Path(input_dir)
+    input_dir.mkdir(parents=True, exist_ok=True)
+    if platform == "codalab_v1":
+        (input_dir / "metadata").write_text(V1_INPUT_METADATA, encoding="utf-8")
+    elif platform == "codabench":
+        (input_dir / "res").mkdir(parents=True, exist_ok=True)
+        (input_dir / "res" / "metadata").write_text(CODABENCH_RES_METADATA, encoding="utf-8")
+    return input_dir
+
+
 def run_score(input_dir, output_dir, cwd=None, program=SCORE):
     """Run score.py in a fresh interpreter; returns the CompletedProcess."""
     return subprocess.run([sys.executable, str(program), str(input_dir), str(output_dir)],
                           cwd=str(cwd or Path(output_dir).parent), capture_output=True, text=True, timeout=600)
+
+
+def score_in_process(input_dir, output_dir):
+    """score.py's main() in this interpreter: (exit code, stdout, stderr). Much faster than a process."""
+    from scorer.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(input_dir), str(output_dir)])
+    return code, out.getvalue(), err.getvalue()
+
+
+def visible_outcome(input_dir, output_dir):
+    """Everything a participant can reach of a run: exit code, stdout, stderr, every file outside private/."""
+    code, out, err = score_in_process(input_dir, output_dir)
+    files = {p.relative_to(output_dir).as_posix(): p.read_bytes() for p in sorted(Path(output_dir).rglob("*"))
+             if p.is_file() and p.relative_to(output_dir).parts[0] != "private"}
+    return code, out.replace(str(output_dir), "OUTPUT"), err.replace(str(output_dir), "OUTPUT"), files
 
 
 def read_scores(output_dir):

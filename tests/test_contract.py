@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, make_input, read_scores, read_scores_json, run_score, write_files, zipped
+from helpers import ROOT, as_platform, make_input, read_scores, read_scores_json, run_score, write_files, zipped
 
 sys.path.insert(0, str(ROOT / "tools"))
 from competition import assemble_reference  # noqa: E402
@@ -16,9 +16,9 @@ from competition import assemble_reference  # noqa: E402
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 
 
-def phase_input(tmp_path, board, submission_files, name="input"):
+def phase_input(tmp_path, board, submission_files, name="input", reveal=False):
     base = Path(tmp_path) / name
-    assemble_reference(ROOT / "reference_data", board, base / "ref")
+    assemble_reference(ROOT / "reference_data", board, base / "ref", reveal)
     write_files(base / "res", submission_files)
     return base
 
@@ -121,14 +121,18 @@ def test_board_a_run_reveals_nothing_of_board_b(tmp_path):
 
 
 def test_private_scores_of_board_b_go_only_to_the_private_folder(tmp_path):
-    inp = phase_input(tmp_path, "A", {"submission.csv": SAMPLE.read_bytes()})
-    config = inp / "ref" / "config.yaml"
-    config.write_text(config.read_text() + "private_output: true\n")
-    assert run_score(inp, tmp_path / "out").returncode == 0
-    b_run = run_score(phase_input(tmp_path, "B", {"submission.csv": SAMPLE.read_bytes()}, "inb"), tmp_path / "outb")
+    b_run = run_score(phase_input(tmp_path, "B", {"submission.csv": SAMPLE.read_bytes()}, "inb", reveal=True),
+                      tmp_path / "outb")
     assert b_run.returncode == 0
-    assert (tmp_path / "out" / "private" / "board_B_scores.txt").read_bytes() == \
-        (tmp_path / "outb" / "scores.txt").read_bytes()
+    for platform, written in (("codalab_v1", True), ("codabench", False), ("local", False)):
+        inp = as_platform(phase_input(tmp_path, "A", {"submission.csv": SAMPLE.read_bytes()}, platform), platform)
+        config = inp / "ref" / "config.yaml"
+        config.write_text(config.read_text() + "private_output: true\n")
+        out = tmp_path / ("out_" + platform)
+        assert run_score(inp, out).returncode == 0
+        assert (out / "private").exists() == written, platform
+        if written:  # CodaLab v1 gives private/ to the competition creator only
+            assert (out / "private" / "board_B_scores.txt").read_bytes() == (tmp_path / "outb" / "scores.txt").read_bytes()
 
 
 def test_boards_cover_every_id_once_and_split_40_60():
@@ -173,7 +177,8 @@ ORGANIZER_CASES = [
 @pytest.mark.parametrize("config,fragment", ORGANIZER_CASES, ids=[c[1][:30] for c in ORGANIZER_CASES])
 def test_organizer_mistakes_exit_2_with_the_key_value_and_what_is_allowed(tmp_path, config, fragment):
     gold = "id,BIO_anno,class\n0,O,2\n"
-    proc = run_score(make_input(tmp_path, {"config.yaml": config, "gold.csv": gold}, {"s.csv": gold}), tmp_path / "o")
+    inp = as_platform(make_input(tmp_path, {"config.yaml": config, "gold.csv": gold}, {"s.csv": gold}), "codalab_v1")
+    proc = run_score(inp, tmp_path / "o")
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     details = tmp_path / "o" / "private" / "organizer_error.txt"  # reference-data errors: details kept private
@@ -187,7 +192,7 @@ def test_bad_boards_file_is_an_organizer_error(tmp_path):
                                    ("gap", "id,board\n0,A\n", "does not assign 1 reference unit"),
                                    ("val", "id,board\n0,A\n1,C\n", "has board 'C'")]:
         inp = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold, "boards.csv": boards}, {"s.csv": gold}, name)
-        proc = run_score(inp, tmp_path / ("o" + name))
+        proc = run_score(as_platform(inp, "codalab_v1"), tmp_path / ("o" + name))
         assert proc.returncode == 2 and "reference data of this phase is invalid" in proc.stderr, proc.stderr
         assert fragment in (tmp_path / ("o" + name) / "private" / "organizer_error.txt").read_text()
 
@@ -199,10 +204,18 @@ def test_a_bug_exits_3_with_a_short_line_and_a_private_traceback(tmp_path, monke
         raise KeyError("secret detail")
 
     monkeypatch.setattr(cli, "run", broken)
-    code = cli.main([str(tmp_path / "in"), str(tmp_path / "out")])
-    err = capsys.readouterr().err
-    assert code == 3 and len(err.strip().splitlines()) == 1 and "secret detail" not in err
-    assert "secret detail" in (tmp_path / "out" / "private" / "traceback.txt").read_text()
+    for platform, kept in (("codalab_v1", True), ("codabench", False), ("local", False)):
+        inp = as_platform(tmp_path / ("in_" + platform), platform)
+        out = tmp_path / ("out_" + platform)
+        code = cli.main([str(inp), str(out)])
+        err = capsys.readouterr().err
+        assert code == 3 and len(err.strip().splitlines()) == 1 and "secret detail" not in err
+        assert (out / "private").exists() == kept, platform
+        if kept:
+            assert "secret detail" in (out / "private" / "traceback.txt").read_text()
+            assert "private output (private/traceback.txt)" in err
+        else:  # nowhere a participant could reach: the organizer reproduces it locally
+            assert "tools/score_board.py" in err
 
 
 def test_no_arguments_and_no_codabench_folders_prints_usage():
@@ -214,7 +227,13 @@ def test_no_arguments_and_no_codabench_folders_prints_usage():
 
 def test_reference_errors_show_no_gold_to_participants_but_all_to_the_organizer(tmp_path):
     gold = "id,BIO_anno,class\n0,O,2\n1,B-BANK,secret-class-7\n"
-    inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold})
+    for platform in ("codabench", "local"):
+        inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold}, platform)
+        proc = run_score(as_platform(inp, platform), tmp_path / ("out_" + platform))
+        assert proc.returncode == 2 and "secret-class-7" not in proc.stderr and "tools/score_board.py" in proc.stderr
+        assert not (tmp_path / ("out_" + platform) / "private").exists()
+    inp = as_platform(make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold}),
+                      "codalab_v1")
     proc = run_score(inp, tmp_path / "out")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "secret-class-7" not in proc.stderr
@@ -228,11 +247,14 @@ def test_reference_errors_show_no_gold_to_participants_but_all_to_the_organizer(
 
 def test_reference_notes_are_written_only_when_asked_for(tmp_path):
     gold = "id,BIO_anno,class\n0,O I-BANK,2\n"   # an ill-formed gold transition makes a note
-    cases = [("platform", "", {}, False), ("v1", "private_output: true\n", {}, True),
-             ("organizer", "", {"SCORER_ORGANIZER": "1"}, True)]
-    for name, extra, env, expected in cases:
-        inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n" + extra, "gold.csv": gold},
-                         {"s.csv": "id,BIO_anno,class\n0,O O,2\n"}, name)
+    cases = [("local", "local", "private_output: true\n", {}, False),
+             ("v1 not asked", "codalab_v1", "", {}, False),
+             ("v1", "codalab_v1", "private_output: true\n", {}, True),
+             ("codabench", "codabench", "private_output: true\n", {}, False),   # its output zip may be public
+             ("organizer", "local", "", {"SCORER_ORGANIZER": "1"}, True)]
+    for name, platform, extra, env, expected in cases:
+        inp = as_platform(make_input(tmp_path, {"config.yaml": "task: bank_comments\n" + extra, "gold.csv": gold},
+                                     {"s.csv": "id,BIO_anno,class\n0,O O,2\n"}, name), platform)
         proc = subprocess.run([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(inp),
                                str(tmp_path / ("o" + name))], capture_output=True, text=True,
                               env=dict(os.environ, **env))

@@ -1,7 +1,7 @@
 """Participant mistakes in multi-label submissions: exit 1, one line, where and how to fix, no gold label."""
 import pytest
 
-from helpers import assert_participant_error, make_input, run_score
+from helpers import as_platform, assert_participant_error, make_input, run_score
 
 LABELS = "joy\nanger\nfear\nsurprise_gold_only\n"
 GOLD = "id,labels\n001,joy\n002,anger fear\n003,surprise_gold_only\n"
@@ -53,8 +53,8 @@ def test_unknown_label_message_lists_the_label_names(tmp_path):
 
 
 def test_gold_errors_are_the_organizers(tmp_path):
-    base = make_input(tmp_path, {"labels.txt": "a\nb\n", "gold.csv": "id,labels\n1,a c\n", "config.yaml": CONFIG},
-                      {"s.csv": "id,labels\n1,a\n"})
+    base = as_platform(make_input(tmp_path, {"labels.txt": "a\nb\n", "gold.csv": "id,labels\n1,a c\n",
+                                             "config.yaml": CONFIG}, {"s.csv": "id,labels\n1,a\n"}), "codalab_v1")
     proc = run_score(base, tmp_path / "out")
     assert proc.returncode == 2 and "'c'" not in proc.stderr
     assert "'c' is not in labels.txt" in (tmp_path / "out" / "private" / "organizer_error.txt").read_text()
@@ -64,6 +64,7 @@ def test_grades_above_err_max_grade_are_the_organizers(tmp_path):
     base = make_input(tmp_path, {"labels.txt": "a\nb\n", "gold.csv": "id,labels,grades\n1,a b,5 1\n",
                                  "config.yaml": CONFIG + "options: {err_max_grade: 4}\n"},
                       {"s.csv": "id,labels\n1,a\n"})
+    as_platform(base, "codalab_v1")  # private/ is the organizer's there
     proc = run_score(base, tmp_path / "out")
     assert proc.returncode == 2
     assert "grade 5, above options.err_max_grade 4" in (tmp_path / "out" / "private" / "organizer_error.txt").read_text()

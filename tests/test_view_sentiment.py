@@ -5,7 +5,7 @@ from collections import Counter
 import pandas as pd
 import pytest
 
-from helpers import make_input, read_scores, run_score, shared
+from helpers import as_platform, make_input, read_scores, run_score, shared
 
 SENTENCES = "SentenceId\n001\n002\n003\n1\n12\n"
 GOLD = ("SentenceId\tView\tOpinion\n"
@@ -36,7 +36,7 @@ def config(board="all", **options):
 def score(tmp_path, gold, pred, sentences=SENTENCES, name="input", extra_ref=None, **cfg):
     ref = {"config.yaml": config(**cfg), "gold.csv": gold, "sentences.csv": sentences}
     ref.update(extra_ref or {})
-    inp = make_input(tmp_path, ref, {"result.csv": pred}, name=name)
+    inp = as_platform(make_input(tmp_path, ref, {"result.csv": pred}, name=name), "codalab_v1")  # notes in private/
     out = tmp_path / (name + "_out")
     proc = run_score(inp, out)
     assert proc.returncode == 0, proc.stderr
@@ -171,7 +171,7 @@ def test_real_gold_against_real_system_output(tmp_path):
 
     ref = {"config.yaml": config(repeated_rows="merge_identical"),
            "gold.csv": gold_path.read_bytes(), "sentences.csv": (folder / "Train.csv").read_bytes()}
-    inp = make_input(tmp_path, ref, {"result.csv": pred_path.read_bytes()})
+    inp = as_platform(make_input(tmp_path, ref, {"result.csv": pred_path.read_bytes()}), "codalab_v1")
     proc = run_score(inp, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     scores = read_scores(tmp_path / "out")

@@ -1,24 +1,29 @@
 """The platform contract: arguments, exit codes, and what reaches stdout and stderr.
 
 stderr is shown to participants on every platform (even in hidden phases), so a
-failure prints exactly one line there. A bug of ours prints a short line and
-keeps the traceback in OUTPUT/private/, which only the organizer can download.
+failure prints exactly one line there. A bug of ours prints a short line; its
+traceback goes to OUTPUT/private/ where only the organizer can download it
+(CodaLab v1), and nowhere on other platforms, where the organizer reproduces it
+with the organizer tools.
 """
 import os
 import sys
 import traceback
 
-from . import i18n, report
+from . import hosts, i18n, report
 from .errors import ReferenceDataError, ScoringError
 from .outputs import format_number, write_text
-from .runner import PRIVATE_DIR, organizer_run, run
+from .runner import PRIVATE_DIR, run
 
 ORGANIZER_ERROR = "organizer_error.txt"
-HIDDEN_REFERENCE_ERROR = ("the reference data of this phase is invalid, so no submission can be scored until the "
-                          "organizers fix it; they have the details in the private output (%s/%s)."
-                          % (PRIVATE_DIR, ORGANIZER_ERROR))
+TRACEBACK = "traceback.txt"
+REFERENCE_ERROR = ("the reference data of this phase is invalid, so no submission can be scored until the "
+                   "organizers fix it; ")
+INTERNAL_ERROR = "the scoring program failed unexpectedly (%s); "
+IN_PRIVATE = "they have the details in the private output (%s/%s)."
+REPRODUCE = "they see the details by scoring any submission with the organizer tools (tools/score_board.py)."
 
-CODABENCH_INPUT = "/app/input"
+CODABENCH_INPUT = hosts.CODABENCH_INPUT
 CODABENCH_OUTPUT = "/app/output"
 USAGE = "usage: score.py INPUT OUTPUT   (INPUT holds ref/ and res/; scores are written to OUTPUT)"
 
@@ -35,31 +40,41 @@ def main(argv):
         return 2
     input_dir, output_dir = (os.path.abspath(a) for a in args)
     os.makedirs(output_dir, exist_ok=True)
+    private = hosts.private_is_hidden(input_dir)
     try:
         outcome = run(input_dir, output_dir)
     except ScoringError as exc:
         message = exc.message
-        if isinstance(exc, ReferenceDataError):
+        if isinstance(exc, ReferenceDataError) and not hosts.organizer_run():
             # such messages may quote the gold; participants read stderr and the page on every platform
-            write_text(os.path.join(output_dir, PRIVATE_DIR, ORGANIZER_ERROR), message + "\n")
-            if not organizer_run():
-                message = HIDDEN_REFERENCE_ERROR
+            message = REFERENCE_ERROR + _for_organizer(output_dir, private, ORGANIZER_ERROR, exc.message + "\n")
         _fail_page(output_dir, exc.who, message)
         print(i18n.error_line(exc.who, message, i18n.language_of(input_dir)), file=sys.stderr)
         return exc.exit_code
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
-        write_text(os.path.join(output_dir, PRIVATE_DIR, "traceback.txt"), traceback.format_exc())
-        message = ("the scoring program failed unexpectedly (%s); the organizers have the details in "
-                   "the private output." % type(exc).__name__)
+        message = INTERNAL_ERROR % type(exc).__name__ + _for_organizer(output_dir, private, TRACEBACK,
+                                                                        traceback.format_exc())
         _fail_page(output_dir, "internal error", message)
         print("ERROR (internal error): " + message, file=sys.stderr)
         return 3
-    print("Scored board %s. %s" % (outcome.board, outcome.summary))
-    for key, value in outcome.scores.items():
-        print("  %s: %s" % (key, format_number(value)))
+    if outcome.sealed:
+        print(outcome.summary)
+        print("The scores written are placeholders until the board is revealed.")
+    else:
+        print("Scored board %s. %s" % (outcome.board, outcome.summary))
+        for key, value in outcome.scores.items():
+            print("  %s: %s" % (key, format_number(value)))
     print("Wrote %s" % ", ".join(os.path.join(output_dir, f)
                                  for f in ("scores.txt", "scores.json", "detailed_results.html")))
     return 0
+
+
+def _for_organizer(output_dir, private, name, details):
+    """Keep ``details`` where only the organizer reads them; the end of the participant's sentence says where."""
+    if private:
+        write_text(os.path.join(output_dir, PRIVATE_DIR, name), details)
+        return IN_PRIVATE % (PRIVATE_DIR, name)
+    return REPRODUCE
 
 
 def _fail_page(output_dir, kind, message):

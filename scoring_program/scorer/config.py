@@ -13,6 +13,7 @@ Example::
     files: {gold: gold.csv, submission: "*.csv"}
     primary_key: score
     options: {scheme: iob2}
+    report: full                  # full, or sealed: placeholders only while the phase runs
 """
 import os
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from .errors import ConfigError
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
 LANGUAGES = ("en", "zh")
+REPORTS = ("full", "sealed")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Config:
     usage_column: Optional[str] = None
     private_output: bool = False
     language: str = "en"
+    report: str = "full"
     ref_dir: str = "."
     raw: Dict[str, Any] = field(default_factory=dict)
 
@@ -78,7 +81,7 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "title", "description")
+             "report", "title", "description")
 
 
 def find_config(ref_dir):
@@ -167,10 +170,14 @@ def parse_config(raw, families, ref_dir="."):
     language = raw.get("language", "en")
     if language not in LANGUAGES:
         raise ConfigError("config.yaml: language is %r; allowed: %s." % (language, ", ".join(LANGUAGES)))
+    report = raw.get("report", "full")
+    if report not in REPORTS:
+        raise ConfigError("config.yaml: report is %r; allowed: %s (sealed: while the phase runs participants see "
+                          "placeholder scores and no report)." % (report, ", ".join(REPORTS)))
 
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
-                  language=language, ref_dir=ref_dir, raw=raw)
+                  language=language, report=report, ref_dir=ref_dir, raw=raw)
 
 
 def _mapping(raw, key):

@@ -89,3 +89,13 @@ def render(title, sections: Sequence[Section], subtitle: Optional[str] = None):
 
 def error_page(title, kind, message):
     return render(title, [Section(kind, [Text(message, "error")])])
+
+
+def sealed_page(title, board, placeholder, summary):
+    """The page of a sealed board: what was received, and why no score is shown (nothing from the gold)."""
+    return render(title, [Section("Board %s is sealed" % board, [
+        Text(summary),
+        Text("While this phase runs, every score of this board is written as %s (a placeholder, not a result) and "
+             "this page shows no detail. The organizers reveal the board after the phase ends; your scores then "
+             "replace the placeholders." % format_number(placeholder, 0), "note"),
+    ])])
