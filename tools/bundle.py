@@ -29,7 +29,7 @@ from pathlib import Path
 
 import _paths
 import yaml
-from competition import BOARD_CONFIG, board_configs, reference_files
+from competition import board_config_bytes, board_configs, reference_files
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MACOSX"}
@@ -97,13 +97,11 @@ def program_zip(competition):
     return zip_bytes(folder_entries(program_dir(competition)))
 
 
-def reference_zip(competition, board):
+def reference_zip(competition, board, reveal=False):
+    """The reference zip of one board's phase (``reveal``: its config with ``report: full``)."""
     reference_dir = Path(competition) / "reference_data"
-    configs = board_configs(reference_dir)
-    if board not in configs:
-        raise SystemExit("%s: no %s for board %s" % (reference_dir, BOARD_CONFIG.format(board), board))
     entries = {p.name: p.read_bytes() for p in reference_files(reference_dir)}
-    entries["config.yaml"] = configs[board].read_bytes()
+    entries["config.yaml"] = board_config_bytes(reference_dir, board, reveal)
     return zip_bytes(entries)
 
 
@@ -235,11 +233,11 @@ def v2_definition(comp, has_kit=True):
         for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if key in spec:
                 phase[key] = spec[key]
-        # The scoring output zip holds private/ (organizer details that may quote the gold): never shown.
-        # stderr stays visible in feedback phases so that participants read their format errors.
+        # The scoring output zip is never needed by participants: hidden everywhere. The logs stay visible
+        # in every phase, sealed ones included, so that participants read their format errors; a sealed
+        # board prints no score (src/apps/api/serializers/submissions.py, get_logs / get_scoring_result).
         phase["hide_score_output"] = True
-        if spec.get("leaderboard_management_mode") == "hide_results":
-            phase["hide_output"] = True
+        phase["hide_output"] = False
         if i > 0 and spec.get("auto_migration"):
             phase["auto_migrate_to_this_phase"] = True
         kit = spec.get("starting_kit") or ("starting_kit.zip" if has_kit else None)
@@ -266,6 +264,8 @@ def v2_definition(comp, has_kit=True):
     pages = [{"title": key.capitalize(), "file": "pages/%s" % name}
              for key, name in (comp.get("html") or {}).items() if key != "terms"]
     out = {"version": 2, "title": comp.get("title", ""), "description": comp.get("description", ""),
+           # what Codabench's own v1 importer makes of has_registration (unpackers/v1.py); the v2 default is False
+           "registration_auto_approve": not comp.get("has_registration", True),
            "image": comp.get("image", "logo.png"), "terms": "pages/%s" % (comp.get("html") or {}).get("terms", "terms.html"),
            "docker_image": comp.get("competition_docker_image", "codalab/codalab-legacy:py312"),
            "enable_detailed_results": bool(comp.get("enable_detailed_results", False)),

@@ -18,15 +18,25 @@ Platform rules (docs/organizers.md lists them with their sources):
   column keys <= 36 characters, unique; phases in date order (one ends before
   the next starts); only the first leaderboard is attached to phases; computed
   v1 columns are not translated; v2 needs ``leaderboards`` (plural).
+- Column labels: CodaLab v1 ``SubmissionScoreDef.label`` <= 50 characters,
+  Codabench ``Column.title`` <= 36 (its v1 importer copies the label there).
 - Ours: every column key is written by the scoring program for the phase's task
   (the family's leaderboard_keys with the options of the phase's config.yaml);
   no colon in keys; the docker image has python3 and our pinned packages; each
   phase's reference zip has config.yaml whose board matches the phase, names
   files that are there, and loads.
+- Hidden board: a phase that scores board B (or all units while a split exists)
+  must be sealed (``report: sealed``): Codabench's v1 importer ignores
+  ``leaderboard_management_mode`` and attaches every phase to the one
+  leaderboard, and both platforms serve detailed results to other users.
+- Starting kit: its sample submission scores on every phase's reference data,
+  its public test ids are the gold's ids, its dev set loads with its own
+  config, and no kit file names a path of the organizers' repository.
 """
 import argparse
 import datetime as dt
 import io
+import re
 import sys
 import tempfile
 import zipfile
@@ -39,6 +49,7 @@ from bundle import REFERENCE_ZIP, build_v1, build_v2
 from scorer.boards import load_boards
 from scorer.config import load_config
 from scorer.errors import ScoringError
+from scorer.runner import prepare
 from scorer.tasks import families
 
 COMPETITION_KEYS = {
@@ -64,6 +75,8 @@ GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
 OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
               "codalab/codalab-legacy": "Python 2.7"}
 KEY_MAX = 36          # Codabench Column.key; v1 allows 50
+COLUMN_TITLE_MAX = 36  # Codabench Column.title (src/apps/leaderboards/models.py)
+COLUMN_LABEL_MAX = 50  # CodaLab v1 SubmissionScoreDef.label (apps/web/models.py)
 LABEL_MAX = 50
 DESCRIPTION_MAX = 1000
 SHELL_CHARS = set("|&;<>`\"'()*?")
@@ -207,6 +220,14 @@ def _check_key(key, where, report):
         report.error(where, "column key %r is empty or has surrounding spaces" % key)
 
 
+def _check_title(title, where, report):
+    if len(title) > COLUMN_LABEL_MAX:
+        report.error(where, "%r is %d characters; CodaLab v1 allows at most %d" % (title, len(title), COLUMN_LABEL_MAX))
+    elif len(title) > COLUMN_TITLE_MAX:
+        report.error(where, "%r is %d characters; Codabench (which imports v1 bundles) allows at most %d: shorten it"
+                     % (title, len(title), COLUMN_TITLE_MAX))
+
+
 def _check_v1(comp, files, report):
     for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
         report.error("competition.yaml: %s" % key, "is not a CodaLab v1 competition field; the upload would crash "
@@ -288,9 +309,15 @@ def _check_v1(comp, files, report):
         report.warn("competition.yaml: phases", "starting_kit.zip is in the bundle but no phase names it "
                     "(starting_kit: starting_kit.zip); participants will not see it")
 
+    loaded = []
     for _, _, where, spec in ordered:
         _check_program(files, spec.get("scoring_program"), where, report)
-        _check_reference(files, spec.get("reference_data"), where, columns, report)
+        cfg = _check_reference(files, spec.get("reference_data"), where, columns, report)
+        if cfg is not None:
+            loaded.append((where, spec.get("reference_data"), cfg))
+            _check_sealed(cfg, where, report, spec.get("leaderboard_management_mode", "default"))
+    _check_starting_kit(files, [s.get("starting_kit") for _, _, _, s in ordered] + ["starting_kit.zip"], loaded,
+                        report)
     if len(leaderboards) > 1:
         report.warn("competition.yaml: leaderboard.leaderboards", "Codabench attaches only the first leaderboard to "
                     "the phases of an imported bundle")
@@ -319,6 +346,8 @@ def _check_v1_leaderboard(board, report):
             continue
         if not col.get("label"):
             report.error(cw + ".label", "is missing")
+        else:
+            _check_title(str(col["label"]), cw + ".label", report)
         owner = col.get("leaderboard")
         if not isinstance(owner, dict) or str(owner.get("label")) not in labels:
             report.error(cw + ".leaderboard", "must refer to one of the leaderboards (%s)" % ", ".join(labels))
@@ -415,7 +444,7 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
             cfg = load_config(tmp, registry)
         except ScoringError as exc:
             report.error(rw, exc.message)
-            return
+            return None
         if expected_board is not None and cfg.board != expected_board:
             report.error(rw, "board is %s but this is the reference data of board %s" % (cfg.board, expected_board))
         family = registry[cfg.task]
@@ -441,6 +470,158 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
     if ranked and ranked[0] != cfg.primary_key:
         report.warn("%s: leaderboard" % where, "the first column is %s but config.yaml's primary_key is %s"
                     % (ranked[0], cfg.primary_key))
+    return cfg
+
+
+def _hides_units(cfg):
+    """True when the phase scores units of the hidden board: board B, or all of them while a split exists."""
+    split = cfg.boards_file is not None or cfg.usage_column is not None
+    return cfg.board == "B" or (cfg.board == "all" and split)
+
+
+def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
+    """A phase that scores the hidden board must not show its scores or report while it runs."""
+    if not _hides_units(cfg):
+        return
+    if cfg.report != "sealed":
+        report.error(where, "scores board %s with report: %s, so participants would see its scores and detailed "
+                     "results while the phase runs (Codabench's v1 importer ignores leaderboard_management_mode, "
+                     "and both platforms serve detailed results to other users): add 'report: sealed' to "
+                     "board_%s.yaml and reveal the board after the phase (tools/reveal.py)"
+                     % (cfg.board, cfg.report, cfg.board))
+    if v1_mode is not None and v1_mode != "hide_results":
+        report.warn(where + ".leaderboard_management_mode", "a sealed phase on CodaLab v1 should also use hide_results "
+                    "(hides stdout and the output zip from the submitter)")
+    if v2_phase is not None and not v2_phase.get("hide_score_output"):
+        report.warn(where + ".hide_score_output", "set it to True: the scoring output zip is not needed by "
+                    "participants in a sealed phase")
+    if v2_phase is not None and v2_phase.get("hide_output"):
+        report.warn(where + ".hide_output", "is True: participants of this sealed phase cannot read their format "
+                    "errors (the logs are hidden); a sealed board prints no score, so False is safe")
+
+
+# -- the starting kit ---------------------------------------------------------------------------------
+KIT_TEXT = (".md", ".txt", ".py", ".yaml", ".yml", ".html", ".htm", ".rst")
+KIT_ENGINE = "scoring_program/"
+# the top-level folders of a competition repository that a downloaded kit does not have
+_REPO_PATH = re.compile(r"(?<![\w.-])(?:tools|examples|docs|tests|benchmarks|adapters|reference_data|pages)/[\w.*-]")
+_REPO_WORDS = re.compile(r"\b(?:repository|project) root\b", re.IGNORECASE)
+
+
+def _kit_entries(files, name):
+    """{path inside the kit: bytes} of a kit given as a nested zip or as a folder of the bundle, or None."""
+    if name.endswith(".zip"):
+        if name not in files:
+            return None
+        try:
+            with zipfile.ZipFile(io.BytesIO(files[name])) as archive:
+                return {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+        except zipfile.BadZipFile:
+            return None
+    prefix = name.rstrip("/") + "/"
+    found = {n[len(prefix):]: data for n, data in files.items() if n.startswith(prefix)}
+    return found or None
+
+
+def _check_starting_kit(files, names, loaded, report):
+    """What a participant who has only the kit needs: a sample that scores, the right ids, no repository paths."""
+    for name in [n for n in names if isinstance(n, str)]:
+        entries = _kit_entries(files, name)
+        if entries is not None:
+            break
+    else:
+        return
+    for path, data in sorted(entries.items()):
+        if path.startswith(KIT_ENGINE) or not path.lower().endswith(KIT_TEXT):
+            continue
+        text = data.decode("utf-8", "replace")
+        found = _REPO_PATH.search(text) or _REPO_WORDS.search(text)
+        if found:
+            report.error("%s/%s line %d" % (name, path, text.count("\n", 0, found.start()) + 1),
+                         "names %r, a path of the organizers' repository that participants do not have; describe "
+                         "only what the kit holds" % found.group(0))
+    with tempfile.TemporaryDirectory() as tmp:
+        kit = Path(tmp) / "kit"
+        for path, data in entries.items():
+            (kit / path).parent.mkdir(parents=True, exist_ok=True)
+            (kit / path).write_bytes(data)
+        _check_kit_dev(kit, name, report)
+        sample = _kit_sample(kit, Path(tmp) / "res")
+        if sample is None:
+            report.warn(name, "has no sample submission (sample_submission.* or a submission/ folder): participants "
+                        "see no example of the format")
+        seen = set()
+        for where, ref_name, _ in loaded:
+            if ref_name in seen or ref_name not in files:
+                continue
+            seen.add(ref_name)
+            ref_dir = Path(tmp) / "ref" / str(len(seen))
+            with zipfile.ZipFile(io.BytesIO(files[ref_name])) as archive:
+                archive.extractall(ref_dir)
+            _check_kit_against(kit, sample, ref_dir, "%s/%s" % (name, sample[1] if sample else ""), where,
+                               ref_name, report)
+
+
+def _kit_sample(kit, res):
+    """(res folder holding the kit's sample submission, its name), or None."""
+    found = sorted(p for p in kit.glob("sample_submission*") if p.is_file())
+    folder = kit / "submission"
+    if found:
+        res.mkdir(parents=True)
+        (res / found[0].name).write_bytes(found[0].read_bytes())
+        return res, found[0].name
+    if folder.is_dir() and any(p.is_file() for p in folder.rglob("*")):
+        import shutil
+        shutil.copytree(folder, res)
+        return res, "submission/"
+    return None
+
+
+def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, report):
+    registry = families()
+    try:
+        cfg = load_config(str(ref_dir), registry)
+        family = registry[cfg.task]
+        ref = family.load_reference(cfg)
+    except ScoringError:
+        return  # already reported by the reference check
+    if sample is not None:
+        try:
+            prepare(str(ref_dir), str(sample[0])).score(cfg.board)
+        except ScoringError as exc:
+            report.error(sample_where, "the sample submission does not score on %s (%s): %s" % (where, ref_name,
+                                                                                               exc.message))
+        except Exception as exc:  # whatever breaks must be reported, not raised
+            report.error(sample_where, "scoring the sample submission on %s fails (%s: %s)"
+                         % (where, type(exc).__name__, exc))
+    try:
+        public = family.public_reference(str(kit), cfg)
+    except ScoringError as exc:
+        report.error(str(kit.name), "the public test inputs do not load: %s" % exc.message)
+        return
+    if public is None:
+        report.warn("starting kit", "has no public test inputs for task %s, so participants cannot check their "
+                    "files offline (validate.py)" % cfg.task)
+        return
+    kit_ids, gold_ids = set(map(str, public.units)), set(map(str, ref.units))
+    if kit_ids != gold_ids:
+        only_kit, only_gold = sorted(kit_ids - gold_ids), sorted(gold_ids - kit_ids)
+        report.error("starting kit", "its public test ids differ from the gold of %s: %d only in the kit%s, %d only "
+                     "in the gold%s; the kit must list exactly the test items" % (
+                         ref_name, len(only_kit), " (first: %s)" % only_kit[0] if only_kit else "",
+                         len(only_gold), " (first: %s)" % only_gold[0] if only_gold else ""))
+
+
+def _check_kit_dev(kit, name, report):
+    dev = kit / "dev"
+    if not (dev / "config.yaml").is_file():
+        return
+    registry = families()
+    try:
+        cfg = load_config(str(dev), registry)
+        registry[cfg.task].load_reference(cfg)
+    except ScoringError as exc:
+        report.error("%s/dev" % name, "the dev set does not load with its own config.yaml: %s" % exc.message)
 
 
 # -- v2 -------------------------------------------------------------------------------------------------
@@ -463,6 +644,9 @@ def _check_v2(comp, files, report):
         if name not in files or not files[name].strip():
             report.error("%s: pages[%d]" % (w, i), "%r is not in the bundle or is empty" % name)
     _docker_image(comp.get("docker_image"), w + ": docker_image", report)
+    if "registration_auto_approve" not in comp:
+        report.warn(w + ": registration_auto_approve", "is missing, so Codabench's default (False) applies: every "
+                    "participant waits for manual approval; set it (a v1 bundle's has_registration: False means True)")
     if "leaderboard" in comp and "leaderboards" not in comp:
         report.error(w + ": leaderboard", "v2 needs 'leaderboards' (plural): a list")
     boards = comp.get("leaderboards")
@@ -486,6 +670,12 @@ def _check_v2(comp, files, report):
         for c in cols:
             cw = "%s.columns.%s" % (bw, c.get("key"))
             _check_key(c.get("key", ""), cw, report)
+            title = str(c.get("title", ""))
+            if not title:
+                report.error(cw + ".title", "is missing")
+            elif len(title) > COLUMN_TITLE_MAX:
+                report.error(cw + ".title", "%r is %d characters; Codabench allows at most %d"
+                             % (title, len(title), COLUMN_TITLE_MAX))
             if c.get("sorting", "desc") not in ("asc", "desc"):
                 report.error(cw + ".sorting", "%r; allowed: asc, desc" % c.get("sorting"))
             precision = c.get("precision", 2)
@@ -518,6 +708,7 @@ def _check_v2(comp, files, report):
     if not phases:
         report.error(w + ": phases", "is missing or empty")
     previous_end = None
+    loaded = []
     for i, phase in enumerate(phases):
         pw = "%s: phases[%d]" % (w, i)
         start = _as_datetime(phase.get("start")) if phase.get("start") else None
@@ -537,9 +728,16 @@ def _check_v2(comp, files, report):
                 continue
             task = tasks[t]
             _check_program(files, task.get("scoring_program"), pw, report)
-            _check_reference(files, task.get("reference_data"), pw, columns, report)
+            cfg = _check_reference(files, task.get("reference_data"), pw, columns, report)
+            if cfg is not None:
+                loaded.append((pw, task.get("reference_data"), cfg))
+                _check_sealed(cfg, pw, report, v2_phase=phase)
+                if cfg.private_output:
+                    report.warn(pw, "config.yaml has private_output: true, which Codabench runs ignore (OUTPUT/private/ "
+                                "is written on CodaLab v1 only)")
         if not phase.get("tasks"):
             report.error(pw + ".tasks", "is missing")
+    _check_starting_kit(files, [p.get("starting_kit") for p in phases] + ["starting_kit.zip"], loaded, report)
 
 
 def main(argv=None):

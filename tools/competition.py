@@ -7,7 +7,8 @@
 
 Each ``board_<X>.yaml`` is the config.yaml of the reference data of one phase:
 the phase's reference zip holds every other file of reference_data/ plus that
-file renamed config.yaml.
+file renamed config.yaml. A board with ``report: sealed`` is *revealed* by
+scoring it with the same config set to ``report: full`` (``board_config_bytes``).
 """
 import shutil
 from pathlib import Path
@@ -31,26 +32,38 @@ def reference_files(reference_dir):
             if p.is_file() and not (p.name.startswith("board_") and p.suffix == ".yaml")]
 
 
-def assemble_reference(reference_dir, board, target):
-    """Fill ``target`` (a phase's ref/ folder) for ``board``."""
+def board_config_bytes(reference_dir, board, reveal=False):
+    """The bytes of ``board_<board>.yaml``; with ``reveal``, the same config with ``report: full``."""
     configs = board_configs(reference_dir)
     if board not in configs:
         raise SystemExit("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
                                                        ", ".join(configs) or "none"))
+    data = configs[board].read_bytes()
+    if not reveal:
+        return data
+    raw = yaml.safe_load(data.decode("utf-8-sig"))
+    raw["report"] = "full"
+    return ("# %s revealed: the sealed board's config with report: full\n" % BOARD_CONFIG.format(board)
+            + yaml.safe_dump(raw, allow_unicode=True, sort_keys=False)).encode("utf-8")
+
+
+def assemble_reference(reference_dir, board, target, reveal=False):
+    """Fill ``target`` (a phase's ref/ folder) for ``board`` (revealed: ``report: full``)."""
+    config = board_config_bytes(reference_dir, board, reveal)
     target = Path(target)
     target.mkdir(parents=True, exist_ok=True)
     for path in reference_files(reference_dir):
         shutil.copy2(path, target / path.name)
-    shutil.copy2(configs[board], target / "config.yaml")
+    (target / "config.yaml").write_bytes(config)
     return target
 
 
-def assemble_input(reference_dir, board, submission, target):
+def assemble_input(reference_dir, board, submission, target, reveal=False):
     """An INPUT folder (ref/ + res/) for scoring ``submission`` (a file, folder or zip) on ``board``."""
     target = Path(target)
     if target.exists():
         shutil.rmtree(target)
-    assemble_reference(reference_dir, board, target / "ref")
+    assemble_reference(reference_dir, board, target / "ref", reveal)
     res = target / "res"
     submission = Path(submission)
     if submission.is_dir():

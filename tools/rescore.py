@@ -9,7 +9,8 @@ by scoring_program/score.py in a fresh process, N at a time, exactly as a
 platform would (tools/score_board.py's layout). A run is keyed by the SHA-256
 of the submission, the board's reference data and the scoring program, so
 running the command again only scores what is new or changed (after fixing
-the reference or the program, everything is re-scored).
+the reference or the program, everything is re-scored). A sealed board is
+scored as revealed (``report: full``): this is one way to reveal it.
 
 Writes OUT_DIR/leaderboard.csv and OUT_DIR/leaderboard.html (self-contained,
 every string escaped): rank by the primary key (ties share a rank), each
@@ -127,7 +128,8 @@ def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None):
     ref_dir = out_dir / ("reference_%s" % board)
     if ref_dir.exists():
         shutil.rmtree(ref_dir)
-    assemble_reference(Path(competition) / "reference_data", board, ref_dir)
+    # the organizer re-scores to rank: a sealed board is scored as revealed
+    assemble_reference(Path(competition) / "reference_data", board, ref_dir, reveal=True)
     program_dir = _paths.PROGRAM
     entries = submissions_in(submissions_dir)
     names = [team_name(p) for p in entries]

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Score a submission on one board of a competition folder, exactly as a platform would.
 
-    python3 tools/score_board.py COMPETITION_DIR BOARD SUBMISSION OUTPUT_DIR
+    python3 tools/score_board.py COMPETITION_DIR BOARD SUBMISSION OUTPUT_DIR [--reveal]
 
 Builds OUTPUT_DIR/input (ref/ from the competition's reference_data for BOARD,
 res/ holding SUBMISSION), then runs scoring_program/score.py in a fresh process
 with the run folder as working directory, as CodaLab v1 does. Scores land in
-OUTPUT_DIR/output. Exits with score.py's exit code.
+OUTPUT_DIR/output. A sealed board (``report: sealed``) gives what participants
+see while its phase runs; ``--reveal`` scores it as it will be once revealed.
+As an organizer's run, the details quoting the gold are shown (and the real
+scores of a sealed board are in OUTPUT_DIR/output/private/). Exits with
+score.py's exit code.
 """
 import argparse
 import os
@@ -16,7 +20,7 @@ from pathlib import Path
 
 import _paths
 from competition import assemble_input
-from scorer.runner import ORGANIZER_ENV
+from scorer.hosts import ORGANIZER_ENV
 
 
 def organizer_env():
@@ -26,9 +30,9 @@ def organizer_env():
     return env
 
 
-def score_board(competition, board, submission, out_dir, quiet=False):
+def score_board(competition, board, submission, out_dir, quiet=False, reveal=False):
     out_dir = Path(out_dir).resolve()
-    input_dir = assemble_input(Path(competition) / "reference_data", board, submission, out_dir / "input")
+    input_dir = assemble_input(Path(competition) / "reference_data", board, submission, out_dir / "input", reveal)
     output_dir = out_dir / "output"
     proc = subprocess.run([sys.executable, str(_paths.SCORE), str(input_dir), str(output_dir)],
                           cwd=str(out_dir), capture_output=True, text=True, env=organizer_env())
@@ -47,8 +51,9 @@ def main(argv=None):
     parser.add_argument("board", help="A, B or any board_<X>.yaml name")
     parser.add_argument("submission", help="submission file, folder or zip")
     parser.add_argument("output", help="folder for input/ and output/ of this run")
+    parser.add_argument("--reveal", action="store_true", help="score a sealed board as it will be once revealed")
     args = parser.parse_args(argv)
-    proc, _ = score_board(args.competition, args.board, args.submission, args.output)
+    proc, _ = score_board(args.competition, args.board, args.submission, args.output, reveal=args.reveal)
     return proc.returncode
 
 
