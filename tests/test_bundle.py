@@ -193,3 +193,101 @@ def test_bad_metadata_command_is_caught(tmp_path):
     out = "\n".join(str(p) for p in check_bundle.check_path(path))
     for fragment in ("double or trailing space", "must start with python3", "shell syntax"):
         assert fragment in out
+
+
+# -- the hidden board, column labels, registration and the starting kit --------------------------------
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+def test_a_final_phase_that_would_show_board_b_is_refused(tmp_path, fmt):
+    copy = broken_copy(tmp_path)
+    _edit(copy / "reference_data" / "board_B.yaml", "report: sealed", "report: full")
+    problems = check_bundle.check_path(copy, fmt)
+    errors = [str(p) for p in problems if p.level == "ERROR"]
+    assert len(errors) == 1 and "add 'report: sealed' to board_B.yaml" in errors[0], errors
+    # a phase scoring every unit while a split exists shows board B too
+    _edit(copy / "reference_data" / "board_B.yaml", "board: B", "board: all")
+    _edit(copy / "competition.yaml", "reference_data_B.zip", "reference_data_all.zip")
+    (copy / "reference_data" / "board_B.yaml").rename(copy / "reference_data" / "board_all.yaml")
+    errors = [str(p) for p in check_bundle.check_path(copy, fmt) if p.level == "ERROR"]
+    assert any("scores board all with report: full" in e for e in errors), errors
+
+
+def test_a_sealed_v1_phase_without_hide_results_is_warned(tmp_path):
+    copy = broken_copy(tmp_path)
+    _edit(copy / "competition.yaml", "leaderboard_management_mode: hide_results", "leaderboard_management_mode: default")
+    warnings = [str(p) for p in check_bundle.check_path(copy) if p.level == "WARNING"]
+    assert any("should also use hide_results" in w for w in warnings), warnings
+
+
+def test_v2_bundles_keep_the_logs_and_hide_the_output_zip_and_approve_registration():
+    comp = yaml.safe_load(members(built(ROOT, "v2"))["competition.yaml"])
+    v1 = bundle.load_yaml(ROOT / "competition.yaml")
+    # Codabench's v1 importer makes registration_auto_approve = not has_registration (unpackers/v1.py)
+    assert comp["registration_auto_approve"] is (not v1["has_registration"])
+    for phase in comp["phases"]:
+        assert phase["hide_score_output"] is True and phase["hide_output"] is False
+
+
+def test_v2_without_registration_auto_approve_is_warned(tmp_path):
+    root = members(built(ROOT, "v2"))
+    comp = yaml.safe_load(root["competition.yaml"])
+    del comp["registration_auto_approve"]
+    root["competition.yaml"] = yaml.safe_dump(comp).encode("utf-8")
+    path = tmp_path / "v2.zip"
+    path.write_bytes(bundle.zip_bytes(root))
+    warnings = [str(p) for p in check_bundle.check_path(path) if p.level == "WARNING"]
+    assert any("registration_auto_approve" in w and "manual approval" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize("length,limit", [(37, "Codabench (which imports v1 bundles) allows at most 36"),
+                                          (51, "CodaLab v1 allows at most 50")])
+def test_column_labels_longer_than_a_platform_allows_are_refused(tmp_path, length, limit):
+    copy = broken_copy(tmp_path)
+    _edit(copy / "competition.yaml", 'label: "Class accuracy"', 'label: "%s"' % ("x" * length))
+    errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
+    assert len(errors) == 1 and limit in errors[0] and "class_accuracy.label" in errors[0], errors
+
+
+def test_v2_column_titles_longer_than_36_are_refused(tmp_path):
+    root = members(built(ROOT, "v2"))
+    comp = yaml.safe_load(root["competition.yaml"])
+    comp["leaderboards"][0]["columns"][0]["title"] = "t" * 37
+    root["competition.yaml"] = yaml.safe_dump(comp).encode("utf-8")
+    path = tmp_path / "v2.zip"
+    path.write_bytes(bundle.zip_bytes(root))
+    errors = [str(p) for p in check_bundle.check_path(path) if p.level == "ERROR"]
+    assert any("Codabench allows at most 36" in e and ".title" in e for e in errors), errors
+
+
+def kit_copy(tmp_path):
+    copy = broken_copy(tmp_path)
+    shutil.copytree(ROOT / "starting_kit" / "dev", copy / "starting_kit" / "dev")
+    return copy
+
+
+def test_the_starting_kit_is_checked_as_a_participant_would_use_it(tmp_path):
+    copy = kit_copy(tmp_path)
+    assert not check_bundle.has_errors(check_bundle.check_path(copy))
+    kit = copy / "starting_kit"
+    # a sample submission that does not score, a test id missing from the public inputs,
+    # a dev set that does not load, and a README naming a repository path
+    lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5].rsplit(",", 1)[0] + ",7"
+    (kit / "sample_submission.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    public = (kit / "test_public.csv").read_text(encoding="utf-8").splitlines()
+    (kit / "test_public.csv").write_text("\n".join(public[:-1]) + "\n", encoding="utf-8")
+    _edit(kit / "dev" / "config.yaml", "primary_key: score", "primary_key: nothing")
+    with open(kit / "README.md", "a", encoding="utf-8") as fh:
+        fh.write("\nScore it with python3 tools/score_board.py . A sample.csv out\n")
+    errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
+    expected = ["sample submission does not score on", "is not a class",
+                "public test ids differ from the gold of reference_data_A.zip: 0 only in the kit, 1 only in the gold",
+                "the dev set does not load with its own config.yaml: config.yaml: primary_key is 'nothing'",
+                "README.md line", "names 'tools/s'"]
+    for fragment in expected:
+        assert any(fragment in e for e in errors), (fragment, errors)

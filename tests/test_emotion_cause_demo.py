@@ -12,8 +12,9 @@ SUBMISSION = DEMO / "starting_kit" / "submission"
 
 
 def score_board(board, submission, out):
+    """The board as the organizer sees it once revealed (board B is sealed while its phase runs)."""
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "score_board.py"), str(DEMO), board,
-                           str(submission), str(out)], capture_output=True, text=True)
+                           str(submission), str(out), "--reveal"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return out / "output"
 

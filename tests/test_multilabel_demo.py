@@ -15,8 +15,9 @@ OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
 
 
 def _score_board(board, submission, out):
+    """The board as the organizer sees it once revealed (board B is sealed while its phase runs)."""
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "score_board.py"), str(DEMO), board,
-                           str(submission), str(out)], capture_output=True, text=True, timeout=600)
+                           str(submission), str(out), "--reveal"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return out / "output"
 

@@ -1,138 +1,83 @@
-"""The built bundle's scoring program run exactly as the CodaLab v1 and Codabench workers run it.
+"""The built bundles' scoring program run as the CodaLab v1 and Codabench workers run it (platform_workers.py).
 
-v1 (competitions-v1-compute-worker, worker.py): program and reference data
-unzipped into run/program and run/input/ref, the participant's zip (wrapping
-folder, __MACOSX, .DS_Store and all) into run/input/res, the command read from
-program/metadata, variables substituted in the worker's order, split on single
-spaces, no shell, cwd = run/.
-
-Codabench (compute_worker.py): metadata.yaml or metadata, variables replaced
-by the /app paths (emulated under a temp dir), the string split as docker-py
-does (shlex), cwd = the program folder, and input/res holding the worker's own
-``metadata`` YAML file. ``python3`` is this interpreter in both.
+What each platform shows a participant, from its source:
+- CodaLab v1 (codalab-competitions apps/web/models.py, ``get_file_for_download``; apps/web/views.py,
+  ``MyCompetitionSubmissionOutput``): the scores (leaderboard), stderr always, and output.zip, stdout and
+  detailed_results.html of any submission on the leaderboard (``override_permissions``) or made public,
+  hidden phase or not; private_output.zip only to the competition creator.
+- Codabench (src/apps/api/views/submissions.py, ``get_detail_result``; serializers/submissions.py): the
+  scores (one leaderboard for every phase, base_unpacker.py), the detailed results to every participant,
+  the logs unless ``hide_output``, the scoring-result zip (all of OUTPUT) unless ``hide_output`` or
+  ``hide_score_output``; a v1 bundle can set neither (unpackers/v1.py reads them, CodaLab v1 rejects them).
 """
-import shlex
 import subprocess
-import io
 import sys
-import zipfile
-from pathlib import Path
 
 import pytest
 import yaml
 
 from helpers import ROOT, read_scores
-from test_bundle_shared import (bank_oracle, board_ids, built, comp_id, competitions, members, phases,
+from platform_workers import participant_zip, plain_zip, run_codabench, run_v1
+from test_bundle_shared import (TOOLS, bank_oracle, board_ids, built, comp_id, competitions, members, phases,
                                 sample_submission)
 import bundle  # noqa: E402
 
 CASES = [(c, i) for c in competitions() for i in range(len(phases(c)))]
+SEALED = -1.0
 
 
-def unzip(data, target):
-    target.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        archive.extractall(target)
-    return target
+def phase_zips(competition, index, fmt="v1"):
+    root = members(built(competition, fmt))
+    if fmt == "v1":
+        phase = phases(competition)[index]
+        return root[phase["scoring_program"]], root[phase["reference_data"]]
+    comp = yaml.safe_load(root["competition.yaml"])
+    task = comp["tasks"][comp["phases"][index]["tasks"][0]]
+    return root[task["scoring_program"]], root[task["reference_data"]]
 
 
-def participant_zip(files):
-    """How people zip on a Mac: a wrapping folder, __MACOSX resource forks and .DS_Store."""
-    entries = {}
-    for name, data in files.items():
-        entries["my_submission/" + name] = data
-        entries["__MACOSX/my_submission/._" + name] = b"\x00\x05\x16\x07junk"
-    entries["my_submission/.DS_Store"] = b"\x00\x00\x00\x01Bud1"
-    return bundle.zip_bytes(entries)
-
-
-def _python(argv):
-    return [sys.executable if argv[0] == "python3" else argv[0]] + argv[1:]
-
-
-def run_v1(base, root, phase, submission):
-    run = base / "run"
-    unzip(root[phase["scoring_program"]], run / "program")
-    unzip(root[phase["reference_data"]], run / "input" / "ref")
-    unzip(submission, run / "input" / "res")
-    (run / "input" / "metadata").write_text("ref: https://x/ref.zip\nres: https://x/res.zip\n"
-                                            "submitted-by: someone\ncompetition-phase: 1\n", encoding="utf-8")
-    (run / "output").mkdir()
-    (run / "output" / "detailed_results.html").write_text("", encoding="utf-8")  # the worker pre-creates it
-    (run / "temp").mkdir()
-    command = yaml.safe_load((run / "program" / "metadata").read_text(encoding="utf-8"))["command"]
-    commands = command if isinstance(command, list) else [command]
-    for cmd in commands:
-        cmd = cmd.replace("$program", str(run / "program")).replace("$predictions", str(run / "input" / "res")) \
-            .replace("$input", str(run / "input")).replace("$output", str(run / "output")) \
-            .replace("$tmp", str(run / "temp")).replace("$shared", str(base / "shared"))
-        proc = subprocess.run(_python(cmd.split(" ")), cwd=str(run), capture_output=True, text=True, timeout=600)
-        if proc.returncode:
-            break
-    return proc, run / "output"
-
-
-def run_codabench(base, root, phase, submission):
-    app = base / "app"
-    unzip(root[phase["scoring_program"]], app / "program")
-    unzip(root[phase["reference_data"]], app / "input" / "ref")
-    unzip(submission, app / "input" / "res")   # a results submission becomes the prediction step's output
-    (app / "input" / "res" / "metadata").write_text(
-        "exitCode: 0\nelapsedTime: 0.1\ningestionExitCode: 0\ningestionElapsedTime: 0.1\n", encoding="utf-8")
-    (app / "output").mkdir()
-    (app / "shared").mkdir()
-    program = app / "program"
-    meta = program / "metadata.yaml" if (program / "metadata.yaml").exists() else program / "metadata"
-    command = yaml.load(meta.read_text(encoding="utf-8"), Loader=yaml.FullLoader).get("command")
-    for old, new in (("$input", app / "input"), ("$output", app / "output"), ("$program", app / "program"),
-                     ("$ingestion_program", app / "program"), ("$hidden", app / "input" / "ref"),
-                     ("$shared", app / "shared"), ("$submission_program", app / "ingested_program"),
-                     ("$tmp", app / "output"), ("$predictions", app / "input" / "res")):
-        command = command.replace(old, str(new))
-    proc = subprocess.run(_python(shlex.split(command)), cwd=str(program), capture_output=True, text=True,
-                          timeout=600)
-    return proc, app / "output"
-
-
-def both(tmp_path, competition, index, files):
-    root = members(built(competition))
-    phase = phases(competition)[index]
-    submission = participant_zip(files)
-    v1 = run_v1(tmp_path / "v1", root, phase, submission)
-    cb = run_codabench(tmp_path / "cb", root, phase, submission)
-    return v1, cb
+def board_of(competition, index):
+    return bundle.REFERENCE_ZIP.match(phases(competition)[index]["reference_data"]).group(1)
 
 
 def columns(competition):
-    comp = bundle.load_yaml(Path(competition) / "competition.yaml")
-    return {k for k, c in comp["leaderboard"]["columns"].items() if not c.get("computed")}
+    comp = bundle.load_yaml(competition / "competition.yaml")
+    return [k for k, c in comp["leaderboard"]["columns"].items() if not c.get("computed")]
 
 
-@pytest.mark.parametrize("competition,index", CASES, ids=lambda v: comp_id(v) if isinstance(v, Path) else str(v))
-def test_both_workers_give_the_same_scores_txt(tmp_path, competition, index):
-    sample = sample_submission(competition)
-    if sample is None:
-        pytest.skip("no sample submission in %s/starting_kit" % competition)
-    (proc1, out1), (proc2, out2) = both(tmp_path, competition, index, sample)
-    assert proc1.returncode == 0, proc1.stderr
-    assert proc2.returncode == 0, proc2.stderr
-    assert (out1 / "scores.txt").read_bytes() == (out2 / "scores.txt").read_bytes()
-    assert (out1 / "scores.json").read_bytes() == (out2 / "scores.json").read_bytes()
-    v1_scores = read_scores(out1)                                   # v1: split on the one colon, float()
-    codabench = yaml.load((out2 / "scores.txt").read_text(encoding="utf-8"), Loader=yaml.Loader)
-    assert v1_scores == codabench and all(isinstance(v, float) for v in codabench.values())
-    assert set(v1_scores) == columns(competition)
-    assert not (out1 / "metadata").exists() and not (out2 / "metadata").exists()
-    assert [p.name for p in out1.glob("*.html")] == ["detailed_results.html"]
+def parse_scores(text):
+    """scores.txt as CodaLab v1 reads it (split on the one colon, float())."""
+    return {line.split(":")[0].strip(): float(line.split(":")[1]) for line in text.split("\n") if line}
+
+
+@pytest.mark.parametrize("competition,index", CASES, ids=lambda v: comp_id(v) if not isinstance(v, int) else str(v))
+def test_both_workers_give_the_same_scores(tmp_path, competition, index):
+    program, reference = phase_zips(competition, index)
+    submission = participant_zip(sample_submission(competition))
+    v1 = run_v1(tmp_path / "v1", program, reference, submission)
+    cb = run_codabench(tmp_path / "cb", program, reference, submission)
+    assert v1.returncode == 0, v1.stderr
+    assert cb.returncode == 0, cb.stderr
+    assert v1.output_zip["scores.txt"] == cb.output_zip["scores.txt"]
+    assert v1.output_zip["scores.json"] == cb.output_zip["scores.json"]
+    ours = parse_scores(v1.scores_txt)
+    assert ours == yaml.load(cb.output_zip["scores.txt"], Loader=yaml.Loader)   # Codabench reads YAML
+    assert list(ours) == columns(competition) or set(ours) == set(columns(competition))
+    assert [n for n in v1.output_zip if n.endswith(".html")] == ["detailed_results.html"]
+    assert "metadata" not in v1.output_zip
 
 
 @pytest.mark.parametrize("board", ["A", "B"])
 def test_the_demo_scores_equal_seqeval_and_sklearn_on_each_board(tmp_path, board):
-    index = [bundle.REFERENCE_ZIP.match(p["reference_data"]).group(1) for p in phases(ROOT)].index(board)
+    """Board B through the reveal step: its reference zip with report: full (tools/reveal.py)."""
+    index = [board_of(ROOT, i) for i in range(len(phases(ROOT)))].index(board)
+    program, reference = phase_zips(ROOT, index)
+    if board == "B":
+        reference = bundle.reference_zip(ROOT, "B", reveal=True)
     sample = ROOT / "starting_kit" / "sample_submission.csv"
-    (proc, out), _ = both(tmp_path, ROOT, index, {sample.name: sample.read_bytes()})
-    assert proc.returncode == 0, proc.stderr
-    ours = read_scores(out)
+    run = run_v1(tmp_path, program, reference, participant_zip({sample.name: sample.read_bytes()}))
+    assert run.returncode == 0, run.stderr
+    ours = parse_scores(run.scores_txt)
     expected = bank_oracle(ROOT / "reference_data" / "gold.csv", sample, board_ids(ROOT, board))
     for key, value in expected.items():
         assert ours[key] == pytest.approx(value, abs=1e-9), key
@@ -140,8 +85,67 @@ def test_the_demo_scores_equal_seqeval_and_sklearn_on_each_board(tmp_path, board
 
 @pytest.mark.parametrize("competition", competitions(), ids=comp_id)
 def test_a_participant_error_reads_the_same_on_both_workers(tmp_path, competition):
-    (proc1, _), (proc2, _) = both(tmp_path, competition, 0, {"readme.txt": b"nothing to score here\n"})
-    assert proc1.returncode == proc2.returncode == 1
-    line1 = [l for l in proc1.stderr.splitlines() if l.strip()]
-    line2 = [l for l in proc2.stderr.splitlines() if l.strip()]
-    assert len(line1) == 1 and line1 == line2 and "Traceback" not in proc1.stderr
+    program, reference = phase_zips(competition, 0)
+    upload = participant_zip({"readme.txt": b"nothing to score here\n"})
+    v1 = run_v1(tmp_path / "v1", program, reference, upload)
+    cb = run_codabench(tmp_path / "cb", program, reference, upload)
+    assert v1.returncode == cb.returncode == 1
+    line1 = [l for l in v1.stderr.splitlines() if l.strip()]
+    line2 = [l for l in cb.stderr.splitlines() if l.strip()]
+    assert len(line1) == 1 and line1 == line2 and "Traceback" not in v1.stderr
+    assert not v1.private_zip and not any(n.startswith("private/") for n in cb.output_zip)
+
+
+@pytest.mark.parametrize("competition", competitions(), ids=comp_id)
+def test_a_zip_inside_the_zip_scores_on_both_workers(tmp_path, competition):
+    """v1 extracts inner.zip beside itself into inner/ and keeps the zip (worker.py get_bundle)."""
+    program, reference = phase_zips(competition, 0)
+    files = sample_submission(competition)
+    plain = run_v1(tmp_path / "plain", program, reference, plain_zip(files))
+    assert plain.returncode == 0, plain.stderr
+    nested = plain_zip({"inner.zip": plain_zip(files)})
+    for name, runner in (("v1", run_v1), ("cb", run_codabench)):
+        run = runner(tmp_path / name, program, reference, nested)
+        assert run.returncode == 0, (name, run.stderr)
+        assert run.output_zip["scores.txt"] == plain.output_zip["scores.txt"], name
+
+
+def _real_numbers(scores):
+    """The ways a real score could be printed: 10, 6 and 4 decimals."""
+    return {("%.*f" % (d, v)) for v in scores.values() for d in (10, 6, 4) if v not in (0.0, 1.0)}
+
+
+@pytest.mark.parametrize("competition", competitions(), ids=comp_id)
+def test_the_sealed_board_shows_placeholders_everywhere_and_the_reveal_gives_the_real_scores(tmp_path, competition):
+    index = [board_of(competition, i) for i in range(len(phases(competition)))].index("B")
+    program, reference = phase_zips(competition, index)
+    submission = participant_zip(sample_submission(competition))
+    _, v2_reference = phase_zips(competition, index, "v2")
+
+    v1 = run_v1(tmp_path / "v1", program, reference, submission)
+    cb_v1 = run_codabench(tmp_path / "cb1", program, reference, submission)     # a v1 bundle imported
+    cb_v2 = run_codabench(tmp_path / "cb2", program, v2_reference, submission)  # the v2 bundle
+    reveal_zip = tmp_path / "reveal.zip"
+    tool = subprocess.run([sys.executable, str(TOOLS / "reveal.py"), str(competition), "B", str(reveal_zip)],
+                          capture_output=True, text=True)
+    assert tool.returncode == 0, tool.stderr
+    revealed_v1 = run_v1(tmp_path / "r1", program, reveal_zip.read_bytes(), submission)
+    revealed_cb = run_codabench(tmp_path / "r2", program, reveal_zip.read_bytes(), submission)
+    assert revealed_v1.returncode == revealed_cb.returncode == 0, revealed_v1.stderr
+    real = parse_scores(revealed_v1.scores_txt)
+    assert revealed_cb.output_zip["scores.txt"] == revealed_v1.output_zip["scores.txt"]
+    assert set(real.values()) != {SEALED}
+
+    numbers = _real_numbers(real)
+    for run in (v1, cb_v1, cb_v2):
+        assert run.returncode == 0, run.stderr
+        shown = parse_scores(run.output_zip["scores.txt"].decode("utf-8"))
+        assert set(shown) == set(real) and set(shown.values()) == {SEALED}
+        page = run.detailed_results.decode("utf-8")
+        assert "sealed" in page
+        for text in (page, run.stdout, run.stderr):
+            assert not [n for n in numbers if n in text]
+        assert not any(n.startswith("private/") for n in run.output_zip)
+    # the organizer's copy on CodaLab v1 (creator only) holds the real scores; Codabench gets none
+    assert parse_scores(v1.private_zip["private/scores.txt"].decode("utf-8")) == real
+    assert not cb_v1.private_zip and not cb_v2.private_zip

@@ -38,9 +38,9 @@ def sample_files(family):
     return {sample.name: sample.read_bytes()}
 
 
-def score(tmp_path, family, board, files, name):
+def score(tmp_path, family, board, files, name, reveal=False):
     base = tmp_path / name
-    assemble_reference(DEMOS[family][0] / "reference_data", board, base / "in" / "ref")
+    assemble_reference(DEMOS[family][0] / "reference_data", board, base / "in" / "ref", reveal)
     write_files(base / "in" / "res", files)
     proc = run_score(base / "in", base / "out")
     assert proc.returncode == 0, proc.stderr
@@ -100,6 +100,6 @@ def test_board_a_outputs_do_not_depend_on_board_b_answers(tmp_path, family):
         assert (o0 / name).read_bytes() == (o1 / name).read_bytes(), name
     assert p0.stdout.replace(str(o0), "") == p1.stdout.replace(str(o1), "")
     # the change is real: board B sees it
-    _, b0 = score(tmp_path, family, "B", files, "b_as_given")
-    _, b1 = score(tmp_path, family, "B", spoiled, "b_spoiled")
+    _, b0 = score(tmp_path, family, "B", files, "b_as_given", reveal=True)
+    _, b1 = score(tmp_path, family, "B", spoiled, "b_spoiled", reveal=True)
     assert read_scores(b0) != read_scores(b1)
