@@ -9,7 +9,10 @@ first). Never ``OUTPUT/metadata``: the workers write it themselves.
 import math
 import os
 
+from .errors import OutputError
+
 DECIMALS = 10
+OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.html")
 
 
 def format_number(value, digits=DECIMALS):
@@ -37,11 +40,16 @@ def scores_json(scores):
 
 
 def write_text(path, text):
+    """Write ``text`` as UTF-8 (a lone surrogate is escaped, never an error); OutputError if OUTPUT refuses it."""
     folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    try:
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise OutputError("cannot write %s (%s); the platform must give the scoring program a writable output "
+                          "folder." % (path, exc.strerror or type(exc).__name__))
 
 
 def write_scores(output_dir, scores, prefix=""):
