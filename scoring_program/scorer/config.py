@@ -15,13 +15,15 @@ Example::
     options: {scheme: iob2}
     report: full                  # full, or sealed: placeholders only while the phase runs
 """
+import fnmatch
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional
 
 import yaml
 
-from .errors import ConfigError
+from .errors import ConfigError, clip
 
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
@@ -56,7 +58,7 @@ class Option:
             ok = value in self.allowed
             allowed = ", ".join(repr(a) for a in self.allowed)
         if not ok:
-            raise ConfigError("config.yaml: options.%s is %r; allowed: %s." % (key, value, allowed))
+            raise ConfigError("config.yaml: options.%s is %s; allowed: %s." % (key, clip(repr(value), 80), allowed))
         return value
 
 
@@ -72,6 +74,7 @@ class Config:
     private_output: bool = False
     language: str = "en"
     report: str = "full"
+    max_submission_mb: Optional[float] = None
     ref_dir: str = "."
     raw: Dict[str, Any] = field(default_factory=dict)
 
@@ -81,7 +84,7 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "title", "description")
+             "report", "max_submission_mb", "title", "description")
 
 
 def find_config(ref_dir):
@@ -117,14 +120,9 @@ def parse_config(raw, families, ref_dir="."):
     if unknown:
         raise ConfigError("config.yaml: unknown key %r; allowed keys: %s." % (unknown[0], ", ".join(_TOP_KEYS)))
 
-    task = raw.get("task")
-    if task not in families:
-        raise ConfigError("config.yaml: task is %r; allowed: %s." % (task, ", ".join(sorted(families))))
+    task = _choice(raw, "task", sorted(families), None)
     family = families[task]
-
-    board = str(raw.get("board", "all"))
-    if board not in BOARDS:
-        raise ConfigError("config.yaml: board is %r; allowed: %s." % (raw.get("board"), ", ".join(BOARDS)))
+    board = _choice(raw, "board", BOARDS, "all")
 
     files = dict(family.default_files)
     given_files = _mapping(raw, "files")
@@ -133,9 +131,14 @@ def parse_config(raw, families, ref_dir="."):
             raise ConfigError("config.yaml: files.%s is not a file of task %s; allowed: %s."
                               % (key, task, ", ".join(family.default_files)))
         if not isinstance(value, str) or not value.strip():
-            raise ConfigError("config.yaml: files.%s is %r; give a file name (or a glob for a submission)."
-                              % (key, value))
+            raise ConfigError("config.yaml: files.%s is %s; give a file name (or a glob for a submission)."
+                              % (key, _show(value)))
         files[key] = value.strip()
+    for slot in family.submission_slots:
+        problem = glob_problem(files[slot])
+        if problem:
+            raise ConfigError("config.yaml: files.%s is %s, which is not a valid file-name pattern (%s); use * and ? "
+                              "(for example \"*.csv\")." % (slot, _show(files[slot]), problem))
 
     options = {}
     given_options = _mapping(raw, "options")
@@ -147,17 +150,14 @@ def parse_config(raw, families, ref_dir="."):
         options[key] = spec.validate(key, given_options.get(key, spec.default))
 
     keys = family.leaderboard_keys(options)
-    primary = raw.get("primary_key", keys[0])
-    if primary not in keys:
-        raise ConfigError("config.yaml: primary_key is %r; allowed for task %s: %s."
-                          % (primary, task, ", ".join(keys)))
+    primary = _choice(raw, "primary_key", keys, keys[0], " for task %s" % task)
 
     boards = _mapping(raw, "boards")
     unknown = sorted(set(boards) - {"file", "usage_column"})
     if unknown:
         raise ConfigError("config.yaml: boards.%s is unknown; allowed: file, usage_column." % unknown[0])
-    boards_file = boards.get("file")
-    usage_column = boards.get("usage_column")
+    boards_file = _name_or_none(boards, "file")
+    usage_column = _name_or_none(boards, "usage_column")
     if boards_file is not None and usage_column is not None:
         raise ConfigError("config.yaml: boards has both file and usage_column; give one of them.")
     if board != "all" and boards_file is None and usage_column is None:
@@ -166,24 +166,71 @@ def parse_config(raw, families, ref_dir="."):
 
     private_output = raw.get("private_output", False)
     if not isinstance(private_output, bool):
-        raise ConfigError("config.yaml: private_output is %r; allowed: true, false." % private_output)
-    language = raw.get("language", "en")
-    if language not in LANGUAGES:
-        raise ConfigError("config.yaml: language is %r; allowed: %s." % (language, ", ".join(LANGUAGES)))
-    report = raw.get("report", "full")
-    if report not in REPORTS:
-        raise ConfigError("config.yaml: report is %r; allowed: %s (sealed: while the phase runs participants see "
-                          "placeholder scores and no report)." % (report, ", ".join(REPORTS)))
+        raise ConfigError("config.yaml: private_output is %s; allowed: true, false." % _show(private_output))
+    language = _choice(raw, "language", LANGUAGES, "en")
+    report = _choice(raw, "report", REPORTS, "full",
+                     " (sealed: while the phase runs participants see placeholder scores and no report)")
+    max_mb = raw.get("max_submission_mb")
+    if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
+        raise ConfigError("config.yaml: max_submission_mb is %s; allowed: %s (or leave it out: 20 times the size "
+                          "of the reference files)." % (_show(max_mb), MAX_SUBMISSION_MB.description))
 
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
-                  language=language, report=report, ref_dir=ref_dir, raw=raw)
+                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, raw=raw)
+
+
+def glob_problem(pattern):
+    """Why a file-name pattern matches nothing a participant can name (an open or reversed [...]), or None.
+
+    >>> glob_problem("*.csv"), glob_problem("*.[ct]sv"), glob_problem("[z-a].csv"), glob_problem("a[.csv")
+    (None, None, 'the range z-a is reversed', 'a [ is not closed')
+    """
+    i = 0
+    while i < len(pattern):
+        if pattern[i] != "[":
+            i += 1
+            continue
+        close = pattern.find("]", i + 2 if pattern[i + 1:i + 2] in ("!", "]") else i + 1)
+        if close < 0:
+            return "a [ is not closed"
+        body = pattern[i + 1:close].lstrip("!")
+        for k in range(1, len(body) - 1):
+            if body[k] == "-" and body[k - 1] > body[k + 1]:
+                return "the range %s-%s is reversed" % (body[k - 1], body[k + 1])
+        i = close + 1
+    try:
+        re.compile(fnmatch.translate(pattern))
+    except re.error as exc:
+        return str(exc)
+    return None
+
+
+def _show(value):
+    """A config value as a message quotes it: its repr, cut."""
+    return clip(repr(value), 80)
+
+
+def _choice(raw, key, allowed, default, hint=""):
+    """``raw[key]`` (or ``default``), which must be one of the strings ``allowed``."""
+    value = raw.get(key, default)
+    if not isinstance(value, str) or value not in allowed:
+        raise ConfigError("config.yaml: %s is %s; allowed%s: %s." % (key, _show(value), hint, ", ".join(allowed)))
+    return value
+
+
+def _name_or_none(mapping, key):
+    value = mapping.get(key)
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise ConfigError("config.yaml: boards.%s is %s; give a %s name." % (
+            key, _show(value), "file" if key == "file" else "column"))
+    return value.strip() if value is not None else None
 
 
 def _mapping(raw, key):
     value = raw.get(key) or {}
     if not isinstance(value, dict):
-        raise ConfigError("config.yaml: %s must be a mapping, got %r." % (key, value))
+        raise ConfigError("config.yaml: %s must be a mapping, got %s." % (key, _show(value)))
     return {str(k): v for k, v in value.items()}
 
 
@@ -199,3 +246,6 @@ def number_in(low, high, integer=False, open_low=False):
 
     kind = "an integer" if integer else "a number"
     return Check(ok, "%s in %s%s, %s]" % (kind, "(" if open_low else "[", low, high))
+
+
+MAX_SUBMISSION_MB = number_in(0, 8192, open_low=True)

@@ -13,11 +13,15 @@ from . import hosts, report
 from .boards import load_boards
 from .config import load_config
 from .discovery import find_files
+from .limits import check_size, reference_bytes, submission_cap
 from .outputs import write_scores, write_text
 from .tasks import families
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
+# every file a run may write in private/ (cleared at the start of a run, as the scores are)
+PRIVATE_FILES = ("scores.txt", "scores.json", "detailed_results.html", "board_B_scores.txt", "board_B_scores.json",
+                 "reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE)
 SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
 
 
@@ -59,7 +63,9 @@ def prepare(ref_dir, res_dir):
     ref = family.load_reference(cfg)
     boards = load_boards(cfg, ref)
     slots = {s: cfg.files[s] for s in family.submission_slots}
-    sub = family.load_submission(find_files(res_dir, slots, family.required_slots), ref, cfg)
+    files = find_files(res_dir, slots, family.required_slots)
+    check_size(files, submission_cap(cfg.max_submission_mb, reference_bytes(cfg, slots)))
+    sub = family.load_submission(files, ref, cfg)
     return Prepared(cfg, family, ref, boards, sub)
 
 
