@@ -1,11 +1,13 @@
 """Validation helpers shared by the families whose submissions are delimited tables."""
+import csv
+import io
 import os
 import re
 
 import numpy as np
 import pandas as pd
 
-from .errors import ReferenceDataError, SubmissionError, where
+from .errors import ReferenceDataError, SubmissionError, clip, where
 from .textio import decode_with_codec, normalise_newlines, read_table, sniff_separator, utf8_bytes
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -37,7 +39,7 @@ def read_submission_table(file, columns, sep=",", check_fullwidth=True, skipinit
     _check_columns(frame, columns, file.name, sep)
     frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
                                   if c.lower() == canonical.lower()})[list(columns)]
-    line = np.arange(len(frame)) + 2
+    line = physical_lines(text, len(frame), sep, skipinitialspace)
     has_blank_line = _BLANK_LINE.search(text) is not None
     blank = (frame == "").all(axis=1).to_numpy() if has_blank_line else np.zeros(len(frame), bool)
     if blank.any():
@@ -46,6 +48,31 @@ def read_submission_table(file, columns, sep=",", check_fullwidth=True, skipinit
     if len(frame) == 0:
         raise SubmissionError("%s has a header but no rows; write one line per test item." % file.name)
     return frame, line
+
+
+def physical_lines(text, n_rows, sep, skipinitialspace=True):
+    r"""The file line where each of ``n_rows`` table rows starts (the header is line 1).
+
+    One row per line unless a quoted field holds a line break; only then is the
+    text read again, by the csv module, to count the lines of each record.
+
+    >>> physical_lines('a,b\n1,"x\ny"\n2,z\n', 2, ",").tolist()
+    [2, 4]
+    """
+    simple = np.arange(n_rows) + 2
+    if '"' not in text or text.count("\n") + (not text.endswith("\n")) == n_rows + 1:
+        return simple
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=skipinitialspace)
+    starts, previous = [], 0
+    try:
+        for _ in reader:
+            starts.append(previous + 1)
+            previous = reader.line_num
+    except csv.Error:
+        return simple
+    if len(starts) != n_rows + 1:  # the two readers disagree: keep the row count, say nothing wrong
+        return simple
+    return np.asarray(starts[1:], dtype=np.int64)
 
 
 def _check_columns(frame, columns, name, sep):
@@ -64,7 +91,7 @@ def _check_columns(frame, columns, name, sep):
         if any(c.lower().startswith("unnamed") for c in extra) or "" in found:
             hint = " (an unnamed column usually means the index was written: use index=False)"
         raise SubmissionError("%s: the columns are %s but must be exactly %s%s."
-                              % (where(name, 1), ",".join(found) or "(none)", ",".join(columns), hint))
+                              % (where(name, 1), clip(",".join(found), 80) or "(none)", ",".join(columns), hint))
 
 
 def align_ids(ids, line, reference_ids, name, id_column="id", what="id", source="the test set"):
@@ -81,13 +108,13 @@ def check_ids(ids, line, reference_ids, name, id_column="id", what="id", source=
         i = int(np.flatnonzero(dup)[0])
         first = int(np.flatnonzero(ids == ids[i])[0])
         raise SubmissionError("%s: %s %s appears twice (lines %d and %d); keep one row per %s."
-                              % (where(name, int(line[i]), column=id_column), what, ids[i], line[first],
+                              % (where(name, int(line[i]), column=id_column), what, clip(ids[i]), line[first],
                                  line[i], what))
     known = ids.isin(pd.Index(reference_ids))
     if not known.all():
         i = int(np.flatnonzero(~known)[0])
         raise SubmissionError("%s: %s %r is not in %s (%d unknown %ss in all); use the %ss of %s "
-                              "exactly as given." % (where(name, int(line[i]), column=id_column), what, ids[i],
+                              "exactly as given." % (where(name, int(line[i]), column=id_column), what, clip(ids[i]),
                                                      source, int((~known).sum()), what, what, source))
 
 

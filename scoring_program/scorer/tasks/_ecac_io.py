@@ -31,7 +31,7 @@ from typing import List
 import numpy as np
 import pandas as pd
 
-from ..errors import ReferenceDataError, SubmissionError
+from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.cause_spans import Pairs, first_occurrences
 from ..textio import decode
 
@@ -69,6 +69,8 @@ def locate_span(span, utterance):
 def read_json(data, name, error):
     """The JSON value of a file's bytes (UTF-8, with or without BOM, UTF-16 or GB18030)."""
     text = decode(data, name, error)
+    if not text.strip():
+        raise error("%s is empty; it needs a JSON list with every test conversation." % name)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -76,6 +78,9 @@ def read_json(data, name, error):
                     % (name, exc.lineno, exc.colno, exc.msg))
     except RecursionError:
         raise error("%s is nested too deeply to be a list of conversations." % name)
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise error("%s holds a value that cannot be read (%s); write conversation ids and numbers as plain "
+                    "integers, as json.dump does." % (name, clip(" ".join(str(exc).split()), 80)))
 
 
 def conversation_id(value):

@@ -176,12 +176,12 @@ class Multilabel(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def load_submission(self, files, ref, cfg):
         file, columns = _with_columns(files["submission"])
+        frame, line = read_submission_table(file, columns)  # encoding, emptiness, separator, columns: in that order
         threshold = cfg.options["set_threshold"]
         if threshold is not None and "scores" not in columns:
             raise SubmissionError("%s: this task keeps the labels with score >= %s, so the file needs a scores "
                                   "column; write the header id,labels,scores and one score per label."
                                   % (where(file.name, 1), threshold))
-        frame, line = read_submission_table(file, columns)
         name, file = file.name, None  # the raw bytes are not needed any more
         ids = frame["id"].str.strip()
         empty = np.flatnonzero((ids == "").to_numpy())
