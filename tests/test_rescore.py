@@ -91,3 +91,16 @@ def test_ties_share_a_rank_and_failures_come_last():
     assert [(r[0], r[1]) for r in rows] == [(1, "c"), (2, "a"), (2, "b"), ("", "d")]
     _, rows = rescore.leaderboard(records, "s", "asc", ["s"])
     assert [(r[0], r[1]) for r in rows][:3] == [(1, "a"), (1, "b"), (3, "c")]
+
+
+def test_team_names_that_look_like_formulas_stay_text_in_the_csv(tmp_path):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name in ("=HYPERLINK(x)", "+1", "-team", "@sum"):
+        (folder / (name + ".csv")).write_bytes(SAMPLE.read_bytes())
+    out = tmp_path / "out"
+    assert run(folder, out).returncode == 0
+    with open(out / "leaderboard.csv", encoding="utf-8", newline="") as fh:
+        names = sorted(r["submission"] for r in csv.DictReader(fh))
+    # a spreadsheet reads a cell starting with = + - @ as a formula; a leading quote makes it text
+    assert names == sorted(["'=HYPERLINK(x)", "'+1", "'-team", "'@sum"])

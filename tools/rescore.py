@@ -195,7 +195,18 @@ def write_csv(path, header, rows):
     with open(path, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerows([[spreadsheet_safe(v) for v in row] for row in rows])
+
+
+def spreadsheet_safe(value):
+    """A cell a spreadsheet shows as text: a team name or error starting with = + - @ (or TAB, CR) is not a formula.
+
+    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe(-0.5), spreadsheet_safe("team-1")
+    ("'=HYPERLINK(1)", -0.5, 'team-1')
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 def _cell(value):
