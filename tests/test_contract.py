@@ -78,7 +78,7 @@ def test_scores_files_follow_the_platform_rules(tmp_path):
     assert yaml.safe_load((out / "scores.txt").read_text()) == read_scores_json(out) == read_scores(out)
     assert sorted(p.name for p in out.iterdir()) == ["detailed_results.html", "scores.json", "scores.txt"]
     html = (out / "detailed_results.html").read_text()
-    assert "<script" not in html and "http" not in html and "src=" not in html
+    assert "<script" not in html and "://" not in html and "src=" not in html
 
 
 def test_outputs_are_byte_identical_across_runs(tmp_path):

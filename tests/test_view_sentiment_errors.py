@@ -59,7 +59,8 @@ def test_participant_errors(tmp_path, label, content, fragments):
 
 def test_undecodable_bytes(tmp_path):
     content = csv_of(GOOD).encode("utf-8") + b"\xff\xfe\x80\n"
-    assert_participant_error(submit(tmp_path, content), "cannot be read as UTF-8 or GB18030")
+    assert_participant_error(submit(tmp_path, content), "line 4: byte 64 (0xff) cannot be read as UTF-8 text",
+                             "the rest of the file is UTF-8")
 
 
 def test_conflicting_opinions_are_refused_even_when_identical_repeats_merge(tmp_path):

@@ -1,0 +1,494 @@
+"""A generated corpus of hostile and broken uploads and configurations, for every family.
+
+Each case starts from the family's demo (its board-A reference data and its valid sample submission)
+and changes one thing. Nothing is stored: the same code always makes the same bytes. Cases say what
+must happen: the exit code and the words of the one stderr line (or, for reference-data errors, of
+the organizer's private details).
+"""
+import codecs
+import io
+import json
+import random
+import struct
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Optional, Tuple
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = {
+    "bank_comments": ROOT,
+    "view_sentiment": ROOT / "examples" / "view_sentiment",
+    "keywords": ROOT / "examples" / "keywords",
+    "multilabel": ROOT / "examples" / "multilabel",
+    "emotion_cause": ROOT / "examples" / "emotion_cause",
+}
+TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel")
+HOSTILE = "<script>document.title='PWNED'</script><img src=x onerror=alert(1)>\u202e\u200b"
+
+
+@dataclass
+class Case:
+    family: str
+    name: str
+    code: int
+    words: Tuple[str, ...]
+    files: Optional[Dict[str, bytes]] = None       # res/ content (None: the valid sample)
+    config: Optional[Callable] = None               # edits the config mapping in place
+    reference: Optional[Callable] = None            # edits the ref/ folder (a Path)
+    res_setup: Optional[Callable] = None            # makes res/ itself (a Path), for file-system tricks
+    raw_config: Optional[bytes] = None              # config.yaml bytes as they are
+    subprocess: bool = False                        # run as a process (file-system tricks, bounded time)
+
+    @property
+    def id(self):
+        return "%s-%s" % (self.family, self.name)
+
+
+@dataclass
+class Shape:
+    """A valid upload that differs from the sample only in shape: it must score exactly the same."""
+
+    family: str
+    name: str
+    files: Dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def id(self):
+        return "%s-%s" % (self.family, self.name)
+
+
+# -- the valid starting point ----------------------------------------------------------------------------
+def sample(family):
+    kit = DEMO[family] / "starting_kit"
+    if family == "emotion_cause":
+        folder = kit / "submission"
+        return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    path = kit / "sample_submission.csv"
+    return {path.name: path.read_bytes()}
+
+
+def sample_table(family):
+    """(file name, header fields, rows as lists of fields) of a table family's sample."""
+    (name, data), = sample(family).items()
+    lines = data.decode("utf-8").splitlines()
+    split = [l.split(",") for l in lines]
+    return name, split[0], split[1:]
+
+
+def as_csv(header, rows, sep=",", newline="\n"):
+    return (newline.join(sep.join(r) for r in [header] + rows) + newline).encode("utf-8")
+
+
+def zip_of(files, method=zipfile.ZIP_DEFLATED):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buf.getvalue()
+
+
+def _patch_zip_flags(data, flag=0, method=None):
+    """Set a general-purpose flag bit (and optionally the method) in every local and central header."""
+    data = bytearray(data)
+    for sig, flag_at, method_at in ((b"PK\x03\x04", 6, 8), (b"PK\x01\x02", 8, 10)):
+        start = 0
+        while True:
+            at = data.find(sig, start)
+            if at < 0:
+                break
+            old = struct.unpack_from("<H", data, at + flag_at)[0]
+            struct.pack_into("<H", data, at + flag_at, old | flag)
+            if method is not None:
+                struct.pack_into("<H", data, at + method_at, method)
+            start = at + 4
+    return bytes(data)
+
+
+def _bad_crc(data):
+    """A zip whose first member's stored CRC does not match its data."""
+    data = bytearray(data)
+    for sig, crc_at in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
+        at = data.find(sig)
+        struct.pack_into("<I", data, at + crc_at, struct.unpack_from("<I", data, at + crc_at)[0] ^ 0xFFFF)
+    return bytes(data)
+
+
+def _bad_utf8_name(data, old, new):
+    """Rename a member to bytes that are not UTF-8 while flagging the name as UTF-8 (bit 11)."""
+    assert len(old) == len(new)
+    return _patch_zip_flags(data.replace(old, new), flag=0x800)
+
+
+def _bomb(name):
+    """A small zip whose member inflates to 200 MB of zeros."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open(name, "w", force_zip64=True) as member:
+            chunk = b"\0" * (1 << 20)
+            for _ in range(200):
+                member.write(chunk)
+    return buf.getvalue()
+
+
+# -- uploads every family can receive ------------------------------------------------------------------------
+def generic_cases(family):
+    files = sample(family)
+    main = sorted(files)[0]
+    data = files[main]
+    rng = random.Random(sum(map(ord, family)))
+    others = {k: v for k, v in files.items() if k != main}
+    with_main = lambda new: dict(others, **{main: new})  # noqa: E731
+    mid = len(data) // 2
+    cases = [
+        Case(family, "empty-file", 1, ("empty",), with_main(b"")),
+        Case(family, "blank-lines-only", 1, ("empty",), with_main(b"\n \n\t\n")),
+        Case(family, "random-bytes", 1, ("cannot be read",), with_main(bytes(rng.randrange(128, 256) for _ in range(3000)))),
+        Case(family, "nul-in-the-middle", 1, ("NUL", "line"), with_main(data[:mid] + b"\0" + data[mid:])),
+        # mostly-Chinese files name the damage as such; mostly-ASCII ones cannot be GB18030 either
+        Case(family, "bad-byte-in-utf8", 1, ("cannot be read as UTF-8",), with_main(data[:mid] + b"\xff" + data[mid:])),
+        Case(family, "utf16-without-bom", 1, ("UTF-16 text without a byte-order mark",),
+             with_main(data.decode("utf-8").encode("utf-16-le"))),
+        Case(family, "utf16-bom-odd-length", 1, ("cannot be read as utf-16",),
+             with_main(codecs.BOM_UTF16_LE + data.decode("utf-8").encode("utf-16-le") + b"\x00\xd8")),
+        Case(family, "excel-workbook-as-csv", 1, ("zip archive", "export"), with_main(b"PK\x03\x04" + b"\0" * 40)),
+        Case(family, "gzip-as-file", 1, ("NUL",), with_main(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + data[:50])),
+        Case(family, "nothing-matching", 1, ("no file matching", "readme.txt"), {"readme.txt": b"hello\n"}),
+        Case(family, "truncated-zip", 1, ("not a readable zip file", "again"),
+             {"upload.zip": zip_of(files)[:-30]}),
+        Case(family, "bad-crc-member", 1, ("cannot be read from the zip", "again"),
+             {"upload.zip": _bad_crc(zip_of(files))}),
+        Case(family, "encrypted-member", 1, ("encrypted", "without a password"),
+             {"upload.zip": _patch_zip_flags(zip_of(files), flag=0x1)}),
+        Case(family, "unsupported-compression", 1, ("cannot be read from the zip", "again"),
+             {"upload.zip": _patch_zip_flags(zip_of(files, zipfile.ZIP_STORED), method=99)}),
+        Case(family, "non-utf8-member-name", 1, ("not a readable zip file",),
+             {"upload.zip": _bad_utf8_name(zip_of(dict(files, **{"naïve.txt": b"x"})), "naïve".encode(), b"na\xff\xfeve"[:6])}),
+        Case(family, "many-entries", 1, ("entries", "zip just those"),
+             {"upload.zip": zip_of(dict(files, **{"junk/%05d.txt" % i: b"" for i in range(10001)}), zipfile.ZIP_STORED)}),
+        Case(family, "zip-bomb", 1, ("more than the", "accepts"), {"upload.zip": _bomb(main)}),
+        Case(family, "oversized-by-config", 1, ("more than the 0.0 MB", "accepts"), files,
+             config=lambda c: c.__setitem__("max_submission_mb", 0.001)),
+        Case(family, "two-matching-files", 1, ("files matching", "upload exactly one"),
+             dict(files, **{"copy/" + main: data})),
+        Case(family, "hostile-file-name", 1, ("no file matching",),
+             {HOSTILE.replace("/", "_") + ".txt": b"x"}),
+        Case(family, "long-file-name", 1, ("no file matching",), {"n" * 200 + ".txt": b"x"}),
+        Case(family, "stale-outputs-are-removed", 1, ("no file matching",), {"notes.txt": b"x"}),
+    ]
+    return cases
+
+
+def fs_cases(family):
+    """File-system tricks a zip cannot make but a worker's res/ may hold: run as processes, with a timeout."""
+    files = sample(family)
+    main = sorted(files)[0]
+
+    def symlink_to_gold(res):
+        gold = next(p for p in (res.parent / "ref").iterdir() if "gold" in p.name.lower())
+        for name, data in files.items():
+            (res / name).write_bytes(data)
+        (res / main).unlink()
+        (res / main).symlink_to(gold)
+
+    def symlink_to_environ(res):
+        for name, data in files.items():
+            (res / name).write_bytes(data)
+        (res / main).unlink()
+        (res / main).symlink_to("/proc/self/environ")
+
+    def fifo(res):
+        import os
+        for name, data in files.items():
+            (res / name).write_bytes(data)
+        (res / main).unlink()
+        os.mkfifo(str(res / main))
+
+    def deep(res):
+        folder = res
+        for k in range(40):
+            folder = folder / ("d%d" % k)
+        folder.mkdir(parents=True)
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+
+    def undecodable_name(res):
+        import os
+        for name, data in files.items():
+            (res / name).write_bytes(data)
+        folder = os.path.join(os.fsencode(str(res)), b"copy\xff\xfe\x1b[31m")
+        os.mkdir(folder)
+        with open(os.path.join(folder, os.fsencode(main)), "wb") as fh:
+            fh.write(files[main])
+
+    def sparse_giant(res):
+        for name, data in files.items():
+            (res / name).write_bytes(data)
+        with open(res / main, "r+b") as fh:
+            fh.truncate(3 * 2 ** 30)  # 3 GB on paper, nothing on disk
+
+    return [
+        Case(family, "symlink-to-gold", 1, ("symbolic link", "not a regular file"), res_setup=symlink_to_gold,
+             subprocess=True),
+        Case(family, "symlink-to-environment", 1, ("symbolic link",), res_setup=symlink_to_environ, subprocess=True),
+        Case(family, "fifo-named-like-the-file", 1, ("special file",), res_setup=fifo, subprocess=True),
+        Case(family, "folders-40-deep", 1, ("nested more than 32 deep",), res_setup=deep, subprocess=True),
+        Case(family, "undecodable-folder-name", 1, ("files matching", "copy\\udcff\\udcfe\\x1b[31m"),
+             res_setup=undecodable_name, subprocess=True),
+        Case(family, "sparse-3-gb-file", 1, ("3072.0 MB", "more than the"), res_setup=sparse_giant, subprocess=True),
+    ]
+
+
+# -- table families -------------------------------------------------------------------------------------------
+def table_cases(family):
+    name, header, rows = sample_table(family)
+    idc = 0
+    body = [list(r) for r in rows]
+    cases = []
+
+    def add(label, words, header_=None, rows_=None, raw=None, code=1, **kw):
+        data = raw if raw is not None else as_csv(header_ or header, rows_ if rows_ is not None else body)
+        cases.append(Case(family, label, code, words, {name: data}, **kw))
+
+    add("semicolon-separated", ("separated by ';'",), raw=as_csv(header, body, sep=";"))
+    add("header-only", ("no rows",), rows_=[])
+    add("missing-column", ("columns are", "must be exactly"), header_=header[:1] + header[2:],
+        rows_=[r[:1] + r[2:] for r in body])
+    add("index-column-written", ("index was written",), header_=[""] + header, rows_=[[str(i)] + r for i, r in enumerate(body)])
+    add("misspelled-header", ("columns are",), header_=[header[0] + "x"] + header[1:])
+    add("duplicated-row", ("twice" if family != "view_sentiment" else "again",), rows_=body + [body[0]])
+    add("unknown-id", ("not in the test set",), rows_=[["no-such-id"] + body[0][1:]] + body[1:])
+    add("empty-id", ("empty",), rows_=[[""] + body[0][1:]] + body[1:])
+    huge = "9" * 100000
+    add("100k-character-id", ("not in the test set", "..."), rows_=[[huge] + body[0][1:]] + body[1:])
+    add("1mb-header", ("columns are", "..."), header_=["h" * 1000000] + header[1:])
+    add("hostile-id", ("not in the test set",), rows_=[[HOSTILE] + body[0][1:]] + body[1:])
+    add("formula-id", ("not in the test set",), rows_=[["=cmd|'/c calc'!A0"] + body[0][1:]] + body[1:])
+    add("unclosed-quote", ("check quotes",), rows_=body[:3] + [['"' + body[3][0]] + body[3][1:]] + body[4:])
+    # a quoted field with a line break, then a bad id: the line named is the file's own (physical) line
+    quoted = [list(body[0])]
+    quoted[0][-1] = '"%s\nsecond line"' % quoted[0][-1] if family != "bank_comments" else quoted[0][-1]
+    if family != "bank_comments":
+        bad_line = 4  # header 1, the two-line row 2-3, then line 4
+        add("line-break-in-a-quoted-field", ("line %d" % bad_line, "not in the test set"),
+            rows_=quoted + [["no-such-id"] + body[1][1:]] + body[2:])
+    if family in ("bank_comments", "view_sentiment"):
+        add("full-width-comma", ("full-width comma",), raw=as_csv(header, body).replace(b",", "，".encode(), 3))
+    if family == "view_sentiment":
+        add("leading-zeros-dropped", ("leading zeros",), rows_=[[body[0][0].lstrip("0")] + body[0][1:]] + body[1:])
+    return cases
+
+
+def family_cases(family):
+    name = None
+    if family in TABLES:
+        name, header, rows = sample_table(family)
+        body = [list(r) for r in rows]
+
+        def one(row, col, value, label, words):
+            changed = [list(r) for r in body]
+            changed[row][col] = value
+            return Case(family, label, 1, words, {name: as_csv(header, changed)})
+
+    if family == "bank_comments":
+        tags = body[0][1].split()
+        return [
+            one(0, 2, "7", "class-7", ("is not a class",)),
+            one(0, 2, "1.5", "class-1.5", ("is not a class",)),
+            one(0, 2, HOSTILE, "hostile-class", ("is not a class",)),
+            one(0, 1, " ".join(["B-BNK"] + tags[1:]), "unknown-tag", ("not a tag",)),
+            one(0, 1, " ".join(t.lower() for t in tags), "lower-case-tags", ("not a tag",)),
+            one(0, 1, " ".join(tags[:-1]), "one-tag-short", ("tags for a comment of",)),
+            one(0, 1, " ".join(tags + ["O"]), "one-tag-long", ("tags for a comment of",)),
+            Case(family, "a-row-missing", 1, ("have no row",), {name: as_csv(header, body[1:])}),
+        ]
+    if family == "view_sentiment":
+        return [
+            one(0, 1, "", "empty-view", ("View is empty",)),
+            one(0, 2, "positive", "unknown-opinion", ("not an opinion",)),
+            one(0, 2, HOSTILE, "hostile-opinion", ("not an opinion",)),
+            Case(family, "conflicting-opinions", 1, ("with another opinion",),
+                 {name: as_csv(header, body + [[body[0][0], body[0][1], "neg" if body[0][2] != "neg" else "pos"]])}),
+        ]
+    if family == "keywords":
+        return [
+            one(0, 0, body[0][0] + "，x", "full-width-comma-in-id", ("full-width comma",)),
+        ]
+    if family == "multilabel":
+        labels = body[0][1].split()
+        scores = body[0][2].split()
+        return [
+            one(0, 1, " ".join(["no_such_label"] + labels[1:]), "unknown-label", ("not a label",)),
+            one(0, 1, " ".join([labels[0]] + labels[:-1]), "repeated-label", ("listed twice",)),
+            one(0, 2, " ".join(scores[:-1]), "one-score-short", ("score",)),
+            one(0, 2, " ".join(["abc"] + scores[1:]), "score-not-a-number", ("score",)),
+            one(0, 2, " ".join(["nan"] + scores[1:]), "score-nan", ("score",)),
+            one(0, 2, " ".join(["inf"] + scores[1:]), "score-inf", ("score",)),
+            Case(family, "scores-column-missing", 1, ("needs a scores column",),
+                 {name: as_csv(header[:2], [r[:2] for r in body])}),
+        ]
+    # emotion_cause
+    files = sample(family)
+    s1 = json.loads(files["Subtask_1_pred.json"])
+
+    def with_s1(value, raw=None):
+        # ensure_ascii: a lone surrogate travels as the escape \ud800, as json.dump writes it
+        return dict(files, **{"Subtask_1_pred.json": raw if raw is not None else json.dumps(value).encode("utf-8")})
+
+    def edit_first_pair(pair):
+        convs = json.loads(files["Subtask_1_pred.json"])
+        first = next(c for c in convs if c["emotion-cause_pairs"])
+        first["emotion-cause_pairs"][0] = pair
+        return with_s1(convs)
+
+    convs_pairs = next(c for c in s1 if c["emotion-cause_pairs"])
+    good = convs_pairs["emotion-cause_pairs"][0]
+    utt = good[0].split("_")[0]
+    return [
+        Case(family, "not-json", 1, ("not valid JSON",), with_s1(None, b"[{oops")),
+        Case(family, "json-object-not-list", 1, ("list",), with_s1({"a": 1})),
+        Case(family, "list-of-numbers", 1, ("conversation",), with_s1([1, 2, 3])),
+        Case(family, "huge-integer", 1, ("cannot be read",), with_s1(None, b"[" + b"9" * 5000 + b"]")),
+        Case(family, "deeply-nested", 1, ("nested too deeply",), with_s1(None, b"[" * 100000 + b"]" * 100000)),
+        Case(family, "lone-surrogate-escape", 1, ("\\ud800",), edit_first_pair(["\ud800_joy", good[1]])),
+        Case(family, "hostile-emotion", 1, ("unknown emotion",), edit_first_pair([utt + "_pwned", good[1]])),
+        Case(family, "pair-not-a-list", 1, ("a pair must be a list",), edit_first_pair("3_joy")),
+        Case(family, "pair-of-three", 1, ("a pair must be a list",), edit_first_pair([good[0], good[1], "x"])),
+        Case(family, "utterance-out-of-range", 1, ("does not exist",), edit_first_pair(["999_joy", good[1]])),
+        Case(family, "cause-as-text", 1, ("give token indices",), edit_first_pair([good[0], "1_we won"])),
+        Case(family, "missing-conversation", 1, ("is missing",), with_s1(s1[1:])),
+        Case(family, "unknown-conversation", 1, ("not a test conversation",),
+             with_s1(s1 + [{"conversation_ID": 999999, "emotion-cause_pairs": []}])),
+        Case(family, "conversation-id-bool", 1, ("conversation_ID",),
+             with_s1([dict(s1[0], conversation_ID=True)] + s1[1:])),
+    ]
+
+
+# -- configurations and reference data ------------------------------------------------------------------------
+def config_cases(family):
+    def cfg(label, edit, words):
+        return Case(family, "config-" + label, 2, words, config=edit)
+
+    def set_(key, value):
+        return lambda c: c.__setitem__(key, value)
+
+    def opt(key, value):
+        return lambda c: c.setdefault("options", {}).__setitem__(key, value)
+
+    cases = [
+        cfg("task-list", set_("task", [family]), ("task is", "allowed")),
+        cfg("task-mapping", set_("task", {"x": 1}), ("task is", "allowed")),
+        cfg("board-list", set_("board", ["A"]), ("board is", "allowed: A, B, all")),
+        cfg("boards-file-number", set_("boards", {"file": 123}), ("boards.file is 123",)),
+        cfg("boards-usage-list", set_("boards", {"usage_column": ["Usage"]}), ("boards.usage_column is",)),
+        cfg("files-not-mapping", set_("files", "gold.csv"), ("files must be a mapping",)),
+        cfg("bad-submission-glob", lambda c: c.setdefault("files", {}).__setitem__(
+            "subtask1" if family == "emotion_cause" else "submission", "[z-a].csv"),
+            ("not a valid file-name pattern",)),
+        cfg("unknown-option", opt("colour", "red"), ("is not an option of task",)),
+        cfg("primary-key-list", set_("primary_key", ["x"]), ("primary_key is",)),
+        cfg("language-fr", set_("language", "fr"), ("language is 'fr'",)),
+        cfg("report-hidden", set_("report", "hidden"), ("report is 'hidden'",)),
+        cfg("max-submission-negative", set_("max_submission_mb", -1), ("max_submission_mb is -1",)),
+        Case(family, "config-not-yaml", 2, ("not valid UTF-8 YAML",), raw_config=b"task: [unclosed\n"),
+        Case(family, "config-not-utf8", 2, ("not valid UTF-8 YAML",), raw_config=b"task: \xff\xfe\n"),
+        Case(family, "config-a-list", 2, ("must be a mapping",), raw_config=b"- task\n- board\n"),
+    ]
+    bad_options = {
+        "bank_comments": [("scheme", 5), ("ner_weight", "half"), ("entity_types", "BANK")],
+        "view_sentiment": [("opinion_labels", ["en"]), ("view_normalisation", "strip")],
+        "keywords": [("keyword_separator", ""), ("mode", {"x": 1})],
+        "multilabel": [("k", 0), ("k", [1, 1]), ("classes", None)],
+        "emotion_cause": [("subtasks", 3), ("mode", ["clean"])],
+    }[family]
+    for key, value in bad_options:
+        cases.append(cfg("option-%s-%s" % (key, type(value).__name__), opt(key, value), ("options.%s is" % key,)))
+    return cases
+
+
+def reference_cases(family):
+    """Broken reference data: exit 2; the details (checked in private/ on CodaLab v1) name the problem."""
+    gold = {"emotion_cause": "Subtask_1_gold.json"}.get(family, "gold.csv")
+
+    def ref(label, edit, words):
+        return Case(family, "reference-" + label, 2, words, reference=edit)
+
+    def gold_bytes(transform):
+        def edit(folder):
+            path = folder / gold
+            path.write_bytes(transform(path.read_bytes()))
+        return edit
+
+    def remove(name):
+        return lambda folder: (folder / name).unlink()
+
+    cases = [
+        ref("gold-missing", remove(gold), ("not in the reference data",)),
+        ref("gold-empty", gold_bytes(lambda b: b""), ("empty",)),
+        ref("gold-nul", gold_bytes(lambda b: b[:100] + b"\0" + b[100:]), ("NUL",)),
+        ref("gold-bad-utf8", gold_bytes(lambda b: b[:len(b) // 2] + b"\xff" + b[len(b) // 2:]),
+            ("cannot be read as UTF-8",)),
+        ref("boards-wrong-columns", lambda f: (f / "boards.csv").write_text("unit,phase\n1,A\n"),
+            ("exactly the columns id,board",)),
+        ref("boards-missing", remove("boards.csv"), ("boards file boards.csv",)),
+    ]
+    if family in TABLES:
+        cases.append(ref("gold-repeated-id", gold_bytes(lambda b: b + b.splitlines(True)[1]),
+                         ("twice",) if family == "view_sentiment" else ("repeats",)) if family != "view_sentiment"
+                     else ref("sentences-repeated", lambda f: (f / "sentences.csv").write_bytes(
+                         (f / "sentences.csv").read_bytes() + (f / "sentences.csv").read_bytes().splitlines(True)[1]),
+                         ("twice",)))
+    if family == "multilabel":
+        cases.append(ref("labels-empty", lambda f: (f / "labels.txt").write_text(""), ("lists no label",)))
+    return cases
+
+
+def all_cases():
+    out = []
+    for family in DEMO:
+        out += generic_cases(family) + (table_cases(family) if family in TABLES else []) + family_cases(family)
+        out += fs_cases(family)
+        out += config_cases(family) + reference_cases(family)
+    return out
+
+
+# -- shape-only variants ----------------------------------------------------------------------------------------
+def shape_variants(family):
+    files = sample(family)
+    out = [Shape(family, "zipped", {"upload.zip": zip_of(files)}),
+           Shape(family, "zip-in-a-wrapping-folder", {"upload.zip": zip_of({"team/" + k: v for k, v in files.items()})}),
+           Shape(family, "with-codabench-metadata-and-mac-junk",
+                 dict(files, **{"metadata": b"exitCode: 0\n", ".DS_Store": b"\0\0", "__MACOSX/._x": b"\0"})),
+           Shape(family, "utf8-bom", {k: codecs.BOM_UTF8 + v for k, v in files.items()}),
+           Shape(family, "utf16-with-bom", {k: v.decode("utf-8").encode("utf-16") for k, v in files.items()})]
+    if family in TABLES:
+        name, header, rows = sample_table(family)
+        rng = random.Random(7)
+        shuffled = list(rows)
+        rng.shuffle(shuffled)
+        quoted = [['"%s"' % c.replace('"', '""') for c in r] for r in rows]
+        out += [
+            Shape(family, "rows-shuffled", {name: as_csv(header, shuffled)}),
+            Shape(family, "crlf", {name: as_csv(header, rows, newline="\r\n")}),
+            Shape(family, "every-field-quoted", {name: as_csv(['"%s"' % h for h in header], quoted)}),
+            Shape(family, "header-upper-case", {name: as_csv([h.upper() for h in header], rows)}),
+            Shape(family, "trailing-blank-lines", {name: as_csv(header, rows) + b"\n\n"}),
+            Shape(family, "gb18030", {name: as_csv(header, rows).decode("utf-8").encode("gb18030")}),
+        ]
+        if family in ("view_sentiment", "keywords"):
+            out.append(Shape(family, "tab-separated", {name: as_csv(header, rows, sep="\t")}))
+    else:
+        compact = {k: json.dumps(json.loads(v), separators=(",", ":")).encode("utf-8") for k, v in files.items()}
+        reordered = {k: json.dumps(list(reversed(json.loads(v))), indent=2).encode("utf-8") for k, v in files.items()}
+        out += [Shape(family, "compact-json", compact), Shape(family, "conversations-reversed", reordered)]
+    return out
+
+
+def all_shapes():
+    return [s for family in DEMO for s in shape_variants(family)]
+
+
+def board_config(family, board="A"):
+    return yaml.safe_load((DEMO[family] / "reference_data" / ("board_%s.yaml" % board)).read_text(encoding="utf-8"))
