@@ -67,18 +67,11 @@ def make_files(folder, n_docs, seed=0):
 def metric_only(folder):
     """Median time of the bank family's score() on data already read and validated."""
     sys.path.insert(0, str(ROOT / "scoring_program"))
-    from scorer.boards import load_boards
-    from scorer.config import load_config
-    from scorer.discovery import find_files
-    from scorer.tasks import families
+    from scorer.api import Competition
 
-    registry = families()
-    cfg = load_config(str(folder / "input" / "ref"), registry)
-    family = registry[cfg.task]
-    ref = family.load_reference(cfg)
-    units = load_boards(cfg, ref).units_of("all")
-    sub = family.load_submission(find_files(str(folder / "input" / "res"), {"submission": "*.csv"}), ref, cfg)
-    return best_of(lambda: family.score(ref, sub, units, cfg))[0]
+    comp = Competition.open(str(folder / "input" / "ref"))
+    submission = comp.read_submission(str(folder / "input" / "res"))
+    return best_of(lambda: comp.score(submission))[0]
 
 
 def io_floor(gold, sub):

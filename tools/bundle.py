@@ -30,6 +30,7 @@ from pathlib import Path
 import _paths
 import yaml
 from competition import board_config_bytes, board_configs, reference_files
+from scorer.config import task_only
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MACOSX"}
@@ -110,9 +111,7 @@ def kit_config(competition):
     configs = board_configs(Path(competition) / "reference_data")
     if not configs:
         return None
-    raw = load_yaml(configs[sorted(configs)[0]])
-    raw["board"] = "all"
-    raw.pop("boards", None)
+    raw = task_only(load_yaml(configs[sorted(configs)[0]]))
     return yaml.safe_dump(raw, allow_unicode=True, sort_keys=True).encode("utf-8")
 
 

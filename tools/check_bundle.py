@@ -46,10 +46,9 @@ from pathlib import Path
 import _paths  # noqa: F401  (puts the engine on sys.path)
 import yaml
 from bundle import REFERENCE_ZIP, build_v1, build_v2
-from scorer.boards import load_boards
-from scorer.config import load_config
+from scorer.api import Competition, NoOfflineCheck, Task
+from scorer.config import find_config, load_config, read_raw
 from scorer.errors import ScoringError
-from scorer.runner import prepare
 from scorer.tasks import families
 
 COMPETITION_KEYS = {
@@ -454,8 +453,7 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         if cfg.boards_file and cfg.boards_file not in names:
             report.error(rw, "boards.file names %s, which is not in %s" % (cfg.boards_file, name))
         try:
-            ref = family.load_reference(cfg)
-            load_boards(cfg, ref)
+            Competition.of(cfg)
         except ScoringError as exc:
             report.error(name, "the reference data does not load: %s" % exc.message)
         except Exception as exc:  # a broken reference must be reported, whatever it breaks
@@ -578,16 +576,14 @@ def _kit_sample(kit, res):
 
 
 def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, report):
-    registry = families()
     try:
-        cfg = load_config(str(ref_dir), registry)
-        family = registry[cfg.task]
-        ref = family.load_reference(cfg)
+        comp = Competition.open(str(ref_dir))
     except ScoringError:
         return  # already reported by the reference check
+    cfg = comp.cfg
     if sample is not None:
         try:
-            prepare(str(ref_dir), str(sample[0])).score(cfg.board)
+            comp.score(comp.read_submission(str(sample[0])))
         except ScoringError as exc:
             report.error(sample_where, "the sample submission does not score on %s (%s): %s" % (where, ref_name,
                                                                                                exc.message))
@@ -595,15 +591,15 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
             report.error(sample_where, "scoring the sample submission on %s fails (%s: %s)"
                          % (where, type(exc).__name__, exc))
     try:
-        public = family.public_reference(str(kit), cfg)
+        public = Task.public(str(kit), read_raw(find_config(str(ref_dir))))
     except ScoringError as exc:
         report.error(str(kit.name), "the public test inputs do not load: %s" % exc.message)
         return
-    if public is None:
-        report.warn("starting kit", "has no public test inputs for task %s, so participants cannot check their "
-                    "files offline (validate.py)" % cfg.task)
+    except NoOfflineCheck:
+        report.warn("starting kit", "has no public test inputs (%s) for task %s, so participants cannot check their "
+                    "files offline (validate.py)" % (comp.family.public_inputs, cfg.task))
         return
-    kit_ids, gold_ids = set(map(str, public.units)), set(map(str, ref.units))
+    kit_ids, gold_ids = set(map(str, public.contract.units)), set(map(str, comp.reference.units))
     if kit_ids != gold_ids:
         only_kit, only_gold = sorted(kit_ids - gold_ids), sorted(gold_ids - kit_ids)
         report.error("starting kit", "its public test ids differ from the gold of %s: %d only in the kit%s, %d only "
@@ -616,10 +612,8 @@ def _check_kit_dev(kit, name, report):
     dev = kit / "dev"
     if not (dev / "config.yaml").is_file():
         return
-    registry = families()
     try:
-        cfg = load_config(str(dev), registry)
-        registry[cfg.task].load_reference(cfg)
+        Competition.open(str(dev))
     except ScoringError as exc:
         report.error("%s/dev" % name, "the dev set does not load with its own config.yaml: %s" % exc.message)
 

@@ -9,34 +9,21 @@ The same seed and gold always give the same file.
 """
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 import _paths  # noqa: F401
-import yaml
-from competition import assemble_reference, board_configs
+from competition import board_configs, load_board_config
+from scorer.api import Competition
 from scorer.boards import assign
-from scorer.config import load_config
-from scorer.tasks import families
+from scorer.config import task_only
 
 
 def make_boards(competition, ratio_a=0.4, seed=2024):
     reference_dir = Path(competition) / "reference_data"
     board = sorted(board_configs(reference_dir))[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        ref_dir = assemble_reference(reference_dir, board, Path(tmp) / "ref")
-        config_path = ref_dir / "config.yaml"
-        text = config_path.read_text(encoding="utf-8")
-        # score the whole reference: the assignment must not depend on an existing boards file
-
-        raw = yaml.safe_load(text)
-        raw["board"] = "all"
-        raw.pop("boards", None)
-        config_path.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
-        registry = families()
-        cfg = load_config(str(ref_dir), registry)
-        ref = registry[cfg.task].load_reference(cfg)
-    table = assign(ref.units, ref.strata, ratio_a=ratio_a, seed=seed)
+    # the whole reference, without any split: the assignment must not depend on an existing boards file
+    comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
+    table = assign(comp.reference.units, comp.reference.strata, ratio_a=ratio_a, seed=seed)
     out = reference_dir / "boards.csv"
     table.to_csv(out, index=False, lineterminator="\n")
     return out, table

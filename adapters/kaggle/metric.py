@@ -54,10 +54,9 @@ def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: 
           task: str = "bank_comments", metric: str = "score") -> float:
     """The competition's primary score (or ``metric``) of ``submission`` on the rows of ``solution``."""
     _engine()
-    from scorer.config import parse_config
+    from scorer.api import Competition
     from scorer.discovery import SubmittedFile
     from scorer.errors import ScoringError, SubmissionError
-    from scorer.tasks import families
 
     if task not in SUPPORTED:
         raise HostVisibleError("task %r has no Kaggle adapter; supported: %s" % (task, ", ".join(SUPPORTED)))
@@ -69,23 +68,20 @@ def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: 
     solution = solution.drop(columns=["Usage"], errors="ignore")
     ids = solution[row_id_column_name].astype(str)
     submission = submission[submission[row_id_column_name].astype(str).isin(set(ids))]
-    registry = families()
     tmp = tempfile.mkdtemp(prefix="kaggle-metric-")
     try:
         gold = solution.rename(columns={row_id_column_name: "id"})
         gold.astype(str).to_csv(os.path.join(tmp, "gold.csv"), index=False, lineterminator="\n")
         try:
-            cfg = parse_config({"task": task, "board": "all"}, registry, ref_dir=tmp)
-            family = registry[task]
-            ref = family.load_reference(cfg)
+            comp = Competition.from_raw({"task": task, "board": "all"}, tmp)
         except ScoringError as exc:
             raise HostVisibleError(exc.message) from None
         data = _csv_bytes(submission, row_id_column_name, columns)
         try:
-            sub = family.load_submission({"submission": SubmittedFile("submission.csv", lambda: data)}, ref, cfg)
+            sub = comp.read_files({"submission": SubmittedFile("submission.csv", lambda: data, len(data))})
         except SubmissionError as exc:
             raise ParticipantVisibleError(exc.message) from None
-        value = float(family.score(ref, sub, ref.units, cfg).scores[metric])
+        value = comp.scores(sub, "all")[metric]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return value

@@ -18,7 +18,7 @@ Example::
 import fnmatch
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional
 
 import yaml
@@ -76,7 +76,6 @@ class Config:
     report: str = "full"
     max_submission_mb: Optional[float] = None
     ref_dir: str = "."
-    raw: Dict[str, Any] = field(default_factory=dict)
 
     def path(self, slot):
         """Absolute path of a reference file named in ``files``."""
@@ -105,12 +104,32 @@ def find_config(ref_dir):
 def load_config(ref_dir, families):
     """Read and validate ``ref_dir/config.yaml`` against the registered task families."""
     path = find_config(ref_dir)
+    return parse_config(read_raw(path), families, ref_dir=os.path.dirname(path))
+
+
+def read_raw(path):
+    """The YAML value of a config file, unchecked (ConfigError if it is not UTF-8 YAML)."""
     try:
         with open(path, "rb") as fh:
-            raw = yaml.safe_load(fh.read().decode("utf-8-sig"))
+            return yaml.safe_load(fh.read().decode("utf-8-sig"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ConfigError("config.yaml is not valid UTF-8 YAML (%s)." % " ".join(str(exc).split())[:200])
-    return parse_config(raw, families, ref_dir=os.path.dirname(path))
+
+
+SPLIT_KEYS = ("board", "boards", "report", "private_output")
+
+
+def task_only(raw):
+    """A board config without what depends on the board split: what the offline check and a dev set use.
+
+    >>> task_only({"task": "t", "board": "A", "boards": {"file": "b.csv"}, "report": "sealed", "language": "zh"})
+    {'task': 't', 'language': 'zh', 'board': 'all'}
+    """
+    if not isinstance(raw, dict):
+        return raw
+    out = {k: v for k, v in raw.items() if k not in SPLIT_KEYS}
+    out["board"] = "all"
+    return out
 
 
 def parse_config(raw, families, ref_dir="."):
@@ -177,7 +196,7 @@ def parse_config(raw, families, ref_dir="."):
 
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
-                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, raw=raw)
+                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir)
 
 
 def glob_problem(pattern):

@@ -11,8 +11,6 @@ per-row problems a family lists for it. Templates use ``str.format`` fields.
 """
 import os
 
-import yaml
-
 from . import errors
 
 LANGUAGES = ("en", "zh")
@@ -48,8 +46,6 @@ MESSAGES = {
     "no_public": ("cannot find the public test inputs {name} in {folder}; run this from the starting kit "
                   "or pass --public.",
                   "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。"),
-    "no_check": ("task {task} has no offline format check; score your file on the dev data with score_local.py.",
-                 "任务 {task} 没有离线格式检查；请用 score_local.py 在开发集上评分。"),
     "no_config": ("cannot find the task configuration ({name}); pass --config.",
                   "找不到任务配置（{name}）；请用 --config 指定。"),
 }
@@ -87,14 +83,11 @@ def error_line(who, message, lang="en"):
 
 
 def language_of(input_dir):
-    """``language`` of INPUT/ref/config.yaml, or ``en`` when it cannot be read (never raises)."""
-    for name in ("config.yaml", "config.yml"):
-        path = os.path.join(input_dir, "ref", name)
-        try:
-            with open(path, "rb") as fh:
-                raw = yaml.safe_load(fh.read().decode("utf-8-sig"))
-        except (OSError, ValueError, yaml.YAMLError):
-            continue
-        if isinstance(raw, dict):
-            return pick(raw.get("language", "en"))
-    return "en"
+    """``language`` of INPUT/ref's config.yaml (found as score.py finds it), or ``en`` (never raises)."""
+    from .config import find_config, read_raw
+
+    try:
+        raw = read_raw(find_config(os.path.join(input_dir, "ref")))
+    except (errors.ScoringError, OSError):
+        return "en"
+    return pick(raw.get("language", "en")) if isinstance(raw, dict) else "en"

@@ -66,7 +66,7 @@ def _reference_dir(folder):
 
 def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwargs):
     _engine()
-    from scorer.embed import score_boards
+    from scorer.api import Competition
     from scorer.errors import SubmissionError, ScoringError
 
     splits = dict(SPLITS, **(kwargs.get("split_codenames") or {}))
@@ -77,7 +77,9 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
         os.makedirs(res_dir)
         shutil.copy(user_submission_file, os.path.join(res_dir, os.path.basename(user_submission_file)))
         try:
-            scores = score_boards(ref_dir, res_dir, boards=tuple(splits))
+            comp = Competition.open(ref_dir)
+            submission = comp.read_submission(res_dir)
+            scores = {board: comp.scores(submission, board) for board in splits}
         except SubmissionError as exc:
             raise ValueError(exc.message) from None
         except ScoringError as exc:

@@ -54,6 +54,8 @@ class TaskFamily:
     # None: every submission slot is required; () : at least one of them.
     required_slots: Optional[Sequence[str]] = None
     options: Dict[str, Option] = {}
+    # the file of the starting kit that lists the test items without answers (for the offline check)
+    public_inputs = "test_public.csv"
 
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""

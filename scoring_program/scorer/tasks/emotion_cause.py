@@ -75,6 +75,7 @@ class EmotionCause(TaskFamily):
                      "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
     submission_slots = ("subtask1", "subtask2")
     required_slots = ()
+    public_inputs = PUBLIC_INPUTS
     options = {
         "subtasks": Option("both", ("both", "1", "2"), "which subtasks the phase scores"),
         "mode": Option("official", ("official", "clean"),

@@ -1,0 +1,136 @@
+"""The one way into the engine: open a competition, read a submission, score a board.
+
+score.py, the starting kit's offline check, the EvalAI and Kaggle adapters,
+the organizer tools, the benchmarks and the tests all go through here, so the
+sequence config -> reference -> boards -> submission -> scores exists once.
+
+- ``Task``: a configuration and its family, and what a submission must match
+  (its *contract*: the test units and their shapes). Built from the public
+  test inputs (``Task.public``) it can check a submission offline, without a
+  single answer.
+- ``Competition``: a Task built from the reference data, which also holds the
+  answers and the boards, and scores.
+
+Example (the shipped bank competition's board-A reference folder)::
+
+    comp = Competition.open("input/ref")
+    submission = comp.read_submission("input/res")     # SubmissionError if it is wrong
+    comp.scores(submission, "A")                       # {"score": 0.64, "ner_f1": 0.81, ...}
+"""
+import os
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+from .boards import Boards, load_boards
+from .config import Config, load_config, parse_config, task_only
+from .discovery import SubmittedFile, find_files
+from .limits import check_size, reference_bytes, submission_cap
+from .tasks import families
+from .tasks.base import Result, TaskFamily
+
+
+@dataclass
+class Task:
+    cfg: Config
+    family: TaskFamily
+    contract: object                   # what a submission must match (units and their shapes)
+    size_cap: Optional[int] = None     # bytes a submission may hold; None: not checked (offline)
+
+    @classmethod
+    def public(cls, public_dir, raw_config):
+        """The task of a board config, its contract built from the public test inputs in ``public_dir``.
+
+        Raises ConfigError for a bad config and NoOfflineCheck when the family
+        cannot check offline or the public inputs are not there.
+        """
+        registry = families()
+        cfg = parse_config(task_only(raw_config), registry, ref_dir=public_dir)
+        family = registry[cfg.task]
+        contract = family.public_reference(public_dir, cfg)
+        if contract is None:
+            raise NoOfflineCheck(cfg)
+        return cls(cfg, family, contract)
+
+    @property
+    def slots(self):
+        """Submission slot -> its file-name pattern."""
+        return {s: self.cfg.files[s] for s in self.family.submission_slots}
+
+    def submitted_files(self, res_dir):
+        """The files of the submission in ``res_dir``, one per slot (None where an optional one is absent)."""
+        files = find_files(res_dir, self.slots, self.family.required_slots)
+        if self.size_cap is not None:
+            check_size(files, self.size_cap)
+        return files
+
+    def read_files(self, files: Dict[str, Optional[SubmittedFile]]):
+        """The submission made of ``files`` (slot -> SubmittedFile), validated against the contract."""
+        return self.family.load_submission(files, self.contract, self.cfg)
+
+    def read_submission(self, res_dir):
+        return self.read_files(self.submitted_files(res_dir))
+
+    def problems(self, res_dir):
+        """Every problem of the submission in ``res_dir``, one line each ([] when it is valid)."""
+        return list(self.family.submission_problems(self.submitted_files(res_dir), self.contract, self.cfg))
+
+
+@dataclass
+class Competition(Task):
+    reference: object = None
+    boards: Optional[Boards] = None
+
+    @classmethod
+    def open(cls, ref_dir):
+        """The competition whose config.yaml and reference files are in ``ref_dir``."""
+        return cls.of(load_config(ref_dir, families()))
+
+    @classmethod
+    def from_raw(cls, raw, ref_dir):
+        """The competition of a config given as a mapping, its reference files in ``ref_dir``."""
+        return cls.of(parse_config(raw, families(), ref_dir=ref_dir))
+
+    @classmethod
+    def of(cls, cfg):
+        family = families()[cfg.task]
+        reference = family.load_reference(cfg)
+        boards = load_boards(cfg, reference)
+        cap = submission_cap(cfg.max_submission_mb, reference_bytes(cfg, family.submission_slots))
+        return cls(cfg, family, reference, cap, reference, boards)
+
+    def score(self, submission, board=None) -> Result:
+        """The Result of ``submission`` on ``board`` (default: the config's board)."""
+        board = board or self.cfg.board
+        return self.family.score(self.reference, submission, self.boards.units_of(board), self.cfg)
+
+    def scores(self, submission, board=None):
+        """The leaderboard values on ``board`` as plain floats, the primary key first."""
+        return ordered_scores(self.score(submission, board).scores, self.cfg.primary_key)
+
+
+class NoOfflineCheck(Exception):
+    """The family has no offline check, or the public test inputs it needs are missing."""
+
+    def __init__(self, cfg):
+        super().__init__(cfg.task)
+        self.cfg = cfg
+
+
+def ordered_scores(scores, primary):
+    """The primary key first, then the family's order; every value a plain float."""
+    ordered = {primary: float(scores[primary])}
+    ordered.update((k, float(v)) for k, v in scores.items() if k != primary)
+    return ordered
+
+
+def ordered_keys(keys, primary):
+    """The leaderboard keys with the primary one first."""
+    return [primary] + [k for k in keys if k != primary]
+
+
+def reference_dir(input_dir):
+    return os.path.join(input_dir, "ref")
+
+
+def submission_dir(input_dir):
+    return os.path.join(input_dir, "res")
