@@ -151,7 +151,7 @@ def generic_cases(family):
         Case(family, "bad-byte-in-utf8", 1, ("cannot be read as UTF-8",), with_main(data[:mid] + b"\xff" + data[mid:])),
         Case(family, "utf16-without-bom", 1, ("UTF-16 text without a byte-order mark",),
              with_main(data.decode("utf-8").encode("utf-16-le"))),
-        Case(family, "utf16-bom-odd-length", 1, ("cannot be read as utf-16",),
+        Case(family, "utf16-bom-odd-length", 1, ("cannot be read as UTF-16",),
              with_main(codecs.BOM_UTF16_LE + data.decode("utf-8").encode("utf-16-le") + b"\x00\xd8")),
         Case(family, "excel-workbook-as-csv", 1, ("zip archive", "export"), with_main(b"PK\x03\x04" + b"\0" * 40)),
         Case(family, "gzip-as-file", 1, ("NUL",), with_main(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + data[:50])),

@@ -199,19 +199,15 @@ def test_official_sample_submissions(tmp_path, fixture):
 
 def _in_process(ref_dir, files, options=None):
     """Unrounded scores of the family, called directly (scores.txt rounds to 10 decimals)."""
-    from scorer.config import parse_config
+    from scorer.api import Competition
     from scorer.discovery import SubmittedFile
-    from scorer.tasks import families
 
     raw = {"task": "emotion_cause", "options": dict(options or {}),
            "files": {"subtask1_gold": "Subtask_1_test.json", "subtask2_gold": "Subtask_2_test.json"}}
-    cfg = parse_config(raw, families(), ref_dir=str(ref_dir))
-    family = families()["emotion_cause"]
-    ref = family.load_reference(cfg)
+    comp = Competition.from_raw(raw, str(ref_dir))
     slots = {"subtask%d" % k: SubmittedFile("Subtask_%d_pred.json" % k, (lambda t=text: t.encode("utf-8")))
              for k, text in files.items()}
-    sub = family.load_submission(slots, ref, cfg)
-    return family.score(ref, sub, ref.units, cfg).scores
+    return comp.score(comp.read_files(slots)).scores
 
 
 @pytest.mark.parametrize("scenario", ("perfect", "shifted", "mixture"))

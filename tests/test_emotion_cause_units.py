@@ -4,10 +4,9 @@ import json
 
 import pytest
 
-from scorer.config import parse_config
+from scorer.api import Competition
 from scorer.discovery import SubmittedFile
 from scorer.metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
-from scorer.tasks import families
 
 EPS = 1e-8
 # conversation 7: utterance 2 has 6 tokens, utterance 3 has 3
@@ -31,13 +30,10 @@ def score(tmp_path, gold1, pred1, options=None, gold2=None, pred2=None):
         (tmp_path / "g2.json").write_text(gold2, encoding="utf-8")
     else:
         opts.setdefault("subtasks", "1")
-    cfg = parse_config({"task": "emotion_cause", "files": files, "options": opts}, families(), ref_dir=str(tmp_path))
-    family = families()["emotion_cause"]
-    ref = family.load_reference(cfg)
+    comp = Competition.from_raw({"task": "emotion_cause", "files": files, "options": opts}, str(tmp_path))
     slots = {"subtask1": SubmittedFile("Subtask_1_pred.json", lambda: pred1.encode("utf-8")),
              "subtask2": None if pred2 is None else SubmittedFile("Subtask_2_pred.json", lambda: pred2.encode("utf-8"))}
-    sub = family.load_submission(slots, ref, cfg)
-    return family.score(ref, sub, ref.units, cfg).scores, ref
+    return comp.score(comp.read_files(slots)).scores, comp.reference
 
 
 def test_perfect_is_one_minus_epsilon_in_official_and_one_in_clean(tmp_path):

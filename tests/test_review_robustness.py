@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 from scorer.errors import ScoringError  # noqa: E402
 from scorer.runner import run  # noqa: E402
 from scorer.tagcodes import encode, split_tokens  # noqa: E402
-from scorer.tasks.multilabel import _numbers  # noqa: E402
+from scorer.tokens import numbers  # noqa: E402
 from tools.competition import assemble_reference  # noqa: E402
 
 BANK = (ROOT, ROOT / "starting_kit" / "sample_submission.csv")
@@ -79,6 +79,6 @@ def test_multilabel_vertical_tab_inside_scores(tmp_path):
 
 
 def test_numbers_agree_with_counts():
-    values, counts = _numbers(pd.Series(["0.5\x0b0.25", "1\u30002", "3"]))
+    values, counts = numbers(pd.Series(["0.5\x0b0.25", "1\u30002", "3"]))
     assert counts.tolist() == [2, 1, 1]
     assert values[:2].tolist() == [0.5, 0.25] and pd.isna(values[2]) and values[3] == 3.0

@@ -9,10 +9,6 @@ import pytest
 from helpers import ROOT, make_input, run_score
 from test_bundle_shared import bank_oracle, built, members, read_csv
 
-from scorer.discovery import SubmittedFile  # noqa: E402
-from scorer.config import parse_config  # noqa: E402
-from scorer.tasks import families  # noqa: E402
-from scorer.tasks.base import TaskFamily  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools" / "demo_data"))
 import bank_dev  # noqa: E402
@@ -59,8 +55,8 @@ def test_validate_prints_every_problem(kit, tmp_path):
     assert proc.returncode == 1
     out = proc.stdout.splitlines()
     assert out[0] == "bad.csv: 6 problem(s) found:"
-    expected = ["line 3 (id 1), column class: '7'", "line 4 (id 0), column id: id 0 appears again",
-                "line 6 (id 4), column BIO_anno: tag", "line 7 (id 99999), column id",
+    expected = ["line 3 (id 1), column class: '7'", "line 4, column id: id 0 appears twice (lines 2 and 4)",
+                "line 6 (id 4), column BIO_anno: tag", "line 7, column id: id '99999' is not in the test set",
                 "line 9 (id 7), column BIO_anno: ", "2 id(s) of the test set have no row (2, 5)"]
     assert len(out) == 1 + len(expected)
     for line, fragment in zip(out[1:], expected):
@@ -99,51 +95,17 @@ def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path):
         assert "s.csv line %d" % (index + 1) in check.stdout
 
 
-def test_default_hook_starts_with_the_first_problem_of_load_submission(tmp_path):
-    family = families()["bank_comments"]
-    cfg = parse_config({"task": "bank_comments"}, families(), ref_dir=str(ROOT / "starting_kit"))
-    ref = family.public_reference(str(ROOT / "starting_kit"), cfg)
-    data = broken(tmp_path).read_bytes()
-    files = {"submission": SubmittedFile("bad.csv", lambda: data)}
-    problems = TaskFamily.submission_problems(family, files, ref, cfg)
-    with pytest.raises(Exception) as caught:
-        family.load_submission(files, ref, cfg)
-    assert problems[0] == caught.value.message
-    # the generic hook sets rows aside one by one and stops at the first whole-file problem (here the ids
-    # it set aside look missing); the bank family's own one-pass check finds all six
-    assert "line 4" in problems[0] and "line 7" in problems[1] and problems[2].startswith("(the check set")
-    assert len(family.submission_problems(files, ref, cfg)) == 6
+def test_the_platform_stops_at_a_problem_the_offline_check_also_lists(tmp_path):
+    """One validation code: stopping at the first problem (score.py) or collecting all (validate.py)."""
+    from scorer.api import Task
+    from scorer.errors import SubmissionError
 
-
-def test_score_local_on_the_dev_set_equals_the_oracles(kit, tmp_path):
-    proc = tool(kit, "score_local.py", "dev/sample_prediction.csv", "--out", tmp_path / "scores")
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    expected = bank_oracle(kit / "dev" / "gold.csv", kit / "dev" / "sample_prediction.csv")
-    for line in (tmp_path / "scores" / "scores.txt").read_text(encoding="utf-8").splitlines():
-        key, value = line.split(":")
-        if key in expected:
-            assert float(value) == pytest.approx(expected[key], abs=1e-9), key
-
-
-def test_score_local_reports_a_wrong_prediction_in_one_line(kit):
-    proc = tool(kit, "score_local.py", "sample_submission.csv")  # test ids, not dev ids
-    assert proc.returncode == 1
-    assert len([l for l in proc.stderr.splitlines() if l.strip()]) == 1 and "Traceback" not in proc.stderr
-
-
-def test_dev_set_is_what_the_generator_makes(tmp_path):
-    bank_dev.make_dev(tmp_path)
-    for name in ("gold.csv", "sample_prediction.csv", "config.yaml"):
-        assert (tmp_path / name).read_bytes() == (ROOT / "starting_kit" / "dev" / name).read_bytes(), name
-    test_ids = {r["id"] for r in read_csv(ROOT / "reference_data" / "gold.csv")}
-    assert not test_ids & {r["id"] for r in read_csv(tmp_path / "gold.csv")}
-
-
-def test_score_py_frames_its_error_in_chinese(tmp_path):
-    config = (ROOT / "reference_data" / "board_A.yaml").read_text(encoding="utf-8") + "language: zh\n"
-    ref = {p.name: p.read_bytes() for p in (ROOT / "reference_data").iterdir() if not p.name.startswith("board_")}
-    ref["config.yaml"] = config
-    inp = make_input(tmp_path, ref, {"s.csv": "id,BIO_anno,class\n0,O,9\n"})
-    proc = run_score(inp, tmp_path / "out")
-    lines = [l for l in proc.stderr.splitlines() if l.strip()]
-    assert proc.returncode == 1 and len(lines) == 1 and lines[0].startswith("错误（提交文件有误）：")
+    res = tmp_path / "res"
+    res.mkdir()
+    broken(tmp_path).rename(res / "bad.csv")
+    task = Task.public(str(ROOT / "starting_kit"), {"task": "bank_comments"})
+    collected = [p.text() for p in task.problems(str(res))]
+    with pytest.raises(SubmissionError) as first:
+        task.read_submission(str(res))
+    assert len(collected) == 6 and first.value.message in collected
+    assert [int(m.split(" line ")[1].split()[0].rstrip(",")) for m in collected[:5]] == [3, 4, 6, 7, 9]  # file lines

@@ -74,18 +74,17 @@ def multilabel_sample_with(tmp_path, rows):
     return bad
 
 
-def test_a_whole_file_problem_after_rows_set_aside_asks_for_a_second_run(tmp_path):
+def test_a_row_problem_is_listed_once_and_not_echoed_as_a_missing_id(tmp_path):
     proc = validate("multilabel", multilabel_sample_with(tmp_path, {3: "nosuchlabel,0.5"}))
     found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
-    assert proc.returncode == 1 and len(found) == 2, proc.stdout
-    assert "line 4" in found[0] and "'nosuchlabel'" in found[0]
-    assert "run it again" in found[1] and "have no row" not in proc.stdout
+    assert proc.returncode == 1 and len(found) == 1, proc.stdout
+    assert "line 4" in found[0] and "'nosuchlabel'" in found[0] and "have no row" not in proc.stdout
 
 
 def test_multilabel_rows_are_all_checked_before_missing_ids(tmp_path):
     bad = multilabel_sample_with(tmp_path, {3: "nosuchlabel,0.5", 7: "shipping shipping,0.5 0.4", 9: "shipping,abc"})
     proc = validate("multilabel", bad)
     found = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
-    assert proc.returncode == 1 and len(found) == 4, proc.stdout
+    assert proc.returncode == 1 and len(found) == 3, proc.stdout
     assert ["line 4" in found[0], "line 8" in found[1], "line 10" in found[2]] == [True, True, True]
     assert "'nosuchlabel'" in found[0] and "listed twice" in found[1] and "'abc'" in found[2]

@@ -24,7 +24,9 @@ from typing import Dict, Optional
 from .boards import Boards, load_boards
 from .config import Config, load_config, parse_config, task_only
 from .discovery import SubmittedFile, find_files
+from .errors import SubmissionError
 from .limits import check_size, reference_bytes, submission_cap
+from .problems import Problems
 from .tasks import families
 from .tasks.base import Result, TaskFamily
 
@@ -46,7 +48,7 @@ class Task:
         registry = families()
         cfg = parse_config(task_only(raw_config), registry, ref_dir=public_dir)
         family = registry[cfg.task]
-        contract = family.public_reference(public_dir, cfg)
+        contract = family.public_contract(public_dir, cfg)
         if contract is None:
             raise NoOfflineCheck(cfg)
         return cls(cfg, family, contract)
@@ -64,15 +66,21 @@ class Task:
         return files
 
     def read_files(self, files: Dict[str, Optional[SubmittedFile]]):
-        """The submission made of ``files`` (slot -> SubmittedFile), validated against the contract."""
-        return self.family.load_submission(files, self.contract, self.cfg)
+        """The submission made of ``files`` (slot -> SubmittedFile); SubmissionError at its first problem."""
+        return self.family.read_submission(files, self.contract, self.cfg, Problems(SubmissionError))
 
     def read_submission(self, res_dir):
         return self.read_files(self.submitted_files(res_dir))
 
     def problems(self, res_dir):
-        """Every problem of the submission in ``res_dir``, one line each ([] when it is valid)."""
-        return list(self.family.submission_problems(self.submitted_files(res_dir), self.contract, self.cfg))
+        """Every problem of the submission in ``res_dir`` (a list of Problems, in file and line order)."""
+        files = self.submitted_files(res_dir)
+        problems = Problems(SubmissionError, collect=True)
+        try:
+            self.family.read_submission(files, self.contract, self.cfg, problems)
+        except SubmissionError as exc:  # a problem that leaves the rest unreadable ends the list
+            problems.found.append(exc.problem)
+        return problems.sorted([f.name for f in files.values() if f is not None])
 
 
 @dataclass
@@ -96,12 +104,12 @@ class Competition(Task):
         reference = family.load_reference(cfg)
         boards = load_boards(cfg, reference)
         cap = submission_cap(cfg.max_submission_mb, reference_bytes(cfg, family.submission_slots))
-        return cls(cfg, family, reference, cap, reference, boards)
+        return cls(cfg, family, reference.contract, cap, reference, boards)
 
     def score(self, submission, board=None) -> Result:
         """The Result of ``submission`` on ``board`` (default: the config's board)."""
         board = board or self.cfg.board
-        return self.family.score(self.reference, submission, self.boards.units_of(board), self.cfg)
+        return self.family.score(self.reference, submission, self.boards.mask(board), self.cfg)
 
     def scores(self, submission, board=None):
         """The leaderboard values on ``board`` as plain floats, the primary key first."""

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ReferenceDataError
+from .problems import Message
 
 USAGE_TO_BOARD = {"public": "A", "private": "B", "ignored": ""}
 
@@ -60,13 +61,18 @@ class Boards:
         self.units = np.asarray(units, dtype=object)
         self.board = np.asarray(board_of_unit, dtype=object)
 
-    def units_of(self, board):
-        if board == "all":
-            return self.units[self.board != ""]
-        return self.units[self.board == board]
+    def mask(self, board):
+        """Which reference units ``board`` scores (``all``: every unit on a board), in reference order.
 
-    def counts(self):
-        return {b: int((self.board == b).sum()) for b in ("A", "B")}
+        >>> Boards(["a", "b", "c"], ["A", "B", ""]).mask("all").tolist()
+        [True, True, False]
+        """
+        if board == "all":
+            return self.board != ""
+        return self.board == board
+
+    def units_of(self, board):
+        return self.units[self.mask(board)]
 
 
 def load_boards(cfg, ref):
@@ -76,50 +82,63 @@ def load_boards(cfg, ref):
         return Boards(units, np.full(len(units), "A", dtype=object))
     if cfg.usage_column is not None:
         if ref.usage is None:
-            raise ReferenceDataError("config.yaml names usage_column %r but the gold file has no such column."
-                                     % cfg.usage_column)
+            raise ReferenceDataError(NO_USAGE(column=cfg.usage_column))
         lowered = pd.Series(ref.usage, dtype=object).astype(str).str.strip().str.lower()
         bad = sorted(set(lowered) - set(USAGE_TO_BOARD))
         if bad:
-            raise ReferenceDataError("gold column %s has the value %r; allowed: Public, Private, Ignored."
-                                     % (cfg.usage_column, bad[0]))
+            raise ReferenceDataError(BAD_USAGE(column=cfg.usage_column, value=repr(bad[0])))
         return _checked(Boards(units, lowered.map(USAGE_TO_BOARD).to_numpy(dtype=object)), cfg.board)
     path = os.path.join(cfg.ref_dir, cfg.boards_file)
+    name = cfg.boards_file
     if not os.path.isfile(path):
-        raise ReferenceDataError("the boards file %s named in config.yaml is not in the reference data."
-                                 % cfg.boards_file)
+        raise ReferenceDataError(NO_FILE(file=name))
     try:
         table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ReferenceDataError("%s cannot be read as a CSV (%s)." % (cfg.boards_file, str(exc).strip()[:200]))
+        raise ReferenceDataError(UNREADABLE(file=name, reason=str(exc).strip()[:200]))
     table.columns = [c.strip() for c in table.columns]
     if list(table.columns) != ["id", "board"]:
-        raise ReferenceDataError("%s must have exactly the columns id,board; it has %s."
-                                 % (cfg.boards_file, ",".join(table.columns)))
+        raise ReferenceDataError(BAD_COLUMNS(file=name, columns=",".join(table.columns)))
     ids = table["id"].str.strip()
     dup = ids[ids.duplicated()]
     if len(dup):
-        raise ReferenceDataError("%s lists id %s twice; each unit belongs to exactly one board."
-                                 % (cfg.boards_file, dup.iloc[0]))
+        raise ReferenceDataError(TWICE(file=name, id=dup.iloc[0]))
     values = table["board"].str.strip()
     bad = sorted(set(values) - {"A", "B"})
     if bad:
-        raise ReferenceDataError("%s has board %r; allowed: A, B." % (cfg.boards_file, bad[0]))
+        raise ReferenceDataError(BAD_BOARD(file=name, value=repr(bad[0])))
     index = pd.Index(ids)
     position = index.get_indexer(units)
     if (position < 0).any():
         missing = units[position < 0]
-        raise ReferenceDataError("%s does not assign %d reference unit(s) (first: %s); every unit needs a board."
-                                 % (cfg.boards_file, len(missing), missing[0]))
+        raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=missing[0]))
     extra = len(ids) - len(units)
     if extra > 0:
         unknown = ids[~ids.isin(pd.Index(units))]
-        raise ReferenceDataError("%s assigns %d id(s) that are not in the gold (first: %s)."
-                                 % (cfg.boards_file, len(unknown), unknown.iloc[0]))
+        raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=unknown.iloc[0]))
     return _checked(Boards(units, values.to_numpy(dtype=object)[position]), cfg.board)
 
 
 def _checked(boards, board):
     if board != "all" and len(boards.units_of(board)) == 0:
-        raise ReferenceDataError("board %s has no units in the boards assignment; check the split." % board)
+        raise ReferenceDataError(EMPTY_BOARD(board=board))
     return boards
+
+
+NO_USAGE = Message("reference.no_usage_column", "config.yaml names usage_column {column!r} but the gold file has no "
+                   "such column.", None)
+BAD_USAGE = Message("reference.bad_usage", "gold column {column} has the value {value}; allowed: Public, Private, "
+                    "Ignored.", None)
+NO_FILE = Message("reference.no_boards_file", "the boards file {file} named in config.yaml is not in the reference "
+                  "data.", None)
+UNREADABLE = Message("reference.boards_unreadable", "{file} cannot be read as a CSV ({reason}).", None)
+BAD_COLUMNS = Message("reference.boards_columns", "{file} must have exactly the columns id,board; it has {columns}.",
+                      None)
+TWICE = Message("reference.boards_twice", "{file} lists id {id} twice; each unit belongs to exactly one board.", None)
+BAD_BOARD = Message("reference.boards_value", "{file} has board {value}; allowed: A, B.", None)
+UNASSIGNED = Message("reference.boards_unassigned", "{file} does not assign {n} reference unit(s) (first: {first}); "
+                     "every unit needs a board.", None)
+NOT_IN_GOLD = Message("reference.boards_not_in_gold", "{file} assigns {n} id(s) that are not in the gold (first: "
+                      "{first}).", None)
+EMPTY_BOARD = Message("reference.board_empty", "board {board} has no units in the boards assignment; check the split.",
+                      None)

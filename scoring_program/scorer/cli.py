@@ -12,16 +12,27 @@ import traceback
 
 from . import hosts, i18n, report
 from .errors import OutputError, ReferenceDataError, ScoringError, printable
+from .problems import Message
 from .outputs import OUTPUT_FILES, format_number, write_text
 from .runner import PRIVATE_DIR, PRIVATE_FILES, run
 
 ORGANIZER_ERROR = "organizer_error.txt"
 TRACEBACK = "traceback.txt"
-REFERENCE_ERROR = ("the reference data of this phase is invalid, so no submission can be scored until the "
-                   "organizers fix it; ")
-INTERNAL_ERROR = "the scoring program failed unexpectedly (%s); "
-IN_PRIVATE = "they have the details in the private output (%s/%s)."
-REPRODUCE = "they see the details by scoring any submission with the organizer tools (tools/score_board.py)."
+HIDDEN_REFERENCE = Message(
+    "run.reference_hidden",
+    "the reference data of this phase is invalid, so no submission can be scored until the organizers fix it; "
+    "{details}",
+    "本阶段的参考数据有误，组织者修正之前无法为任何提交评分；{details}")
+INTERNAL = Message("run.internal", "the scoring program failed unexpectedly ({error}); {details}",
+                   "评分程序意外出错（{error}）；{details}")
+IN_PRIVATE = Message("run.details_private", "they have the details in the private output ({path}).",
+                     "详细信息在组织者的私有输出中（{path}）。")
+CANNOT_PREPARE = Message("output.cannot_prepare", "cannot prepare the output folder {path} ({reason}); the platform "
+                         "must give the scoring program an empty, writable folder.",
+                         "无法准备输出目录 {path}（{reason}）；平台须为评分程序提供一个空的、可写的目录。")
+REPRODUCE = Message("run.details_reproduce", "they see the details by scoring any submission with the organizer "
+                    "tools (tools/score_board.py).",
+                    "组织者用组织者工具（tools/score_board.py）为任一提交评分即可看到详细信息。")
 
 CODABENCH_INPUT = hosts.CODABENCH_INPUT
 CODABENCH_OUTPUT = "/app/output"
@@ -45,19 +56,18 @@ def main(argv):
         prepare_output(output_dir)
         outcome = run(input_dir, output_dir)
     except ScoringError as exc:
-        message = exc.message
+        lang = i18n.language_of(input_dir)
+        message = exc.text(lang)
         if isinstance(exc, ReferenceDataError) and not hosts.organizer_run():
             # such messages may quote the gold; participants read stderr and the page on every platform
-            message = REFERENCE_ERROR + _for_organizer(output_dir, private, ORGANIZER_ERROR, exc.message + "\n")
-        _fail_page(output_dir, exc.who, message)
-        _say(i18n.error_line(exc.who, message, i18n.language_of(input_dir)), sys.stderr)
-        return exc.exit_code
+            details = _for_organizer(output_dir, private, ORGANIZER_ERROR, exc.text("en") + "\n")
+            message = HIDDEN_REFERENCE(details=details).text(lang)
+        return _fail(output_dir, exc.who, message, exc.exit_code, lang)
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
-        message = INTERNAL_ERROR % type(exc).__name__ + _for_organizer(output_dir, private, TRACEBACK,
-                                                                        traceback.format_exc())
-        _fail_page(output_dir, "internal error", message)
-        _say("ERROR (internal error): " + message, sys.stderr)
-        return 3
+        details = _for_organizer(output_dir, private, TRACEBACK, traceback.format_exc())
+        lang = i18n.language_of(input_dir)
+        return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
+                     lang)
     if outcome.sealed:
         _say(outcome.summary)
         _say("The scores written are placeholders until the board is revealed.")
@@ -88,8 +98,7 @@ def prepare_output(output_dir):
             if os.path.lexists(path):
                 os.remove(path)
     except OSError as exc:
-        raise OutputError("cannot prepare the output folder %s (%s); the platform must give the scoring program "
-                          "an empty, writable folder." % (output_dir, exc.strerror or type(exc).__name__))
+        raise OutputError(CANNOT_PREPARE(path=output_dir, reason=exc.strerror or type(exc).__name__))
 
 
 def _escape_streams():
@@ -106,19 +115,22 @@ def _say(text, stream=None):
 
 
 def _for_organizer(output_dir, private, name, details):
-    """Keep ``details`` where only the organizer reads them; the end of the participant's sentence says where."""
+    """Keep ``details`` where only the organizer reads them; the Problem that ends the participant's sentence."""
     if private:
         try:
             write_text(os.path.join(output_dir, PRIVATE_DIR, name), details)
-            return IN_PRIVATE % (PRIVATE_DIR, name)
+            return IN_PRIVATE(path="%s/%s" % (PRIVATE_DIR, name))
         except ScoringError:  # OUTPUT is not writable: say how to get the details instead
             pass
-    return REPRODUCE
+    return REPRODUCE()
 
 
-def _fail_page(output_dir, kind, message):
+def _fail(output_dir, who, message, exit_code, lang):
+    """The page and the one stderr line of a failed run; returns its exit code."""
     try:
         write_text(os.path.join(output_dir, "detailed_results.html"),
-                   report.error_page("Scoring failed", kind, message))
+                   report.error_page("Scoring failed", who, message))
     except ScoringError:  # OUTPUT is not writable: the one line on stderr says what failed
         pass
+    _say(i18n.error_line(who, message, lang), sys.stderr)
+    return exit_code

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Optional
 import yaml
 
 from .errors import ConfigError, clip
+from .problems import Message
 
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
@@ -58,7 +59,7 @@ class Option:
             ok = value in self.allowed
             allowed = ", ".join(repr(a) for a in self.allowed)
         if not ok:
-            raise ConfigError("config.yaml: options.%s is %s; allowed: %s." % (key, clip(repr(value), 80), allowed))
+            raise ConfigError(NOT_ALLOWED(key="options." + key, value=clip(repr(value), 80), allowed=allowed))
         return value
 
 
@@ -83,7 +84,39 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "max_submission_mb", "title", "description")
+             "report", "max_submission_mb")
+
+NOT_ALLOWED = Message("config.not_allowed", "config.yaml: {key} is {value}; allowed: {allowed}.",
+                      "config.yaml：{key} 的值 {value} 不合法；允许：{allowed}。")
+NOT_A_KEY = Message("config.primary_key", "config.yaml: primary_key is {value}; allowed for task {task}: {allowed}.",
+                    "config.yaml：primary_key 的值 {value} 不合法；任务 {task} 允许：{allowed}。")
+UNKNOWN_KEY = Message("config.unknown_key", "config.yaml: unknown key {key}; allowed keys: {allowed}.",
+                      "config.yaml：未知的键 {key}；允许的键：{allowed}。")
+NOT_A_FILE_OF_TASK = Message("config.not_a_file", "config.yaml: {key} is not a file of task {task}; allowed: {allowed}.",
+                             "config.yaml：{key} 不是任务 {task} 的文件；允许：{allowed}。")
+NOT_AN_OPTION = Message("config.not_an_option", "config.yaml: {key} is not an option of task {task}; allowed: {allowed}.",
+                        "config.yaml：{key} 不是任务 {task} 的选项；允许：{allowed}。")
+NOT_A_FILE_NAME = Message("config.not_a_name", "config.yaml: {key} is {value}; give a file name (or a glob for a "
+                          "submission).", "config.yaml：{key} 的值 {value} 不合法；请给出文件名（提交文件可用通配符）。")
+BAD_PATTERN = Message("config.bad_pattern", "config.yaml: {key} is {value}, which is not a valid file-name pattern "
+                      "({reason}); use * and ? (for example \"*.csv\").",
+                      "config.yaml：{key} 的值 {value} 不是合法的文件名模式（{reason}）；请用 * 和 ?（例如 \"*.csv\"）。")
+NOT_A_MAPPING = Message("config.not_a_mapping", "config.yaml must be a mapping of keys (task, board, files, ...).",
+                        "config.yaml 必须是键值映射（task、board、files 等）。")
+NOT_A_SUBMAPPING = Message("config.not_a_submapping", "config.yaml: {key} must be a mapping, got {value}.",
+                           "config.yaml：{key} 必须是映射，实际为 {value}。")
+TWO_SPLITS = Message("config.two_splits", "config.yaml: boards has both file and usage_column; give one of them.",
+                     "config.yaml：boards 同时给了 file 和 usage_column；只能给其中一个。")
+NO_SPLIT = Message("config.no_split", "config.yaml: board is '{board}' but boards names neither a file nor a "
+                   "usage_column; add boards: {{file: boards.csv}}.",
+                   "config.yaml：board 为 '{board}'，但 boards 既没有 file 也没有 usage_column；请加上 boards: {{file: boards.csv}}。")
+NOT_YAML = Message("config.not_yaml", "config.yaml is not valid UTF-8 YAML ({reason}).",
+                   "config.yaml 不是合法的 UTF-8 YAML（{reason}）。")
+NO_REFERENCE_FOLDER = Message("config.no_reference_folder", "the reference data folder {path} does not exist; the "
+                              "phase needs a reference_data zip with config.yaml at its root.",
+                              "参考数据目录 {path} 不存在；本阶段需要一个根目录含 config.yaml 的 reference_data zip。")
+NO_CONFIG = Message("config.missing", "no config.yaml in the reference data ({path}); put config.yaml at the root of "
+                    "the reference_data zip.", "参考数据（{path}）中没有 config.yaml；请把 config.yaml 放在 reference_data zip 的根目录。")
 
 
 def find_config(ref_dir):
@@ -92,13 +125,11 @@ def find_config(ref_dir):
         if os.path.isfile(path):
             return path
     if not os.path.isdir(ref_dir):
-        raise ConfigError("the reference data folder %s does not exist; the phase needs a "
-                          "reference_data zip with config.yaml at its root." % ref_dir)
+        raise ConfigError(NO_REFERENCE_FOLDER(path=ref_dir))
     inner = [d for d in sorted(os.listdir(ref_dir)) if os.path.isfile(os.path.join(ref_dir, d, "config.yaml"))]
     if len(inner) == 1:
         return os.path.join(ref_dir, inner[0], "config.yaml")
-    raise ConfigError("no config.yaml in the reference data (%s); put config.yaml at the root of "
-                      "the reference_data zip." % ref_dir)
+    raise ConfigError(NO_CONFIG(path=ref_dir))
 
 
 def load_config(ref_dir, families):
@@ -113,7 +144,7 @@ def read_raw(path):
         with open(path, "rb") as fh:
             return yaml.safe_load(fh.read().decode("utf-8-sig"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError("config.yaml is not valid UTF-8 YAML (%s)." % " ".join(str(exc).split())[:200])
+        raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
 SPLIT_KEYS = ("board", "boards", "report", "private_output")
@@ -134,10 +165,10 @@ def task_only(raw):
 
 def parse_config(raw, families, ref_dir="."):
     if not isinstance(raw, dict):
-        raise ConfigError("config.yaml must be a mapping of keys (task, board, files, ...).")
+        raise ConfigError(NOT_A_MAPPING())
     unknown = sorted(set(map(str, raw)) - set(_TOP_KEYS))
     if unknown:
-        raise ConfigError("config.yaml: unknown key %r; allowed keys: %s." % (unknown[0], ", ".join(_TOP_KEYS)))
+        raise ConfigError(UNKNOWN_KEY(key=clip(repr(unknown[0]), 80), allowed=", ".join(_TOP_KEYS)))
 
     task = _choice(raw, "task", sorted(families), None)
     family = families[task]
@@ -147,52 +178,50 @@ def parse_config(raw, families, ref_dir="."):
     given_files = _mapping(raw, "files")
     for key, value in given_files.items():
         if key not in family.default_files:
-            raise ConfigError("config.yaml: files.%s is not a file of task %s; allowed: %s."
-                              % (key, task, ", ".join(family.default_files)))
+            raise ConfigError(NOT_A_FILE_OF_TASK(key="files." + clip(key, 40), task=task,
+                                          allowed=", ".join(family.default_files)))
         if not isinstance(value, str) or not value.strip():
-            raise ConfigError("config.yaml: files.%s is %s; give a file name (or a glob for a submission)."
-                              % (key, _show(value)))
+            raise ConfigError(NOT_A_FILE_NAME(key="files." + key, value=_show(value)))
         files[key] = value.strip()
     for slot in family.submission_slots:
         problem = glob_problem(files[slot])
         if problem:
-            raise ConfigError("config.yaml: files.%s is %s, which is not a valid file-name pattern (%s); use * and ? "
-                              "(for example \"*.csv\")." % (slot, _show(files[slot]), problem))
+            raise ConfigError(BAD_PATTERN(key="files." + slot, value=_show(files[slot]), reason=problem))
 
     options = {}
     given_options = _mapping(raw, "options")
     for key in given_options:
         if key not in family.options:
-            raise ConfigError("config.yaml: options.%s is not an option of task %s; allowed: %s."
-                              % (key, task, ", ".join(sorted(family.options)) or "none"))
+            raise ConfigError(NOT_AN_OPTION(key="options." + clip(key, 40), task=task,
+                                            allowed=", ".join(sorted(family.options)) or "-"))
     for key, spec in family.options.items():
         options[key] = spec.validate(key, given_options.get(key, spec.default))
 
     keys = family.leaderboard_keys(options)
-    primary = _choice(raw, "primary_key", keys, keys[0], " for task %s" % task)
+    primary = raw.get("primary_key", keys[0])
+    if not isinstance(primary, str) or primary not in keys:
+        raise ConfigError(NOT_A_KEY(value=_show(primary), task=task, allowed=", ".join(keys)))
 
     boards = _mapping(raw, "boards")
     unknown = sorted(set(boards) - {"file", "usage_column"})
     if unknown:
-        raise ConfigError("config.yaml: boards.%s is unknown; allowed: file, usage_column." % unknown[0])
+        raise ConfigError(UNKNOWN_KEY(key="boards." + clip(unknown[0], 40), allowed="file, usage_column"))
     boards_file = _name_or_none(boards, "file")
     usage_column = _name_or_none(boards, "usage_column")
     if boards_file is not None and usage_column is not None:
-        raise ConfigError("config.yaml: boards has both file and usage_column; give one of them.")
+        raise ConfigError(TWO_SPLITS())
     if board != "all" and boards_file is None and usage_column is None:
-        raise ConfigError("config.yaml: board is %r but boards names neither a file nor a usage_column; "
-                          "add boards: {file: boards.csv}." % board)
+        raise ConfigError(NO_SPLIT(board=board))
 
     private_output = raw.get("private_output", False)
     if not isinstance(private_output, bool):
-        raise ConfigError("config.yaml: private_output is %s; allowed: true, false." % _show(private_output))
+        raise ConfigError(NOT_ALLOWED(key="private_output", value=_show(private_output), allowed="true, false"))
     language = _choice(raw, "language", LANGUAGES, "en")
-    report = _choice(raw, "report", REPORTS, "full",
-                     " (sealed: while the phase runs participants see placeholder scores and no report)")
+    report = _choice(raw, "report", REPORTS, "full")
     max_mb = raw.get("max_submission_mb")
     if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
-        raise ConfigError("config.yaml: max_submission_mb is %s; allowed: %s (or leave it out: 20 times the size "
-                          "of the reference files)." % (_show(max_mb), MAX_SUBMISSION_MB.description))
+        raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
+                                      allowed=MAX_SUBMISSION_MB.description))
 
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
@@ -230,26 +259,25 @@ def _show(value):
     return clip(repr(value), 80)
 
 
-def _choice(raw, key, allowed, default, hint=""):
+def _choice(raw, key, allowed, default):
     """``raw[key]`` (or ``default``), which must be one of the strings ``allowed``."""
     value = raw.get(key, default)
     if not isinstance(value, str) or value not in allowed:
-        raise ConfigError("config.yaml: %s is %s; allowed%s: %s." % (key, _show(value), hint, ", ".join(allowed)))
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=", ".join(allowed)))
     return value
 
 
 def _name_or_none(mapping, key):
     value = mapping.get(key)
     if value is not None and (not isinstance(value, str) or not value.strip()):
-        raise ConfigError("config.yaml: boards.%s is %s; give a %s name." % (
-            key, _show(value), "file" if key == "file" else "column"))
+        raise ConfigError(NOT_A_FILE_NAME(key="boards." + key, value=_show(value)))
     return value.strip() if value is not None else None
 
 
 def _mapping(raw, key):
     value = raw.get(key) or {}
     if not isinstance(value, dict):
-        raise ConfigError("config.yaml: %s must be a mapping, got %s." % (key, _show(value)))
+        raise ConfigError(NOT_A_SUBMAPPING(key=key, value=_show(value)))
     return {str(k): v for k, v in value.items()}
 
 

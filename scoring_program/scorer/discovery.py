@@ -25,11 +25,44 @@ from pathlib import PurePosixPath
 from typing import Callable, Dict, List, Optional
 
 from .errors import SubmissionError, clip
+from .problems import Message
 
 IGNORED_NAMES = {"metadata", "metadata.yaml", "metadata.yml", ".ds_store", "thumbs.db", "desktop.ini"}
 IGNORED_DIRS = {"__macosx", ".git", ".ipynb_checkpoints"}
 
 
+NO_FOLDER = Message("files.no_folder", "no submission folder was found (expected {path}); upload a zip that contains "
+                    "your prediction file.", "找不到提交目录（应为 {path}）；请上传包含预测文件的 zip。")
+NONE_MATCH = Message("files.none_match", "the submission has no file matching {patterns} (found: {names}); put your "
+                     "prediction file at the top of the zip.",
+                     "提交中没有与 {patterns} 匹配的文件（找到：{names}）；请把预测文件放在 zip 的最上层。")
+NONE_OF = Message("files.none_of", "the submission has no file matching any of {patterns} (found: {names}); put "
+                  "your prediction file(s) at the top of the zip.",
+                  "提交中没有与 {patterns} 中任何一个匹配的文件（找到：{names}）；请把预测文件放在 zip 的最上层。")
+NO_FILES = Message("files.no_files", "no files at all", "没有任何文件")
+SEVERAL_MATCH = Message("files.several_match", "the submission has {n} files matching '{pattern}' ({names}); upload "
+                        "exactly one.", "提交中有 {n} 个文件与 '{pattern}' 匹配（{names}）；只能上传一个。")
+UNREADABLE_FOLDER = Message("files.unreadable_folder", "the folder {name} of the submission cannot be read ({reason}); "
+                            "upload a plain zip of your prediction file.",
+                            "无法读取提交中的目录 {name}（{reason}）；请上传只含预测文件的普通 zip。")
+TOO_DEEP = Message("files.too_deep", "the submission has folders nested more than {depth} deep ({name}); put your "
+                   "prediction file at the top of the zip.",
+                   "提交中的目录嵌套超过 {depth} 层（{name}）；请把预测文件放在 zip 的最上层。")
+NOT_REGULAR = Message("files.not_regular", "the submission holds {name}, {kind}, which is not a regular file; upload "
+                      "only your prediction file(s).", "提交中的 {name} 是{kind}，不是普通文件；请只上传预测文件。")
+SYMBOLIC_LINK = Message("files.kind_link", "a symbolic link", "符号链接")
+SPECIAL_FILE = Message("files.kind_special", "a special file (FIFO, socket or device)", "特殊文件（FIFO、套接字或设备）")
+UNREADABLE_ENTRY = Message("files.kind_unreadable", "an unreadable entry", "无法读取的条目")
+TOO_MANY_ENTRIES = Message("zip.too_many_entries", "{name} holds {n} entries; a submission needs only its prediction "
+                           "file(s): zip just those.", "{name} 含有 {n} 个条目；提交只需要预测文件：请只压缩这些文件。")
+_REZIP_EN = "zip your prediction file again with a standard tool (deflate, no password) or upload the file itself"
+_REZIP_ZH = "请用常规工具（deflate 压缩，不加密码）重新压缩预测文件，或直接上传该文件"
+BAD_ZIP = Message("zip.unreadable", "{name} is not a readable zip file ({reason}); " + _REZIP_EN + ".",
+                  "{name} 不是可读取的 zip 文件（{reason}）；" + _REZIP_ZH + "。")
+BAD_MEMBER = Message("zip.bad_member", "{name} cannot be read from the zip ({reason}); " + _REZIP_EN + ".",
+                     "无法从 zip 中读取 {name}（{reason}）；" + _REZIP_ZH + "。")
+ENCRYPTED = Message("zip.encrypted", "{name} is encrypted; zip it again without a password.",
+                    "{name} 已加密；请不加密码重新压缩。")
 MAX_DEPTH = 32          # folders below res/; deeper is no upload a person makes
 MAX_ZIP_ENTRIES = 10000  # entries of one zip; more is no prediction upload either
 
@@ -72,8 +105,8 @@ def list_files(res_dir):
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            raise SubmissionError("the folder %s of the submission cannot be read (%s); upload a plain zip of your "
-                                  "prediction file." % (_rel(folder, res_dir) or "res", exc.strerror))
+            raise SubmissionError(UNREADABLE_FOLDER(name=clip(_rel(folder, res_dir) or "res", 80),
+                                                    reason=exc.strerror or type(exc).__name__))
         for entry in entries:
             rel = _rel(entry.path, res_dir)
             if _ignored(rel):
@@ -83,12 +116,10 @@ def list_files(res_dir):
                 if entry.name.lower() in IGNORED_DIRS:
                     continue
                 if depth + 1 > MAX_DEPTH:
-                    raise SubmissionError("the submission has folders nested more than %d deep (%s); put your "
-                                          "prediction file at the top of the zip." % (MAX_DEPTH, clip(rel, 80)))
+                    raise SubmissionError(TOO_DEEP(depth=MAX_DEPTH, name=clip(rel, 80)))
                 pending.append((entry.path, depth + 1))
             elif kind != "file":
-                raise SubmissionError("the submission holds %s, %s, which is not a regular file; upload only your "
-                                      "prediction file(s)." % (clip(rel, 80), kind))
+                raise SubmissionError(NOT_REGULAR(name=clip(rel, 80), kind=kind()))
             elif _extracted_beside(folder, entry.name):
                 continue
             elif entry.name.lower().endswith(".zip"):
@@ -104,18 +135,18 @@ def _rel(path, root):
 
 
 def _kind(entry):
-    """``folder``, ``file``, or what else it is (never following a link)."""
+    """``folder``, ``file``, or the Message naming what else it is (never following a link)."""
     try:
         mode = entry.stat(follow_symlinks=False).st_mode
     except OSError:
-        return "an unreadable entry"
+        return UNREADABLE_ENTRY
     if stat.S_ISLNK(mode):
-        return "a symbolic link"
+        return SYMBOLIC_LINK
     if stat.S_ISDIR(mode):
         return "folder"
     if stat.S_ISREG(mode):
         return "file"
-    return "a special file (FIFO, socket or device)"
+    return SPECIAL_FILE
 
 
 def _extracted_beside(folder, name):
@@ -135,22 +166,19 @@ def _reader(path):
 # Everything zipfile raises on a damaged, encrypted or exotic archive: the participant's upload, not our bug.
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, UnicodeDecodeError,
                NotImplementedError, RuntimeError, zlib.error, OverflowError, struct.error, IndexError, KeyError)
-_REZIP = "zip your prediction file again with a standard tool (deflate, no password) or upload the file itself"
 
 
 def _zip_members(path, rel):
     count = zip_entry_count(path)
     if count is not None and count > MAX_ZIP_ENTRIES:
-        raise SubmissionError("%s holds %d entries; a submission needs only its prediction file(s): zip just those."
-                              % (clip(rel, 80), count))
+        raise SubmissionError(TOO_MANY_ENTRIES(name=clip(rel, 80), n=count))
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
     except _ZIP_ERRORS as exc:
-        raise SubmissionError("%s is not a readable zip file (%s); %s." % (clip(rel, 80), _reason(exc), _REZIP))
+        raise SubmissionError(BAD_ZIP(name=clip(rel, 80), reason=_reason(exc)))
     if len(infos) > MAX_ZIP_ENTRIES:
-        raise SubmissionError("%s holds %d entries; a submission needs only its prediction file(s): zip just those."
-                              % (clip(rel, 80), len(infos)))
+        raise SubmissionError(TOO_MANY_ENTRIES(name=clip(rel, 80), n=len(infos)))
     members = []
     for info in sorted(infos, key=lambda i: i.filename):
         member = info.filename
@@ -164,12 +192,12 @@ def _member_reader(path, rel, info):
     def read():
         name = "%s/%s" % (rel, info.filename)
         if info.flag_bits & 0x1:
-            raise SubmissionError("%s is encrypted; zip it again without a password." % clip(name, 80))
+            raise SubmissionError(ENCRYPTED(name=clip(name, 80)))
         try:
             with zipfile.ZipFile(path) as archive:
                 return archive.read(info)
         except _ZIP_ERRORS as exc:
-            raise SubmissionError("%s cannot be read from the zip (%s); %s." % (clip(name, 80), _reason(exc), _REZIP))
+            raise SubmissionError(BAD_MEMBER(name=clip(name, 80), reason=_reason(exc)))
 
     return read
 
@@ -210,27 +238,20 @@ def find_files(res_dir, slots, required=None):
     """
     required = list(slots) if required is None else list(required)
     if not os.path.isdir(res_dir):
-        raise SubmissionError("no submission folder was found (expected %s); upload a zip that "
-                              "contains your prediction file." % res_dir)
+        raise SubmissionError(NO_FOLDER(path=res_dir))
     files = list_files(res_dir)
     chosen: Dict[str, Optional[SubmittedFile]] = {}
     for slot, pattern in slots.items():
         matches = [f for f in files if fnmatch.fnmatch(f.basename.lower(), pattern.lower())]
         if len(matches) > 1:
-            raise SubmissionError(
-                "the submission has %d files matching '%s' (%s); upload exactly one."
-                % (len(matches), pattern, _names(matches)))
+            raise SubmissionError(SEVERAL_MATCH(n=len(matches), pattern=pattern, names=_names(matches)))
         chosen[slot] = matches[0] if matches else None
     missing = [s for s in required if chosen.get(s) is None]
-    if missing and len(required) > 0:
-        expected = " and ".join("'%s'" % slots[s] for s in missing)
-        seen = _names(files) if files else "no files at all"
-        raise SubmissionError("the submission has no file matching %s (found: %s); put your "
-                              "prediction file at the top of the zip." % (expected, seen))
+    seen = _names(files) if files else NO_FILES()
+    if missing:
+        raise SubmissionError(NONE_MATCH(patterns=" + ".join("'%s'" % slots[s] for s in missing), names=seen))
     if required == [] and all(v is None for v in chosen.values()):
-        expected = " or ".join("'%s'" % p for p in slots.values())
-        seen = _names(files) if files else "no files at all"
-        raise SubmissionError("the submission has no file matching %s (found: %s)." % (expected, seen))
+        raise SubmissionError(NONE_OF(patterns=" / ".join("'%s'" % p for p in slots.values()), names=seen))
     return chosen
 
 

@@ -7,15 +7,27 @@ or anything about rows of a hidden board. Values from the participant are cut
 """
 import re
 
+from .problems import Message, Problem
+
+PLAIN = Message("plain", "{text}", "{text}")   # a message made elsewhere (a host's, a tool's)
+
 
 class ScoringError(Exception):
-    """Base class: ``exit_code`` is what score.py returns."""
+    """Base class: ``exit_code`` is what score.py returns; ``problem`` says what, where, in every language."""
 
     exit_code = 3
     who = "internal error"
+    kind = "internal"
 
-    def __init__(self, message):
-        super().__init__(_ONE_LINE.sub(" ", str(message)).strip())  # always one line
+    def __init__(self, problem):
+        if not isinstance(problem, Problem):
+            problem = PLAIN(text=str(problem))
+        self.problem = problem
+        super().__init__(self.text("en"))
+
+    def text(self, lang="en"):
+        """The message in ``lang``, always one line."""
+        return _ONE_LINE.sub(" ", self.problem.text(lang)).strip()
 
     @property
     def message(self):
@@ -27,6 +39,7 @@ class SubmissionError(ScoringError):
 
     exit_code = 1
     who = "submission error"
+    kind = "submission"
 
 
 class ConfigError(ScoringError):
@@ -34,6 +47,7 @@ class ConfigError(ScoringError):
 
     exit_code = 2
     who = "competition configuration error"
+    kind = "config"
 
 
 class ReferenceDataError(ScoringError):
@@ -41,6 +55,7 @@ class ReferenceDataError(ScoringError):
 
     exit_code = 2
     who = "reference data error"
+    kind = "reference"
 
 
 class OutputError(ScoringError):
@@ -48,6 +63,7 @@ class OutputError(ScoringError):
 
     exit_code = 3
     who = "internal error"
+    kind = "output"
 
 
 _ONE_LINE = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")

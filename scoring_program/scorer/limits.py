@@ -13,8 +13,13 @@ large as the gold it answers), at least 16 MiB and at most 2 GiB.
 """
 import os
 
-from .errors import SubmissionError
+from .errors import SubmissionError, clip
+from .problems import Message
 
+TOO_LARGE = Message(
+    "submission.too_large", "the submission holds {total} uncompressed ({name}: {size}), more than the {cap} this "
+    "phase accepts; check that you upload the prediction file for the test set only.",
+    "提交文件解压后共 {total}（{name}：{size}），超过本阶段允许的 {cap}；请确认只上传测试集的预测文件。")
 FACTOR = 20
 FLOOR = 16 * 2 ** 20
 CEILING = 2 * 2 ** 30
@@ -47,9 +52,8 @@ def check_size(files, cap):
     total = sum(f.size for f in chosen)
     if total > cap:
         largest = max(chosen, key=lambda f: f.size)
-        raise SubmissionError("the submission holds %s uncompressed (%s: %s), more than the %s this phase accepts; "
-                              "check that you upload the prediction file for the test set only."
-                              % (_mb(total), largest.name, _mb(largest.size), _mb(cap)))
+        raise SubmissionError(TOO_LARGE(total=_mb(total), name=clip(largest.name, 80), size=_mb(largest.size),
+                                        cap=_mb(cap)))
 
 
 def _mb(n):

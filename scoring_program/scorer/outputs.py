@@ -10,7 +10,10 @@ import math
 import os
 
 from .errors import OutputError
+from .problems import Message
 
+CANNOT_WRITE = Message("output.cannot_write", "cannot write {path} ({reason}); the platform must give the scoring "
+                       "program a writable output folder.", "无法写入 {path}（{reason}）；平台须为评分程序提供可写的输出目录。")
 DECIMALS = 10
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.html")
 
@@ -48,8 +51,7 @@ def write_text(path, text):
         with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as fh:
             fh.write(text)
     except OSError as exc:
-        raise OutputError("cannot write %s (%s); the platform must give the scoring program a writable output "
-                          "folder." % (path, exc.strerror or type(exc).__name__))
+        raise OutputError(CANNOT_WRITE(path=path, reason=exc.strerror or type(exc).__name__))
 
 
 def write_scores(output_dir, scores, prefix=""):

@@ -30,7 +30,7 @@ def check(submission, public_dir, raw_config):
     try:
         task = Task.public(public_dir, raw_config)
     except ScoringError as exc:
-        return CheckResult([exc.message], fatal=True)
+        return CheckResult([exc.text(_language(raw_config))], fatal=True)
     except NoOfflineCheck as missing:
         cfg = missing.cfg
         name = families()[cfg.task].public_inputs
@@ -40,9 +40,14 @@ def check(submission, public_dir, raw_config):
     with _as_res_dir(submission) as res_dir:
         try:
             problems = task.problems(res_dir)
-        except SubmissionError as exc:
-            return CheckResult([exc.message], units, lang)
-    return CheckResult(problems, units, lang)
+        except SubmissionError as exc:  # no file to check at all
+            return CheckResult([exc.text(lang)], units, lang)
+    return CheckResult([p.text(lang) for p in problems], units, lang)
+
+
+def _language(raw_config):
+    language = raw_config.get("language", "en") if isinstance(raw_config, dict) else "en"
+    return language if language in i18n.LANGUAGES else "en"
 
 
 class _as_res_dir:

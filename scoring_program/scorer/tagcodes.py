@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_ROW_SEP = "\0"     # joins rows in the buffer; every byte <= 32 (space, tab, CR, LF, NUL) separates tokens
+SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
+_ROW_SEP = "\0"     # joins rows in the buffer
 CHUNK_ROWS = 50000  # bounds memory on very large files
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd multiplier that spreads the words into one hash key
 
@@ -45,7 +46,7 @@ def split_tokens(text):
     return [t for t in _SEPARATORS.split(text) if t]
 
 
-_SEPARATORS = re.compile(r"[\x00-\x20]+")
+_SEPARATORS = re.compile("[\\x00-\\x%02x]+" % SEPARATOR_MAX)
 
 
 def encode(strings, vocabulary):
@@ -86,7 +87,7 @@ def _key(words, lengths):
 class _Vocabulary:
     def __init__(self, vocabulary):
         raw = [t.encode("utf-8") for t in vocabulary]
-        if any(len(t) == 0 or min(t) <= 32 for t in raw):
+        if any(len(t) == 0 or min(t) <= SEPARATOR_MAX for t in raw):
             raise ValueError("vocabulary tags must be non-empty with no whitespace")
         if len(set(raw)) != len(raw):
             raise ValueError("vocabulary has duplicated tags")
@@ -112,7 +113,7 @@ def _encode_chunk(strings, vocab):
     n = len(buf) - vocab.pad
     if n == 0:
         return Encoded(np.zeros(0, np.int16), np.zeros(n_rows, np.int64))
-    is_sep = buf[:n] <= 32
+    is_sep = buf[:n] <= SEPARATOR_MAX
     edge = np.diff(is_sep.view(np.int8), prepend=np.int8(1), append=np.int8(1))
     bounds = np.flatnonzero(edge)  # alternately the start of a token and the end of the same token
     starts = bounds[0::2]

@@ -12,7 +12,31 @@ import re
 
 import pandas as pd
 
-from .errors import where
+from .problems import Message
+
+_SAVE_EN = "save the file as UTF-8 (in Excel: 'CSV UTF-8')"
+_SAVE_ZH = "请将文件另存为 UTF-8（Excel 中选“CSV UTF-8”）"
+UNDECODABLE = Message("text.undecodable", "{where}: byte {offset} ({byte}) cannot be read as {codec} text; "
+                      + _SAVE_EN + ".", "{where}：第 {offset} 个字节（{byte}）无法按 {codec} 读取；" + _SAVE_ZH + "。")
+DAMAGED_UTF8 = Message("text.damaged_utf8", "{where}: byte {offset} ({byte}) cannot be read as UTF-8 text, though "
+                       "the rest of the file is UTF-8; " + _SAVE_EN + ".",
+                       "{where}：第 {offset} 个字节（{byte}）不是合法的 UTF-8，而文件其余部分都是 UTF-8；" + _SAVE_ZH + "。")
+UTF32 = Message("text.utf32", "{file} is UTF-32 text; " + _SAVE_EN + ".", "{file} 是 UTF-32 文本；" + _SAVE_ZH + "。")
+UTF16_NO_BOM = Message("text.utf16_no_bom", "{file} is UTF-16 text without a byte-order mark (Excel's 'Unicode "
+                       "text'); " + _SAVE_EN + ".", "{file} 是没有字节顺序标记的 UTF-16 文本（Excel 的“Unicode 文本”）；"
+                       + _SAVE_ZH + "。")
+WORKBOOK = Message("text.workbook", "{file} is a zip archive (an Excel workbook?), not a text file; export the table "
+                   "as CSV UTF-8 and upload that.", "{file} 是 zip 压缩包（Excel 工作簿？），不是文本文件；请导出为 CSV UTF-8 后上传。")
+NUL_BYTE = Message("text.nul_byte", "{where}: byte {offset} is a NUL (0x00), which no text file holds; remove it (the "
+                   "file may be binary or damaged) and save the file as UTF-8 text.",
+                   "{where}：第 {offset} 个字节是 NUL（0x00），文本文件中不应出现；请删除它（文件可能是二进制文件或已损坏），"
+                   "并另存为 UTF-8 文本。")
+NUL_CHARACTER = Message("text.nul_character", "{file}: character {n} is a NUL (U+0000), which no text file holds; "
+                        "remove it.", "{file}：第 {n} 个字符是 NUL（U+0000），文本文件中不应出现；请删除它。")
+EMPTY_TABLE = Message("table.empty", "{file} is empty; it needs a header line and one line per test item.",
+                      "{file} 为空；需要一行表头，每个测试样本一行。")
+UNPARSABLE = Message("table.unparsable", "{file} cannot be read as a {sep}-separated table ({reason}); check quotes "
+                     "and separators.", "{file} 无法按 {sep} 分隔的表格读取（{reason}）；请检查引号和分隔符。")
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -38,22 +62,22 @@ def decode_with_codec(data, name, error):
     as GB18030 mojibake. NUL bytes are refused (outside UTF-16 with a BOM), as
     is UTF-16 without a BOM.
 
-    >>> decode_with_codec("id\u00e9,\u00e9\u00e9\n".encode() + b"\xff", "a.csv", ValueError)
+    >>> from scorer.errors import SubmissionError
+    >>> decode_with_codec("id\u00e9,\u00e9\u00e9\n".encode() + b"\xff", "a.csv", SubmissionError)
     Traceback (most recent call last):
     ...
-    ValueError: a.csv line 2: byte 10 (0xff) cannot be read as UTF-8 text, though the rest of the file is UTF-8; save the file as UTF-8 (in Excel: 'CSV UTF-8').
+    scorer.errors.SubmissionError: a.csv line 2: byte 10 (0xff) cannot be read as UTF-8 text, though the rest of the file is UTF-8; save the file as UTF-8 (in Excel: 'CSV UTF-8').
     """
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-        raise error("%s is UTF-32 text; save it as UTF-8 (in Excel: 'CSV UTF-8')." % name)
+        raise error(UTF32.at(name))
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                _raise_undecodable(data, exc.start, name, codec, error)
+                _raise_undecodable(data, exc.start, name, codec.upper(), error)
             if "\0" in text:
-                raise error("%s: character %d is a NUL (U+0000), which no text file holds; remove it."
-                            % (name, text.index("\0")))
+                raise error(NUL_CHARACTER.at(name, n=text.index("\0")))
             return text, codec
     nul = data.find(b"\0")
     if nul >= 0:
@@ -66,7 +90,8 @@ def decode_with_codec(data, name, error):
     bad = len(_ESCAPES.findall(escaped))
     good = len(_NON_ASCII.findall(escaped)) - bad
     if good > bad:  # mostly UTF-8: a few damaged bytes, not another encoding
-        _raise_undecodable(data, first_bad, name, "UTF-8", error, "though the rest of the file is UTF-8")
+        raise error(DAMAGED_UTF8.at(name, line=line_of(data, first_bad), offset=first_bad,
+                                    byte="0x%02x" % data[first_bad]))
     try:
         return data.decode("gb18030"), "gb18030"
     except UnicodeDecodeError:
@@ -87,11 +112,9 @@ def line_of(data, offset):
     return data.count(b"\n", 0, offset) + 1
 
 
-def _raise_undecodable(data, offset, name, codec, error, why=""):
-    raise error(
-        "%s: byte %d (0x%02x) cannot be read as %s text%s; save the file as UTF-8 (in Excel: 'CSV UTF-8')."
-        % (where(name, line_of(data, offset)), offset, data[offset], codec, ", " + why if why else "")
-    )
+def _raise_undecodable(data, offset, name, codec, error):
+    raise error(UNDECODABLE.at(name, line=line_of(data, offset), offset=offset, byte="0x%02x" % data[offset],
+                               codec=codec))
 
 
 def _looks_utf16(head):
@@ -107,13 +130,10 @@ def _looks_utf16(head):
 
 def _raise_nul(data, offset, name, error):
     if data.startswith(b"PK\x03\x04"):
-        raise error("%s is a zip archive (an Excel workbook?), not a text file; export the table as CSV UTF-8 "
-                    "and upload that." % name)
+        raise error(WORKBOOK.at(name))
     if _looks_utf16(data[:4096]):
-        raise error("%s is UTF-16 text without a byte-order mark (Excel's 'Unicode text'); save it as UTF-8 "
-                    "(in Excel: 'CSV UTF-8')." % name)
-    raise error("%s: byte %d is a NUL (0x00), which no text file holds; remove it (the file may be binary or "
-                "damaged) and save the file as UTF-8 text." % (where(name, line_of(data, offset)), offset))
+        raise error(UTF16_NO_BOM.at(name))
+    raise error(NUL_BYTE.at(name, line=line_of(data, offset), offset=offset))
 
 
 def normalise_newlines(text):
@@ -122,14 +142,7 @@ def normalise_newlines(text):
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def sniff_separator(first_line, allowed=(",", "\t")):
-    """The separator of a delimited file, judged from its header line."""
-    counts = [(first_line.count(sep), sep) for sep in allowed]
-    best = max(counts)
-    return best[1] if best[0] > 0 else allowed[0]
-
-
-def read_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMAL, names=None,
+def parse_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMAL, names=None,
                skip_blank_lines=True, skipinitialspace=True):
     """Read delimited ``text`` (str, or UTF-8 bytes) into a DataFrame of strings (nothing parsed as a number).
 
@@ -153,10 +166,9 @@ def read_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIMA
             engine="c",
         )
     except pd.errors.EmptyDataError:
-        raise error("%s is empty; it needs a header line and one line per test item." % name)
+        raise error(EMPTY_TABLE.at(name))
     except pd.errors.ParserError as exc:
-        raise error("%s cannot be read as a %s-separated table (%s); check quotes and separators."
-                    % (name, "TAB" if sep == "\t" else repr(sep), _short(exc)))
+        raise error(UNPARSABLE.at(name, sep="TAB" if sep == "\t" else repr(sep), reason=_short(exc)))
     if header:
         frame.columns = [str(c).strip().lstrip("\ufeff") for c in frame.columns]
     return frame

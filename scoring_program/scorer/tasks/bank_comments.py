@@ -10,28 +10,38 @@ comment, class 0 (negative), 1 (positive) or 2 (neutral).
 
 Leaderboard keys: score, ner_f1, kappa, ner_precision, ner_recall, class_accuracy.
 """
-from dataclasses import dataclass, field
-from typing import List
+from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import report
 from ..config import Check, Option, number_in
-from ..errors import ReferenceDataError, SubmissionError, clip, where
+from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion
 from ..metrics.prf import prf
 from ..metrics.spans import SCHEMES, Spans, TagSet, decode, match, stray_inside
-from ..tabular import (align_ids, read_public_table, read_reference_table, read_submission_table, reference_ids,
-                       strip_cells)
+from ..problems import Message
+from ..tables import (match_ids, missing_ids, read_public_table, read_reference_table, read_table, reference_ids,
+                      strip_cells)
 from ..tagcodes import encode, split_tokens
-from .base import Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily
 
 CLASSES = ("0", "1", "2")
 CLASS_NAMES = ("0 negative", "1 positive", "2 neutral")
 CLASS_ALIASES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
 TYPES = ("BANK", "PRODUCT", "COMMENTS_N", "COMMENTS_ADJ")
 COLUMNS = ("id", "BIO_anno", "class")
+
+BAD_CLASS = Message("bank.bad_class", "{where}: {value} is not a class; use 0 (negative), 1 (positive) or 2 (neutral).",
+                    "{where}：{value} 不是合法的类别；请使用 0（负面）、1（正面）或 2（中性）。")
+BAD_TAG = Message("bank.bad_tag", "{where}: tag {pos} is {token}, which is not a tag ({count} unknown tag(s) in this "
+                  "row); use only {tags}.", "{where}：第 {pos} 个标签 {token} 不是合法标签（本行共 {count} 个非法标签）；只能使用 {tags}。")
+TAG_COUNT = Message("bank.tag_count", "{where}: {given} tags for a comment of {length} characters; give exactly one tag "
+                    "per character, separated by spaces.",
+                    "{where}：评论有 {length} 个字符，却给出了 {given} 个标签；每个字符恰好一个标签，用空格分隔。")
+GOLD_CLASS = Message("reference.bank_class", "{where}: class {value!r} is not 0, 1 or 2.", None)
+GOLD_TAG = Message("reference.bank_tag", "{where}: tag {pos} is not one of {tags}.", None)
+GOLD_LENGTH = Message("reference.bank_length", "{where}: {given} tags for a text of {length} characters.", None)
 
 
 def _type_list(value):
@@ -40,18 +50,21 @@ def _type_list(value):
 
 
 @dataclass
-class BankReference(Reference):
+class BankContract(Contract):
+    lengths: np.ndarray = None    # characters (so tags) per comment
     tagset: TagSet = None
-    codes: np.ndarray = None      # tag codes of every document, in reference order
-    lengths: np.ndarray = None    # characters (tags) per document
-    classes: np.ndarray = None    # class code per document
+
+
+@dataclass
+class BankReference(Reference):
+    codes: np.ndarray = None      # tag codes of every comment, concatenated in reference order
+    classes: np.ndarray = None    # class code per comment
 
 
 @dataclass
 class BankSubmission:
     codes: np.ndarray
     classes: np.ndarray
-    warnings: List[str] = field(default_factory=list)
 
 
 class BankComments(TaskFamily):
@@ -77,82 +90,85 @@ class BankComments(TaskFamily):
         bad_class = ~strip_cells(frame["class"]).isin(CLASS_ALIASES)
         if bad_class.any():
             i = int(np.flatnonzero(bad_class)[0])
-            raise ReferenceDataError("%s: class %r is not 0, 1 or 2." % (where(name, i + 2, unit=ids[i]),
-                                                                         frame["class"][i]))
+            raise ReferenceDataError(GOLD_CLASS.at(name, i + 2, unit=ids[i], value=frame["class"][i]))
         tagset = TagSet(tuple(cfg.options["entity_types"]))
         enc = encode(frame["BIO_anno"].tolist(), tagset.tags)
         if (enc.codes < 0).any():
             row, pos = enc.locate(int(np.flatnonzero(enc.codes < 0)[0]))
-            raise ReferenceDataError("%s: tag %d is not one of %s." % (where(name, row + 2, unit=ids[row], column="BIO_anno"),
-                                                                      pos + 1, " ".join(tagset.tags)))
+            raise ReferenceDataError(GOLD_TAG.at(name, row + 2, unit=ids[row], column="BIO_anno", pos=pos + 1,
+                                                 tags=" ".join(tagset.tags)))
         if "text" in frame.columns:
             text_len = frame["text"].str.len().to_numpy()
             wrong = np.flatnonzero(text_len != enc.counts)
             if len(wrong):
                 i = int(wrong[0])
-                raise ReferenceDataError("%s: %d tags for a text of %d characters."
-                                         % (where(name, i + 2, unit=ids[i], column="BIO_anno"), enc.counts[i], text_len[i]))
-        codes = enc.codes
+                raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids[i], column="BIO_anno",
+                                                        given=int(enc.counts[i]), length=int(text_len[i])))
         classes = strip_cells(frame["class"]).map(CLASS_ALIASES).to_numpy(dtype=np.int64)
         units = ids.to_numpy(dtype=object)
-        notes = _ill_formed_notes(codes, enc.counts, units, tagset, cfg.options["scheme"], name)
+        notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
         usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
-        return BankReference(units=units, strata=classes.astype(str), usage=usage, notes=notes,
-                             tagset=tagset, codes=codes, lengths=enc.counts, classes=classes)
+        return BankReference(BankContract(units, enc.counts, tagset), strata=classes.astype(str), usage=usage,
+                             notes=notes, codes=enc.codes, classes=classes)
+
+    def public_contract(self, folder, cfg):
+        """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
+        frame = read_public_table(folder, self.public_inputs, ["id", "text"])
+        if frame is None:
+            return None
+        return BankContract(strip_cells(frame["id"]).to_numpy(dtype=object),
+                            frame["text"].str.len().to_numpy(dtype=np.int64),
+                            TagSet(tuple(cfg.options["entity_types"])))
 
     # -- submission --------------------------------------------------------------------------
-    def load_submission(self, files, ref, cfg):
-        file = files["submission"]
-        frame, line = read_submission_table(file, COLUMNS)
-        ids = strip_cells(frame["id"])
-        empty = np.flatnonzero((ids == "").to_numpy())
-        if len(empty):
-            raise SubmissionError("%s is empty; every row needs the id of a test comment."
-                                  % where(file.name, int(line[empty[0]]), column="id"))
-        position = align_ids(ids, line, ref.units, file.name)
-        if not np.array_equal(position, np.arange(len(position))):  # rows in another order than the gold
-            frame, line, ids = frame.iloc[position].reset_index(drop=True), line[position], ids.iloc[position]
-        ids = ids.to_numpy()
+    def read_submission(self, files, contract, cfg, problems):
+        table = read_table(files["submission"], COLUMNS, SubmissionError)
+        name, line, frame = table.name, table.line, table.frame
+        position = match_ids(table, "id", contract.units, problems)
+        ids = strip_cells(frame["id"]).to_numpy(dtype=object)
+
+        def at(i, column):
+            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
 
         cls = strip_cells(frame["class"])
-        bad = np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy())
-        if len(bad):
-            i = int(bad[np.argmin(line[bad])])
-            raise SubmissionError("%s: %r is not a class; use 0 (negative), 1 (positive) or 2 (neutral)."
-                                  % (where(file.name, int(line[i]), unit=ids[i], column="class"), clip(cls[i])))
+        problems.add_rows(np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()), line,
+                          lambda i: BAD_CLASS.at(**at(i, "class"), value=repr(clip(cls[i]))))
 
-        enc = encode(frame["BIO_anno"].tolist(), ref.tagset.tags)
-        unknown = np.flatnonzero(enc.codes < 0)
-        if len(unknown):
-            row, pos = enc.locate(int(unknown[0]))
+        enc = encode(frame["BIO_anno"].tolist(), contract.tagset.tags)
+        ends = np.cumsum(enc.counts)
+        bad_token = np.flatnonzero(enc.codes < 0)
+        row_of = np.searchsorted(ends, bad_token, side="right")
+        rows, first, count = np.unique(row_of, return_index=True, return_counts=True)
+        first_bad = dict(zip(rows.tolist(), zip(bad_token[first].tolist(), count.tolist())))
+
+        def bad_tag(row):  # one problem per row, naming its first unknown tag
+            k, n = first_bad[row]
+            pos = int(k - (ends[row] - enc.counts[row]))
             token = split_tokens(frame["BIO_anno"][row])[pos]
-            raise SubmissionError("%s: tag %d is %r, which is not a tag; use only %s."
-                                  % (where(file.name, int(line[row]), unit=ids[row], column="BIO_anno"),
-                                     pos + 1, clip(token), ", ".join(ref.tagset.tags)))
-        wrong = np.flatnonzero(enc.counts != ref.lengths)
-        if len(wrong):
-            i = int(wrong[np.argmin(line[wrong])])
-            raise SubmissionError("%s: %d tags for a comment of %d characters; give exactly one tag per "
-                                  "character, separated by spaces."
-                                  % (where(file.name, int(line[i]), unit=ids[i], column="BIO_anno"),
-                                     enc.counts[i], ref.lengths[i]))
-        return BankSubmission(codes=enc.codes, classes=cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64))
+            return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(clip(token)), count=n,
+                              tags=", ".join(contract.tagset.tags))
 
-    # -- offline format check (starting kit) --------------------------------------------------
-    def public_reference(self, folder, cfg):
-        """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
-        return _public_reference(folder, cfg)
-
-    def submission_problems(self, files, ref, cfg):
-        """Every problem of the submission, one line each, in file-line order."""
-        return _all_problems(files["submission"], ref, cfg)
+        problems.add_rows(rows, line, bad_tag)
+        known = position >= 0
+        expected = np.where(known, contract.lengths[np.maximum(position, 0)], enc.counts)
+        problems.add_rows(np.flatnonzero(known & (enc.counts != expected)), line,
+                          lambda i: TAG_COUNT.at(**at(i, "BIO_anno"), given=int(enc.counts[i]), length=int(expected[i])))
+        missing_ids(table, contract.units, position, problems)
+        if problems:
+            return None
+        codes, classes = enc.codes, cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64)
+        if not np.array_equal(position, np.arange(len(position))):  # rows in another order than the gold
+            order = np.argsort(position)
+            codes = codes[_token_order(enc.counts, order)]
+            classes = classes[order]
+        return BankSubmission(codes=codes, classes=classes)
 
     # -- score -------------------------------------------------------------------------------
-    def score(self, ref, sub, units, cfg):
+    def score(self, ref, sub, mask, cfg):
         scheme = SCHEMES[cfg.options["scheme"]]
-        doc_mask = pd.Index(ref.units).isin(pd.Index(units))
-        lengths = ref.lengths[doc_mask]
-        token_mask = np.repeat(doc_mask, ref.lengths)
+        doc_mask = mask
+        lengths = ref.contract.lengths[doc_mask]
+        token_mask = np.repeat(doc_mask, ref.contract.lengths)
         gold_codes, pred_codes = ref.codes[token_mask], sub.codes[token_mask]
         doc_start = np.zeros(len(gold_codes), dtype=bool)
         doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
@@ -160,7 +176,7 @@ class BankComments(TaskFamily):
         gold = decode(gold_codes, doc_start, scheme)
         pred = decode(pred_codes, doc_start, scheme)
         gold_hit, pred_hit = match(gold, pred)
-        n_types = len(ref.tagset.types)
+        n_types = len(ref.contract.tagset.types)
         tp_t = np.bincount(pred.type[pred_hit], minlength=n_types)
         pred_t = np.bincount(pred.type, minlength=n_types)
         gold_t = np.bincount(gold.type, minlength=n_types)
@@ -175,13 +191,25 @@ class BankComments(TaskFamily):
 
         stray = len(stray_inside(pred_codes, doc_start))
         sections = [
-            _entity_section(ref.tagset.types, tp_t, pred_t, gold_t),
+            _entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
             _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
             _class_section(matrix, kappa, accuracy),
         ]
         summary = "%d comments, %d characters; entities decoded as %s." % (
             int(doc_mask.sum()), int(lengths.sum()), scheme.description)
         return Result(scores, sections, summary)
+
+
+def _token_order(counts, order):
+    """Indices that put the tokens of rows ``order`` first, then the next row's, and so on.
+
+    >>> _token_order(np.array([2, 1, 3]), np.array([2, 0, 1])).tolist()
+    [3, 4, 5, 0, 1, 2]
+    """
+    starts = np.cumsum(counts) - counts
+    taken = counts[order]
+    return (np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+            + np.repeat(starts[order], taken))
 
 
 def _ill_formed_notes(codes, lengths, units, tagset, scheme_name, name):
@@ -254,77 +282,6 @@ def _class_section(matrix, kappa, accuracy):
         report.Table(["gold \\ predicted"] + list(CLASS_NAMES) + ["gold total"], rows,
                      caption="Cohen's kappa %.4f, accuracy %.4f" % (kappa, accuracy)),
     ])
-
-
-PUBLIC_INPUTS = "test_public.csv"
-
-
-def _public_reference(folder, cfg):
-    frame = read_public_table(folder, PUBLIC_INPUTS, ["id", "text"])
-    if frame is None:
-        return None
-    units = frame["id"].str.strip().to_numpy(dtype=object)
-    return BankReference(units=units, strata=np.zeros(len(units)).astype(str),
-                         tagset=TagSet(tuple(cfg.options["entity_types"])),
-                         lengths=frame["text"].str.len().to_numpy(dtype=np.int64))
-
-
-def _all_problems(file, ref, cfg):
-    """Every row-level problem at once (vectorised); file-level ones stop at the first."""
-    from .. import i18n
-
-    lang = cfg.language
-    try:
-        frame, line = read_submission_table(file, COLUMNS)
-    except SubmissionError as exc:
-        return [exc.message]
-    ids = strip_cells(frame["id"])
-    found = []  # (line, order, message)
-
-    def at(i, column):
-        return i18n.where(lang, file.name, int(line[i]), column=column, unit=ids[i] or None)
-
-    empty = (ids == "").to_numpy()
-    for i in np.flatnonzero(empty):
-        found.append((line[i], 0, i18n.text("empty_id", lang, where=at(i, "id"))))
-    dup = ids.duplicated().to_numpy() & ~empty
-    first_line = pd.Series(line).groupby(ids.to_numpy()).transform("min").to_numpy()
-    for i in np.flatnonzero(dup):
-        found.append((line[i], 1, i18n.text("duplicate_id", lang, where=at(i, "id"), id=ids[i], first=first_line[i])))
-    reference = pd.Index(ref.units)
-    position = reference.get_indexer(ids)
-    for i in np.flatnonzero((position < 0) & ~empty):
-        found.append((line[i], 2, i18n.text("unknown_id", lang, where=at(i, "id"), id=repr(clip(ids[i])))))
-
-    cls = strip_cells(frame["class"])
-    for i in np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()):
-        found.append((line[i], 3, i18n.text("bad_class", lang, where=at(i, "class"), value=repr(clip(cls[i])))))
-
-    enc = encode(frame["BIO_anno"].tolist(), ref.tagset.tags)
-    bad_token = np.flatnonzero(enc.codes < 0)
-    if len(bad_token):
-        ends = np.cumsum(enc.counts)
-        row_of = np.searchsorted(ends, bad_token, side="right")
-        rows, first, count = np.unique(row_of, return_index=True, return_counts=True)
-        for row, k, n in zip(rows, first, count):  # one message per row, naming its first bad tag
-            pos = int(bad_token[k] - (ends[row] - enc.counts[row]))
-            token = split_tokens(frame["BIO_anno"][row])[pos]
-            found.append((line[row], 4, i18n.text("bad_tag", lang, where=at(row, "BIO_anno"), pos=pos + 1,
-                                                  token=repr(clip(token)), count=int(n),
-                                                  tags=", ".join(ref.tagset.tags))))
-    known = position >= 0
-    expected = np.where(known, ref.lengths[np.maximum(position, 0)], enc.counts)
-    for i in np.flatnonzero(known & (enc.counts != expected)):
-        found.append((line[i], 5, i18n.text("tag_count", lang, where=at(i, "BIO_anno"), given=int(enc.counts[i]),
-                                            length=int(expected[i]))))
-
-    missing = reference[~reference.isin(pd.Index(ids))]
-    found.sort(key=lambda item: (item[0], item[1]))
-    problems = [message for _, _, message in found]
-    if len(missing):
-        shown = ", ".join(str(m) for m in missing[:20]) + (", ..." if len(missing) > 20 else "")
-        problems.append(i18n.text("missing_ids", lang, file=file.name, n=len(missing), shown=shown))
-    return problems
 
 
 FAMILY = BankComments()

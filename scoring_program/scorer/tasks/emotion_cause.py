@@ -34,7 +34,7 @@ from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
 from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
 from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
-from .base import Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -57,8 +57,12 @@ def _subtasks(options):
 
 
 @dataclass
+class EcacContract(Contract):
+    convs: object = None          # the test conversations: ids, utterances, tokens per utterance
+
+
+@dataclass
 class EcacReference(Reference):
-    convs: object = None
     gold: Dict[int, Pairs] = field(default_factory=dict)
 
 
@@ -114,9 +118,9 @@ class EmotionCause(TaskFamily):
             gold[subtask], found = read_gold_pairs(data, convs, name, subtask)
             notes += found
         strata = _dominant_emotion(gold[_subtasks(cfg.options)[0]], len(convs.ids))
-        return EcacReference(units=convs.ids, strata=strata, notes=notes, convs=convs, gold=gold)
+        return EcacReference(EcacContract(convs.ids, convs), strata=strata, notes=notes, gold=gold)
 
-    def public_reference(self, folder, cfg):
+    def public_contract(self, folder, cfg):
         """The conversations of the public ``Subtask_1_test.json`` (utterances, no pairs): enough to check
         conversation ids, utterance numbers and token spans of a submission offline."""
         path = os.path.join(folder, PUBLIC_INPUTS)
@@ -125,10 +129,11 @@ class EmotionCause(TaskFamily):
         with open(path, "rb") as fh:
             convs = read_conversations(read_json(fh.read(), PUBLIC_INPUTS, ReferenceDataError), PUBLIC_INPUTS,
                                        with_pairs=False)
-        return EcacReference(units=convs.ids, strata=np.full(len(convs.ids), ""), convs=convs)
+        return EcacContract(convs.ids, convs)
 
     # -- submission --------------------------------------------------------------------------
-    def load_submission(self, files, ref, cfg):
+    def read_submission(self, files, contract, cfg, problems):
+        """The first problem of the JSON files ends the check (the offline check names it alone)."""
         scored = _subtasks(cfg.options)
         pairs, ignored = {}, []
         for subtask in (1, 2):
@@ -144,14 +149,15 @@ class EmotionCause(TaskFamily):
                 pairs[subtask] = None
                 continue
             data = read_json(file.read_bytes(), file.name, SubmissionError)
-            pairs[subtask] = read_submission(data, file.name, ref.convs, subtask, cfg.options["unknown_conversations"])
+            pairs[subtask] = read_submission(data, file.name, contract.convs, subtask,
+                                             cfg.options["unknown_conversations"])
         return EcacSubmission(pairs, ignored)
 
     # -- score -------------------------------------------------------------------------------
-    def score(self, ref, sub, units, cfg):
+    def score(self, ref, sub, mask, cfg):
         clean = cfg.options["mode"] == "clean"
         epsilon = 0.0 if clean else OFFICIAL_EPSILON
-        in_board = pd.Index(ref.units).isin(pd.Index(units))
+        in_board = mask
         scores, sections = {}, []
         for subtask in _subtasks(cfg.options):
             gold = ref.gold[subtask]

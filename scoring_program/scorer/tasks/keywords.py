@@ -26,17 +26,18 @@ import pandas as pd
 
 from .. import report
 from ..config import Check, Option
-from ..errors import ReferenceDataError, SubmissionError, where
+from ..errors import ReferenceDataError, SubmissionError
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
-from ..tabular import read_public_units, read_reference_table, strip_cells
-from ._delimited import fullwidth_ids, known_ids, read_submission
-from .base import Reference, Result, TaskFamily
+from ..problems import Message
+from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
+from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
-PUBLIC_INPUTS = "test_public.csv"  # the released test samples (id, text)
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "micro_f1", "micro_precision", "micro_recall"]
 NOTE_LINES = 50
+GOLD_EMPTY_ID = Message("reference.keywords_empty_id", "{where} has an empty id.", None)
+GOLD_REPEATED = Message("reference.keywords_repeated", "{file} repeats id {id}.", None)
 
 
 def _separator(value):
@@ -83,9 +84,9 @@ class Keywords(TaskFamily):
         gold = read_reference_table(cfg, "gold", list(COLUMNS))
         ids = strip_cells(gold["id"])
         if (ids == "").any():
-            raise ReferenceDataError("%s has an empty id." % where(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))
+            raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))
         if ids.duplicated().any():
-            raise ReferenceDataError("%s repeats id %s." % (name, ids[ids.duplicated()].iloc[0]))
+            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids[ids.duplicated()].iloc[0]))
         rows, items = _keyword_items(gold["keywords"], cfg)
         units = ids.to_numpy(dtype=object)
         size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
@@ -96,39 +97,28 @@ class Keywords(TaskFamily):
             notes.append("%s has %d sample(s) with no gold keyword; under mode 'all' they score 0 whatever is "
                          "predicted, under mode 'legacy' they are skipped. First ones: %s"
                          % (name, len(empty), ", ".join(str(units[i]) for i in empty[:NOTE_LINES])))
-        return KeywordReference(units=units, strata=strata, notes=notes, rows=rows, items=items)
+        return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, items=items)
 
-    def public_reference(self, folder, cfg):
+    def public_contract(self, folder, cfg):
         """The sample ids of the public ``test_public.csv``: no keywords."""
-        units = read_public_units(folder, PUBLIC_INPUTS, "id")
-        if units is None:
-            return None
-        empty = np.zeros(0, dtype=np.int64)
-        return KeywordReference(units=units, strata=np.full(len(units), ""), rows=empty,
-                                items=np.zeros(0, dtype=object))
+        units = read_public_units(folder, self.public_inputs, "id")
+        return None if units is None else Contract(units)
 
     # -- submission --------------------------------------------------------------------------
-    def load_submission(self, files, ref, cfg):
-        file = files["submission"]
-        frame, line, _ = read_submission(file, COLUMNS, fullwidth_check=False)
-        ids = strip_cells(frame["id"])
-        fullwidth_ids(ids, line, file.name, "id")
-        duplicated = ids.duplicated().to_numpy()
-        if duplicated.any():
-            i = int(np.flatnonzero(duplicated)[0])
-            first = int(line[int(np.flatnonzero((ids == ids[i]).to_numpy())[0])])
-            raise SubmissionError("%s: id %s appears twice (lines %d and %d); give all keywords of a sample in "
-                                  "one row, joined by %r." % (where(file.name, int(line[i]), column="id"), ids[i],
-                                                               first, int(line[i]), cfg.options["keyword_separator"]))
-        sample = known_ids(ids, line, ref.units, file.name, "id", "id")
-        rows, items = _keyword_items(frame["keywords"], cfg)
-        present = np.zeros(len(ref.units), dtype=bool)
+    def read_submission(self, files, contract, cfg, problems):
+        # keywords themselves hold full-width commas: only ids are checked for them
+        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"), fullwidth=False)
+        sample = match_ids(table, "id", contract.units, problems, fullwidth=True)
+        if problems:
+            return None
+        rows, items = _keyword_items(table.frame["keywords"], cfg)
+        present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
         return KeywordSubmission(rows=sample[rows], items=items, present=present)
 
     # -- score -------------------------------------------------------------------------------
-    def score(self, ref, sub, units, cfg):
-        on_board = pd.Index(ref.units).isin(pd.Index(units))
+    def score(self, ref, sub, mask, cfg):
+        on_board = mask
         gold_in, pred_in = on_board[ref.rows], on_board[sub.rows]
         c, g, p = overlap_counts(ref.rows[gold_in], ref.items[gold_in], sub.rows[pred_in], sub.items[pred_in],
                                  len(ref.units))

@@ -15,33 +15,56 @@ The predicted set is the whole list, or its first ``set_top_k`` labels, or the
 labels with score >= ``set_threshold`` (both: both conditions). Ranked metrics
 always use the whole list, cut at each k of ``k``.
 
->>> sorted(FAMILY.leaderboard_keys(FAMILY_DEFAULTS))[:3]
-['class_avg_f1', 'class_avg_precision', 'class_avg_recall']
+>>> FAMILY.leaderboard_keys({"k": [1, 5], "beta": None})[-3:]
+['map_at_5', 'ndcg_at_5', 'err_at_5']
 """
-import csv
-import io
-from dataclasses import dataclass, field
-from typing import List, Tuple
+from dataclasses import dataclass
+from typing import Tuple
 
 import numpy as np
 import pandas as pd
 
 from .. import report
 from ..config import Check, Option
-from ..discovery import SubmittedFile
-from ..errors import ReferenceDataError, SubmissionError, clip, where
+from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..tabular import (check_ids, positions_of, read_public_table, read_reference_bytes, read_reference_table,
-                       read_submission_table, reference_ids)
-from ..tagcodes import encode, split_tokens
+from ..problems import Message
+from ..tables import (match_ids, missing_ids, read_public_table, read_reference_bytes, read_reference_table,
+                      read_table, reference_ids, strip_cells)
 from ..textio import decode as decode_text, normalise_newlines
-from .base import Reference, Result, TaskFamily
+from ..tokens import coded, numbers, uncoded
+from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("id", "labels")
-SCORED_COLUMNS = ("id", "labels", "scores")
 MAX_K = 1000
-PUBLIC_INPUTS = "test_public.csv"
+
+UNKNOWN_LABEL = Message("multilabel.unknown_label", "{where}: label {pos} is {token}, which is not a label of this "
+                        "task; use only the {n} class names of the task ({shown}), spelled exactly.",
+                        "{where}：第 {pos} 个标签 {token} 不是本任务的标签；只能使用本任务的 {n} 个类别名（{shown}），拼写须完全一致。")
+LABEL_SEPARATOR = Message("multilabel.label_separator", "{where}: {token} is not a label; separate the labels with "
+                          "single spaces, not {sep}.", "{where}：{token} 不是标签；标签之间请用单个空格分隔，不要用 {sep}。")
+REPEATED_LABEL = Message("multilabel.repeated_label", "{where}: label {token} is listed twice (position {pos}); list "
+                         "each label at most once.", "{where}：标签 {token} 出现了两次（第 {pos} 个）；每个标签最多写一次。")
+SCORE_COUNT = Message("multilabel.score_count", "{where}: {given} scores for {n} labels; give one score per label, in "
+                      "the order of the labels, separated by spaces.",
+                      "{where}：{n} 个标签却给了 {given} 个分数；每个标签一个分数，顺序与标签相同，用空格分隔。")
+BAD_SCORE = Message("multilabel.bad_score", "{where}: score {pos} is {token}, which is not a finite number; write "
+                    "plain decimals such as 0.25.", "{where}：第 {pos} 个分数 {token} 不是有限的数；请写普通小数，例如 0.25。")
+NEEDS_SCORES = Message("multilabel.needs_scores", "{where}: this task keeps the labels with score >= {threshold}, so "
+                       "the file needs a scores column; write the header id,labels,scores and one score per label.",
+                       "{where}：本任务只保留分数 >= {threshold} 的标签，因此文件需要 scores 列；请写表头 id,labels,scores，"
+                       "每个标签一个分数。")
+GOLD_UNKNOWN = Message("reference.multilabel_unknown", "{where}: {token!r} is not in {labels}.", None)
+GOLD_TWICE = Message("reference.multilabel_twice", "{where}: label {token!r} is listed twice.", None)
+GOLD_GRADE_COUNT = Message("reference.multilabel_grade_count", "{where}: {given} grades for {n} labels.", None)
+GOLD_GRADE = Message("reference.multilabel_grade", "{where}: grade {token!r} is not an integer in [0, 30].", None)
+GOLD_ABOVE_CAP = Message("reference.multilabel_above_cap", "{file} has grade {grade}, above options.err_max_grade "
+                         "{cap}; raise err_max_grade.", None)
+NO_LABELS = Message("reference.multilabel_no_labels", "{file} lists no label; write one class name per line.", None)
+LABEL_SPACE = Message("reference.multilabel_label_space", "{file}: label {label!r} contains white space; class names "
+                      "are single words.", None)
+LABEL_TWICE = Message("reference.multilabel_label_twice", "{file} lists {label!r} twice.", None)
 
 
 def _ks(value):
@@ -82,7 +105,6 @@ OPTIONS = {
     "both_empty": Option("zero", ml.BOTH_EMPTY_RULES,
                          "what a sample with empty gold and empty prediction scores in sample averages"),
 }
-FAMILY_DEFAULTS = {key: spec.default for key, spec in OPTIONS.items()}
 
 SET_KEYS = ["micro_f1", "micro_precision", "micro_recall", "class_avg_f1", "class_avg_precision",
             "class_avg_recall", "macro_f1", "sample_avg_f1", "sample_avg_precision", "sample_avg_recall"]
@@ -91,8 +113,12 @@ RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
 
 
 @dataclass
+class MultilabelContract(Contract):
+    labels: Tuple[str, ...] = ()  # the class names (public: the task's vocabulary)
+
+
+@dataclass
 class MultilabelReference(Reference):
-    labels: Tuple[str, ...] = ()
     grades: np.ndarray = None     # (n_samples, n_classes) gold grade, 0 = not relevant
 
 
@@ -100,7 +126,6 @@ class MultilabelReference(Reference):
 class MultilabelSubmission:
     ranked: np.ndarray            # (n_samples, depth) class code at each rank, -1 past the list end
     predicted: np.ndarray         # (n_samples, n_classes) bool: the predicted set
-    warnings: List[str] = field(default_factory=list)
 
 
 class Multilabel(TaskFamily):
@@ -124,29 +149,32 @@ class Multilabel(TaskFamily):
         frame = read_reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
         ids = reference_ids(frame, name)
         line = np.arange(len(frame)) + 2
-        tokens = _encode_labels(frame["labels"], labels)
-        bad = tokens.first(tokens.codes < 0, line)
-        if bad is not None:
-            raise ReferenceDataError("%s: %r is not in %s." % (where(name, int(line[bad.row]), unit=ids[bad.row],
-                                                                    column="labels"), bad.text, cfg.files["labels"]))
-        bad = tokens.first(tokens.duplicated(len(labels)), line)
-        if bad is not None:
-            raise ReferenceDataError("%s: label %r is listed twice." % (
-                where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"), bad.text))
+        tokens = coded(frame["labels"], labels)
+
+        def at(j, column="labels"):
+            i = int(tokens.row[j])
+            return dict(file=name, line=int(line[i]), unit=ids[i], column=column)
+
+        bad = tokens.first_per_row(tokens.codes < 0)
+        if bad:
+            j = bad[min(bad)]
+            raise ReferenceDataError(GOLD_UNKNOWN.at(**at(j), token=tokens.text(j), labels=cfg.files["labels"]))
+        bad = tokens.first_per_row(tokens.duplicated())
+        if bad:
+            j = bad[min(bad)]
+            raise ReferenceDataError(GOLD_TWICE.at(**at(j), token=tokens.text(j)))
         if "grades" in frame.columns:
-            values, counts = _numbers(frame["grades"])
+            values, counts = numbers(frame["grades"])
             wrong = np.flatnonzero(counts != tokens.counts)
             if len(wrong):
                 i = int(wrong[0])
-                raise ReferenceDataError("%s: %d grades for %d labels." % (
-                    where(name, int(line[i]), unit=ids[i], column="grades"), counts[i], tokens.counts[i]))
+                raise ReferenceDataError(GOLD_GRADE_COUNT.at(name, int(line[i]), unit=ids[i], column="grades",
+                                                             given=int(counts[i]), n=int(tokens.counts[i])))
             bad_grade = ~(np.isfinite(values) & (values >= 0) & (values <= 30) & (values == np.round(values)))
             if bad_grade.any():
                 j = int(np.flatnonzero(bad_grade)[0])
-                i = int(tokens.row[j])
-                raise ReferenceDataError("%s: grade %r is not an integer in [0, 30]." % (
-                    where(name, int(line[i]), unit=ids[i], column="grades"),
-                    _token_text(frame["grades"], i, int(tokens.position[j]))))
+                grades_tokens = uncoded(frame["grades"])
+                raise ReferenceDataError(GOLD_GRADE.at(**at(j, "grades"), token=grades_tokens.text(j)))
             grade_of_token = values.astype(np.int64)
         else:
             grade_of_token = np.ones(len(tokens.codes), dtype=np.int64)
@@ -155,66 +183,65 @@ class Multilabel(TaskFamily):
         max_grade = max(1, int(grades.max())) if grades.size else 1
         cap = cfg.options["err_max_grade"]
         if cap is not None and max_grade > cap:
-            raise ReferenceDataError("%s has grade %d, above options.err_max_grade %d; raise err_max_grade."
-                                     % (name, max_grade, cap))
+            raise ReferenceDataError(GOLD_ABOVE_CAP(file=name, grade=max_grade, cap=cap))
         units = ids.to_numpy(dtype=object)
         usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
-        return MultilabelReference(units=units, strata=_strata(grades > 0, labels), usage=usage,
-                                   notes=_reference_notes(grades > 0, labels, name), labels=tuple(labels),
-                                   grades=grades)
+        return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
+                                   usage=usage, notes=_reference_notes(grades > 0, labels, name), grades=grades)
 
-    def public_reference(self, folder, cfg):
+    def public_contract(self, folder, cfg):
         """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
-        frame = read_public_table(folder, PUBLIC_INPUTS, ["id"])
+        frame = read_public_table(folder, self.public_inputs, ["id"])
         if frame is None:
             return None
-        labels = _read_labels(cfg)
-        units = frame["id"].str.strip().to_numpy(dtype=object)
-        return MultilabelReference(units=units, strata=np.full(len(units), "(none)"), labels=tuple(labels),
-                                   grades=np.zeros((len(units), len(labels)), dtype=np.int16))
+        return MultilabelContract(strip_cells(frame["id"]).to_numpy(dtype=object), tuple(_read_labels(cfg)))
 
     # -- submission --------------------------------------------------------------------------
-    def load_submission(self, files, ref, cfg):
-        file, columns = _with_columns(files["submission"])
-        frame, line = read_submission_table(file, columns)  # encoding, emptiness, separator, columns: in that order
+    def read_submission(self, files, contract, cfg, problems):
+        # encoding, emptiness, separator, columns: in that order, then the scores column the threshold needs
+        table = read_table(files["submission"], COLUMNS, SubmissionError, optional=("scores",))
+        frame, line, name = table.frame, table.line, table.name
         threshold = cfg.options["set_threshold"]
-        if threshold is not None and "scores" not in columns:
-            raise SubmissionError("%s: this task keeps the labels with score >= %s, so the file needs a scores "
-                                  "column; write the header id,labels,scores and one score per label."
-                                  % (where(file.name, 1), threshold))
-        name, file = file.name, None  # the raw bytes are not needed any more
-        ids = frame["id"].str.strip()
-        empty = np.flatnonzero((ids == "").to_numpy())
-        if len(empty):
-            raise SubmissionError("%s is empty; every row needs the id of a test sample."
-                                  % where(name, int(line[empty[0]]), column="id"))
-        check_ids(ids, line, ref.units, name)
-        ids = ids.to_numpy(dtype=object)
-        n_classes = len(ref.labels)
+        if threshold is not None and "scores" not in frame.columns:
+            raise SubmissionError(NEEDS_SCORES.at(name, 1, threshold=threshold))
+        position = match_ids(table, "id", contract.units, problems)
+        ids = strip_cells(frame["id"]).to_numpy(dtype=object)
+        labels = contract.labels
+        tokens = coded(frame["labels"], labels)
 
-        tokens = _encode_labels(frame["labels"], ref.labels)
-        bad = tokens.first(tokens.codes < 0, line)
-        if bad is not None:
-            raise SubmissionError("%s: %s" % (where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
-                                              _unknown_label_hint(bad, ref.labels)))
-        bad = tokens.first(tokens.duplicated(n_classes), line)
-        if bad is not None:
-            raise SubmissionError("%s: label %r is listed twice (position %d); list each label at most once."
-                                  % (where(name, int(line[bad.row]), unit=ids[bad.row], column="labels"),
-                                     bad.text, bad.position + 1))
+        def at(j, column="labels"):
+            i = int(tokens.row[j])
+            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
+
+        def unknown(j):
+            text = tokens.text(j)
+            for sep in (",", ";", "|", "\uff0c"):
+                if sep in text:
+                    return LABEL_SEPARATOR.at(**at(j), token=repr(clip(text)), sep=repr(sep))
+            shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
+            return UNKNOWN_LABEL.at(**at(j), pos=int(tokens.position[j]) + 1, token=repr(clip(text)), n=len(labels),
+                                    shown=shown)
+
+        first_unknown = tokens.first_per_row(tokens.codes < 0)
+        problems.add_rows(list(first_unknown), line, lambda i: unknown(first_unknown[i]))
+        first_twice = tokens.first_per_row(tokens.duplicated() & (tokens.codes >= 0))
+        problems.add_rows(list(first_twice), line, lambda i: REPEATED_LABEL.at(
+            **at(first_twice[i]), token=repr(tokens.text(first_twice[i])), pos=int(tokens.position[first_twice[i]]) + 1))
         scores = None
-        if "scores" in columns:
-            scores = _read_scores(frame["scores"], tokens, line, ids, name)
-        # rows are checked in file order first, so that every row problem comes before a missing id
-        position = positions_of(ids, ref.units, name)
-        sub = _build_submission(tokens, scores, len(frame), n_classes, cfg.options)
-        return MultilabelSubmission(ranked=sub.ranked[position], predicted=sub.predicted[position])
+        if "scores" in frame.columns:
+            scores = _read_scores(frame["scores"], tokens, line, ids, name, problems)
+        missing_ids(table, contract.units, position, problems)
+        if problems:
+            return None
+        sub = _build_submission(tokens, scores, len(frame), len(labels), cfg.options)
+        order = np.argsort(position)
+        return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order])
 
     # -- score -------------------------------------------------------------------------------
-    def score(self, ref, sub, units, cfg):
+    def score(self, ref, sub, mask, cfg):
         opts = cfg.options
         beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
-        rows = pd.Index(ref.units).isin(pd.Index(units))
+        rows = mask
         grades = ref.grades[rows]
         gold = grades > 0
         counts = ml.count_sets(sub.predicted[rows], gold)
@@ -248,11 +275,11 @@ class Multilabel(TaskFamily):
 
         sections = [
             _averages_section(scores, mask, opts),
-            _class_section(ref.labels, counts, mask),
+            _class_section(ref.contract.labels, counts, mask),
             _ranking_section(rank_rows, opts, g_max),
             _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
         ]
-        summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.labels),
+        summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.contract.labels),
                                                                  _set_rule(opts))
         return Result(scores, sections, summary)
 
@@ -263,140 +290,31 @@ def _read_labels(cfg):
     text = normalise_newlines(decode_text(read_reference_bytes(cfg, "labels"), name, ReferenceDataError))
     labels = [l.strip() for l in text.split("\n") if l.strip()]
     if not labels:
-        raise ReferenceDataError("%s lists no label; write one class name per line." % name)
-    for i, label in enumerate(labels):
+        raise ReferenceDataError(NO_LABELS(file=name))
+    for label in labels:
         if len(label.split()) != 1 or "\0" in label:
-            raise ReferenceDataError("%s: label %r contains white space; class names are single words." % (name, label))
+            raise ReferenceDataError(LABEL_SPACE(file=name, label=label))
     seen = pd.Index(labels)
     if seen.duplicated().any():
-        raise ReferenceDataError("%s lists %r twice." % (name, seen[seen.duplicated()][0]))
+        raise ReferenceDataError(LABEL_TWICE(file=name, label=seen[seen.duplicated()][0]))
     return labels
 
 
-def _with_columns(file):
-    """The file (read once) and its columns: with or without ``scores``, judged from the header."""
-    data = file.read_bytes()
-    try:  # the header line alone is enough; a cut inside a multi-byte character falls back to all
-        header = decode_text(data[:max(data.find(b"\n"), 0) or len(data)], file.name, SubmissionError)
-    except SubmissionError:
-        header = decode_text(data, file.name, SubmissionError)
-    header = normalise_newlines(header).split("\n", 1)[0]
-    names = [h.strip().strip('"').lstrip("\ufeff").lower() for h in header.split(",")]
-    columns = SCORED_COLUMNS if "scores" in names else COLUMNS
-    return SubmittedFile(file.name, lambda: data), columns
+def _read_scores(column, tokens, line, ids, name, problems):
+    """The score of every label token; a row with the wrong count or a non-finite score is a problem."""
+    values, counts = numbers(column)
 
+    def at(i):
+        return dict(file=name, line=int(line[i]), unit=ids[i] or None, column="scores")
 
-@dataclass
-class _Token:
-    row: int
-    position: int
-    text: str
-
-
-@dataclass
-class _Tokens:
-    """Space-separated labels of every row: class code (-1 unknown), row and position of each token."""
-
-    codes: np.ndarray
-    counts: np.ndarray
-    row: np.ndarray
-    position: np.ndarray
-    column: pd.Series
-
-    def duplicated(self, n_classes):
-        key = self.row.astype(np.int64) * (n_classes + 1) + self.codes + 1
-        order = np.argsort(key, kind="stable")
-        dup = np.zeros(len(key), dtype=bool)
-        dup[order[1:]] = key[order[1:]] == key[order[:-1]]
-        return dup
-
-    def first(self, flags, line):
-        """The flagged token on the earliest file line (then the earliest position), or None."""
-        hits = np.flatnonzero(flags)
-        if not len(hits):
-            return None
-        j = int(hits[np.lexsort((self.position[hits], line[self.row[hits]]))[0]])
-        row, pos = int(self.row[j]), int(self.position[j])
-        return _Token(row, pos, split_tokens(self.column.iloc[row])[pos])
-
-
-def _encode_labels(column, labels):
-    enc = encode(column.tolist(), list(labels))
-    counts = enc.counts.astype(np.int64)
-    row = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
-    position = (np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int32)
-    return _Tokens(enc.codes.astype(np.int32), counts, row, position, column)
-
-
-def _token_counts(strings):
-    """Tokens in each string, cut as ``encode`` cuts labels (at every byte <= 32), on one joined buffer.
-
-    >>> _token_counts(["1 2", "", "  3\t4  5 ", "6\x0b7"]).tolist()
-    [2, 0, 3, 2]
-    """
-    buf = np.frombuffer("\0".join(strings).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    is_sep = buf <= 32
-    starts = np.flatnonzero(~is_sep & np.concatenate(([True], is_sep[:-1])))
-    rows = np.searchsorted(np.flatnonzero(buf == 0), starts, side="right")
-    return np.bincount(rows, minlength=len(strings)).astype(np.int64)
-
-
-def _numbers(column):
-    """(values, count per row) of space-separated numbers; a token that is not a number is NaN.
-
-    The tokens go one per line through pandas' C number parser; only when some
-    token is not a plain number does the slower per-token conversion run.
-
-    >>> v, c = _numbers(pd.Series(["0.5 1e-3", "", "x inf"]))
-    >>> v.tolist(), c.tolist()
-    ([0.5, 0.001, nan, inf], [2, 0, 2])
-    """
-    strings = column.tolist()
-    counts = _token_counts(strings)
-    if not counts.sum():
-        return np.zeros(0), counts
-    lines = "\n".join(strings).replace(" ", "\n").replace("\t", "\n").replace("\r", "\n")
-    values = None
-    if not any(c in lines for c in _OTHER_CONTROLS):  # else a line could hold two tokens
-        values = _parse_lines(lines)
-    if values is None or len(values) != counts.sum():
-        values = pd.to_numeric(pd.Series(split_tokens(" ".join(strings)), dtype=object),
-                               errors="coerce").to_numpy(dtype=float)
-    return values, counts
-
-
-_OTHER_CONTROLS = [chr(c) for c in range(32) if chr(c) not in "\t\n\r"]
-
-
-def _parse_lines(lines):
-    """One float per non-blank line through pandas' C parser, or None when some line is not a number."""
-    try:
-        return pd.read_csv(io.StringIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
-                           quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=True,
-                           engine="c")["v"].to_numpy()
-    except ValueError:  # includes pandas' ParserError
-        return None
-
-
-def _token_text(column, row, position):
-    return split_tokens(column.iloc[row])[position]
-
-
-def _read_scores(column, tokens, line, ids, name):
-    values, counts = _numbers(column)
     wrong = np.flatnonzero(counts != tokens.counts)
+    problems.add_rows(wrong, line, lambda i: SCORE_COUNT.at(**at(i), given=int(counts[i]), n=int(tokens.counts[i])))
     if len(wrong):
-        i = int(wrong[np.argmin(line[wrong])])
-        raise SubmissionError("%s: %d scores for %d labels; give one score per label, in the order of the labels, "
-                              "separated by spaces." % (where(name, int(line[i]), unit=ids[i], column="scores"),
-                                                        counts[i], tokens.counts[i]))
-    bad = np.flatnonzero(~np.isfinite(values))
-    if len(bad):
-        j = int(bad[np.lexsort((tokens.position[bad], line[tokens.row[bad]]))[0]])
-        i = int(tokens.row[j])
-        raise SubmissionError("%s: score %d is %r, which is not a finite number; write plain decimals such as 0.25."
-                              % (where(name, int(line[i]), unit=ids[i], column="scores"), tokens.position[j] + 1,
-                                 clip(_token_text(column, i, int(tokens.position[j])))))
+        return None  # the scores of those rows cannot be paired with their labels
+    score_tokens = uncoded(column)
+    first_bad = score_tokens.first_per_row(~np.isfinite(values))
+    problems.add_rows(list(first_bad), line, lambda i: BAD_SCORE.at(
+        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(clip(score_tokens.text(first_bad[i])))))
     return values
 
 
@@ -417,15 +335,6 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
     predicted = np.zeros((n_rows, n_classes), dtype=bool)
     predicted[row[keep], codes[keep]] = True
     return MultilabelSubmission(ranked=ranked, predicted=predicted)
-
-
-def _unknown_label_hint(bad, labels):
-    for sep in (",", ";", "|", "\uff0c"):
-        if sep in bad.text:
-            return ("%r is not a label; separate the labels with single spaces, not %r." % (clip(bad.text), sep))
-    shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
-    return ("label %d is %r, which is not a label of this task; use only the %d class names of the task (%s), "
-            "spelled exactly." % (bad.position + 1, clip(bad.text), len(labels), shown))
 
 
 def _strata(gold, labels):

@@ -19,30 +19,49 @@ a concatenated string. With G the gold keys and R the submitted ones:
 
 Leaderboard keys: f1, precision, recall, view_f1, view_precision, view_recall.
 """
-from dataclasses import dataclass, field
-from typing import List
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from .. import report
 from ..config import Check, Option
-from ..errors import ReferenceDataError, SubmissionError, clip, where
+from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
-from ..tabular import read_public_units, read_reference_table, strip_cells
-from ._delimited import known_ids, read_submission
-from .base import Reference, Result, TaskFamily
+from ..problems import Message
+from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
+from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
-PUBLIC_INPUTS = "test_public.csv"  # the released test sentences (SentenceId, Content)
 CLASSES = ("pos", "neu", "neg")
 LABEL_SETS = {
     "en": {"pos": 0, "neu": 1, "neg": 2},
     "zh": {"正面": 0, "中性": 1, "负面": 2},
 }
 LABEL_SETS["either"] = dict(LABEL_SETS["en"], **LABEL_SETS["zh"])
-LABEL_HELP = {"en": "pos, neu or neg", "zh": "正面, 中性 or 负面", "either": "pos, neu or neg (or 正面, 中性, 负面)"}
+LABEL_HELP = {"en": Message("views.labels_en", "pos, neu or neg", "pos、neu 或 neg"),
+              "zh": Message("views.labels_zh", "正面, 中性 or 负面", "正面、中性或负面"),
+              "either": Message("views.labels_either", "pos, neu or neg (or 正面, 中性, 负面)",
+                                "pos、neu 或 neg（或 正面、中性、负面）")}
+EMPTY_VIEW = Message("views.empty_view", "{where}: the View is empty; write one row per predicted view, or no row for "
+                     "a sentence without views.", "{where}：View 为空；每个预测的视角写一行，没有视角的句子不写行。")
+BAD_OPINION = Message("views.bad_opinion", "{where}: {value} is not an opinion; use {labels}.",
+                      "{where}：{value} 不是合法的情感；请使用 {labels}。")
+REPEATED = Message("views.repeated", "{where}: SentenceId {id}, View {view} is given again (first at line {first}); "
+                   "give each view of a sentence exactly once, with one opinion.",
+                   "{where}：SentenceId {id}、View {view} 重复出现（第一次在第 {first} 行）；每个句子的每个视角只写一次，只给一个情感。")
+CONFLICTING = Message("views.conflicting", "{where}: SentenceId {id}, View {view} is given with another opinion (first "
+                      "at line {first}); give each view of a sentence exactly once, with one opinion.",
+                      "{where}：SentenceId {id}、View {view} 以不同的情感再次出现（第一次在第 {first} 行）；"
+                      "每个句子的每个视角只写一次，只给一个情感。")
+GOLD_EMPTY_ID = Message("reference.views_empty_id", "{where} has an empty SentenceId.", None)
+GOLD_TWICE = Message("reference.views_twice", "{file} lists SentenceId {id} twice.", None)
+GOLD_UNLISTED = Message("reference.views_unlisted", "{where}: SentenceId {id} is not in {listing}; list every test "
+                        "sentence there.", None)
+GOLD_EMPTY_VIEW = Message("reference.views_empty_view", "{where}: the View is empty.", None)
+GOLD_OPINION = Message("reference.views_opinion", "{where}: opinion {value!r} is not {labels} (options.opinion_labels "
+                       "is {choice}).", None)
 NOTE_LINES = 50
 
 
@@ -61,11 +80,10 @@ class ViewReference(Reference):
 
 @dataclass
 class ViewSubmission:
-    sentence: np.ndarray               # sentence code of each (distinct) submitted key
-    keys: np.ndarray                   # int64 key, -1 where the view is no gold view at all
+    sentence: np.ndarray               # sentence code of each (distinct) submitted pair
+    view: np.ndarray                   # its view (normalised), as written
     opinion: np.ndarray                # class code 0 pos, 1 neu, 2 neg
     merged_sentence: np.ndarray = None  # sentence codes of identical repeated rows counted once
-    warnings: List[str] = field(default_factory=list)
 
 
 class ViewSentiment(TaskFamily):
@@ -93,10 +111,9 @@ class ViewSentiment(TaskFamily):
         units = strip_cells(listing["SentenceId"])
         if (units == "").any():
             i = int(np.flatnonzero((units == "").to_numpy())[0])
-            raise ReferenceDataError("%s has an empty SentenceId." % where(cfg.files["sentences"], i + 2))
+            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], i + 2))
         if units.duplicated().any():
-            raise ReferenceDataError("%s lists SentenceId %s twice." % (cfg.files["sentences"],
-                                                                        units[units.duplicated()].iloc[0]))
+            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units[units.duplicated()].iloc[0]))
         units = units.to_numpy(dtype=object)
 
         name = cfg.files["gold"]
@@ -104,18 +121,18 @@ class ViewSentiment(TaskFamily):
         sentence = pd.Index(units).get_indexer(strip_cells(gold["SentenceId"]))
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
-            raise ReferenceDataError("%s: SentenceId %s is not in %s; list every test sentence there."
-                                     % (where(name, i + 2), gold["SentenceId"][i], cfg.files["sentences"]))
+            raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold["SentenceId"][i],
+                                                      listing=cfg.files["sentences"]))
         view = normalise(gold["View"].to_numpy(dtype=object), steps)
         if (view == "").any():
             i = int(np.flatnonzero(view == "")[0])
-            raise ReferenceDataError("%s: the View is empty." % where(name, i + 2, column="View"))
+            raise ReferenceDataError(GOLD_EMPTY_VIEW.at(name, i + 2, column="View"))
         opinion = _opinions(gold["Opinion"], labels)
         if opinion.isna().any():
             i = int(np.flatnonzero(opinion.isna().to_numpy())[0])
-            raise ReferenceDataError("%s: opinion %r is not %s (options.opinion_labels is %s)."
-                                     % (where(name, i + 2, column="Opinion"), gold["Opinion"][i],
-                                        LABEL_HELP[cfg.options["opinion_labels"]], cfg.options["opinion_labels"]))
+            choice = cfg.options["opinion_labels"]
+            raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold["Opinion"][i],
+                                                     labels=LABEL_HELP[choice](), choice=choice))
         opinion = opinion.to_numpy(dtype=np.int64)
 
         view_code, views = pd.factorize(view)
@@ -125,57 +142,48 @@ class ViewSentiment(TaskFamily):
         accepted[inverse, opinion] = True
         strata = _strata(sentence, opinion, len(units))
         notes = _repeat_notes(gold, row_key, inverse, name)
-        return ViewReference(units=units, strata=strata, notes=notes, views=pd.Index(views),
+        return ViewReference(Contract(units), strata=strata, notes=notes, views=pd.Index(views),
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
-    def public_reference(self, folder, cfg):
+    def public_contract(self, folder, cfg):
         """The SentenceIds of the public ``test_public.csv`` (SentenceId, Content): no views, no opinions."""
-        units = read_public_units(folder, PUBLIC_INPUTS, "SentenceId")
-        if units is None:
-            return None
-        empty = np.zeros(0, dtype=np.int64)
-        return ViewReference(units=units, strata=np.full(len(units), ""), views=pd.Index([]), key_sentence=empty,
-                             keys=empty, accepted=np.zeros((0, len(CLASSES)), dtype=bool), first=empty)
+        units = read_public_units(folder, self.public_inputs, "SentenceId")
+        return None if units is None else Contract(units)
 
     # -- submission --------------------------------------------------------------------------
-    def load_submission(self, files, ref, cfg):
-        file = files["submission"]
-        frame, line, _ = read_submission(file, COLUMNS)
-        ids = strip_cells(frame["SentenceId"])
-        sentence = known_ids(ids, line, ref.units, file.name, "SentenceId", "SentenceId")
+    def read_submission(self, files, contract, cfg, problems):
+        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
+        name, line, frame = table.name, table.line, table.frame
+        sentence = match_ids(table, "SentenceId", contract.units, problems, what="SentenceId", repeats="allow")
+        ids = strip_cells(frame["SentenceId"]).to_numpy(dtype=object)
+
+        def at(i, column):
+            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
 
         view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
-        empty = np.flatnonzero(view == "")
-        if len(empty):
-            i = int(empty[0])
-            raise SubmissionError("%s: the View is empty; write one row per predicted view, or no row for a "
-                                  "sentence without views." % where(file.name, int(line[i]), unit=ids[i], column="View"))
-
+        problems.add_rows(np.flatnonzero(view == ""), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
         choice = cfg.options["opinion_labels"]
         opinion = _opinions(frame["Opinion"], LABEL_SETS[choice])
-        bad = np.flatnonzero(opinion.isna().to_numpy())
-        if len(bad):
-            i = int(bad[0])
-            raise SubmissionError("%s: %r is not an opinion; use %s."
-                                  % (where(file.name, int(line[i]), unit=ids[i], column="Opinion"),
-                                     clip(frame["Opinion"][i]), LABEL_HELP[choice]))
-        opinion = opinion.to_numpy(dtype=np.int64)
-
-        keep = _repeats(ids.to_numpy(dtype=object), view, opinion, line, file.name, cfg.options["repeated_rows"])
-        merged = sentence[~keep]
-        sentence, view, opinion = sentence[keep], view[keep], opinion[keep]
-        view_code = ref.views.get_indexer(view)
-        keys = np.where(view_code >= 0, sentence * max(len(ref.views), 1) + view_code, -1)
-        return ViewSubmission(sentence=sentence, keys=keys.astype(np.int64), opinion=opinion, merged_sentence=merged)
+        problems.add_rows(np.flatnonzero(opinion.isna().to_numpy()), line,
+                          lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(frame["Opinion"][i])),
+                                                   labels=LABEL_HELP[choice]()))
+        opinion = opinion.fillna(-1).to_numpy(dtype=np.int64)
+        keep = _repeats(ids, view, opinion, line, name, cfg.options["repeated_rows"], problems)
+        if problems:
+            return None
+        return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
+                              merged_sentence=sentence[~keep])
 
     # -- score -------------------------------------------------------------------------------
-    def score(self, ref, sub, units, cfg):
-        on_board = pd.Index(ref.units).isin(pd.Index(units))
+    def score(self, ref, sub, mask, cfg):
+        on_board = mask
         gold_in = on_board[ref.key_sentence]
         keys, accepted, first = ref.keys[gold_in], ref.accepted[gold_in], ref.first[gold_in]
         pred_in = on_board[sub.sentence]
-        pred_keys, pred_opinion = sub.keys[pred_in], sub.opinion[pred_in]
+        view_code = ref.views.get_indexer(sub.view[pred_in])  # -1: the view is no gold view at all
+        pred_keys = np.where(view_code >= 0, sub.sentence[pred_in] * max(len(ref.views), 1) + view_code, -1)
+        pred_opinion = sub.opinion[pred_in]
 
         if len(keys):
             position = np.minimum(np.searchsorted(keys, pred_keys), len(keys) - 1)
@@ -223,8 +231,8 @@ def _opinions(cells, labels):
     return pd.Series(mapped[codes])
 
 
-def _repeats(ids, view, opinion, line, name, rule):
-    """Rows to keep; refuses a (SentenceId, View) given twice, unless identical rows may be merged."""
+def _repeats(ids, view, opinion, line, name, rule, problems):
+    """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged."""
     pairs = pd.DataFrame({"s": ids, "v": view, "o": opinion})
     repeated_key = pairs.duplicated(["s", "v"]).to_numpy()
     if not repeated_key.any():
@@ -232,13 +240,9 @@ def _repeats(ids, view, opinion, line, name, rule):
     identical = pairs.duplicated(["s", "v", "o"]).to_numpy()
     offending = repeated_key & ~identical if rule == "merge_identical" else repeated_key
     if offending.any():
-        i = int(np.flatnonzero(offending)[0])
-        same = (pairs["s"].to_numpy() == ids[i]) & (pairs["v"].to_numpy() == view[i])
-        first = int(line[int(np.flatnonzero(same)[0])])
-        what = "with another opinion" if not identical[i] else "again"
-        raise SubmissionError("%s: SentenceId %s, View %r is given %s (first at line %d); give each view of a "
-                              "sentence exactly once, with one opinion."
-                              % (where(name, int(line[i])), ids[i], clip(view[i]), what, first))
+        first = pd.Series(line).groupby([ids, view]).transform("min").to_numpy()
+        problems.add_rows(np.flatnonzero(offending), line, lambda i: (REPEATED if identical[i] else CONFLICTING).at(
+            name, int(line[i]), id=clip(ids[i]), view=repr(clip(view[i])), first=int(first[i])))
     return ~identical
 
 

@@ -1,0 +1,288 @@
+"""Delimited tables, read once: encoding, emptiness, separator and columns settled in that order.
+
+Result and gold files of the same task circulate comma- and TAB-separated
+(pandas' ``to_csv`` and the organisers' TAB files), so a task may allow both;
+the header decides. Every row keeps the physical file line it starts on, so
+messages name the line an editor shows. The id checks put their problems in a
+``Problems``: a platform run stops at the first, the offline check keeps all.
+
+>>> from scorer.discovery import SubmittedFile
+>>> from scorer.errors import SubmissionError
+>>> data = b"id\\tlabel\\n7\\tx\\n\\n8\\ty\\n"
+>>> table = read_table(SubmittedFile("a.tsv", lambda: data), ("id", "label"), SubmissionError, ("," , "\\t"))
+>>> table.sep, table.frame["id"].tolist(), table.line.tolist()
+('\\t', ['7', '8'], [2, 4])
+"""
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import ReferenceDataError, clip
+from .problems import Message
+from .textio import decode_with_codec, normalise_newlines, parse_table, utf8_bytes
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_PADDED = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")
+
+# separators that look like a comma to a person but are text to a CSV reader
+FULLWIDTH = {"\uff0c": Message("table.fullwidth_comma", "full-width comma '，'", "全角逗号“，”"),
+             "\u3001": Message("table.ideographic_comma", "ideographic comma '、'", "顿号“、”"),
+             "\uff1b": Message("table.fullwidth_semicolon", "full-width semicolon '；'", "全角分号“；”")}
+OTHER_SEPARATORS = (("\t", "TAB"), (";", "';'"), (",", "','"), ("|", "'|'"))
+
+EMPTY = Message("table.empty_file", "{file} is empty; it needs the header line {header} and one line per test item.",
+                "{file} 为空；需要表头行 {header}，每个测试样本一行。")
+FULLWIDTH_SEPARATOR = Message("table.fullwidth_separator", "{where} uses a {label} as a separator; separate the "
+                              "columns with the ASCII '{sep}' only.", "{where} 用{label}作分隔符；请只用半角的 '{sep}' 分隔各列。")
+HEADER_SEPARATOR = Message("table.header_separator", "{where}: the header is separated by {label}; separate the "
+                           "columns with {sep} (header: {header}).",
+                           "{where}：表头用 {label} 分隔；请用 {sep} 分隔各列（表头：{header}）。")
+COLUMNS = Message("table.columns", "{where}: the columns are {found} but must be exactly {expected}{hint}.",
+                  "{where}：列为 {found}，必须恰好是 {expected}{hint}。")
+INDEX_HINT = Message("table.index_hint", " (an unnamed column usually means the index was written: use index=False)",
+                     "（出现未命名的列通常是写入了行索引：请用 index=False）")
+NO_ROWS = Message("table.no_rows", "{file} has a header but no rows; write one line per test item.",
+                  "{file} 只有表头没有数据行；每个测试样本写一行。")
+EMPTY_ID = Message("table.empty_id", "{where} is empty; every row needs the {what} of a test item.",
+                   "{where} 为空；每一行都需要测试样本的 {what}。")
+DUPLICATE_ID = Message("table.duplicate_id", "{where}: {what} {id} appears twice (lines {first} and {again}); keep "
+                       "one row per {what}.", "{where}：{what} {id} 重复出现（第 {first} 行和第 {again} 行）；每个 {what} 只保留一行。")
+UNKNOWN_ID = Message("table.unknown_id", "{where}: {what} {id} is not in the test set ({n} row(s) with unknown "
+                     "{what}s); use the {what}s of the test set exactly as given.{hint}",
+                     "{where}：{what} {id} 不在测试集中（共 {n} 行的 {what} 未知）；请原样使用测试集给出的 {what}。{hint}")
+ZEROS_HINT = Message("table.zeros_hint", " {what}s are text: keep their leading zeros (e.g. 028171, not 28171).",
+                     "{what} 是文本：请保留开头的 0（例如 028171，而不是 28171）。")
+FULLWIDTH_ID = Message("table.fullwidth_id", "{where} holds a {label}; separate the columns with the ASCII ',' (or a "
+                       "TAB) only.", "{where} 含有{label}；请只用半角逗号（或 TAB）分隔各列。")
+MISSING_IDS = Message("table.missing_ids", "{file}: {n} {what}(s) of the test set have no row ({shown}); write one row "
+                      "for every {what}.", "{file}：测试集中有 {n} 个 {what} 没有对应的行（{shown}）；每个 {what} 都要写一行。")
+NO_REFERENCE_FILE = Message("reference.no_file", "the {slot} file {file} named in config.yaml is not in the reference "
+                            "data.", None)
+NO_REFERENCE_COLUMN = Message("reference.no_column", "{file} has no column {column} (columns: {columns}).", None)
+REPEATED_REFERENCE_ID = Message("reference.repeated_id", "{file} repeats {column} {id}.", None)
+
+
+@dataclass
+class Table:
+    """A submitted table: its rows (strings, canonical column names), the file line of each row, its separator."""
+
+    name: str
+    frame: pd.DataFrame
+    line: np.ndarray
+    sep: str
+
+
+def read_table(file, columns, error, separators=(",",), fullwidth=True, skipinitialspace=True, optional=()):
+    """Decode ``file`` (a SubmittedFile) once and read it as a table with exactly ``columns``.
+
+    Each of ``optional`` may be there too (the header decides), after the others.
+    The separator is the one of ``separators`` the header line holds most of.
+    A full-width comma is refused in comma-separated files unless ``fullwidth``
+    is False (values such as keywords hold it legitimately). Blank lines are
+    dropped; ``line`` keeps every row's own line.
+    """
+    data = file.read_bytes()
+    raw, codec = decode_with_codec(data, file.name, error)
+    text = normalise_newlines(raw)
+    if not text.strip():
+        raise error(EMPTY.at(file.name, header=separators[0].join(columns)))
+    sep = sniff_separator(text.split("\n", 1)[0], separators)
+    if fullwidth and sep == ",":
+        for char, label in FULLWIDTH.items():
+            pos = text.find(char)
+            if pos >= 0:
+                raise error(FULLWIDTH_SEPARATOR.at(file.name, line=text.count("\n", 0, pos) + 1, label=label(),
+                                                   sep=sep))
+    frame = parse_table(utf8_bytes(data, raw, codec), file.name, error, sep=sep, skip_blank_lines=False,
+                        skipinitialspace=skipinitialspace)
+    given = {str(c).lower() for c in frame.columns}
+    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(frame, columns, file.name, sep, error)
+    frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
+                                  if c.lower() == canonical.lower()})[list(columns)]
+    line = physical_lines(text, len(frame), sep, skipinitialspace)
+    blank = (frame == "").all(axis=1).to_numpy() if _BLANK_LINE.search(text) else np.zeros(len(frame), bool)
+    if blank.any():
+        frame = frame.loc[~blank].reset_index(drop=True)
+        line = line[~blank]
+    if len(frame) == 0:
+        raise error(NO_ROWS.at(file.name))
+    return Table(file.name, frame, line, sep)
+
+
+def sniff_separator(header, allowed=(",", "\t")):
+    """The separator of a delimited file, judged from its header line.
+
+    >>> sniff_separator("SentenceId\\tView\\tOpinion"), sniff_separator("id,keywords"), sniff_separator("id")
+    ('\\t', ',', ',')
+    """
+    counts = [(header.count(sep), -k, sep) for k, sep in enumerate(allowed)]
+    best = max(counts)
+    return best[2] if best[0] > 0 else allowed[0]
+
+
+def physical_lines(text, n_rows, sep, skipinitialspace=True):
+    r"""The file line where each of ``n_rows`` table rows starts (the header is line 1).
+
+    One row per line unless a quoted field holds a line break; only then is the
+    text read again, by the csv module, to count the lines of each record.
+
+    >>> physical_lines('a,b\n1,"x\ny"\n2,z\n', 2, ",").tolist()
+    [2, 4]
+    """
+    simple = np.arange(n_rows) + 2
+    if '"' not in text or text.count("\n") + (not text.endswith("\n")) == n_rows + 1:
+        return simple
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=skipinitialspace)
+    starts, previous = [], 0
+    try:
+        for _ in reader:
+            starts.append(previous + 1)
+            previous = reader.line_num
+    except csv.Error:
+        return simple
+    if len(starts) != n_rows + 1:  # the two readers disagree: keep the row count, say nothing wrong
+        return simple
+    return np.asarray(starts[1:], dtype=np.int64)
+
+
+def _check_columns(frame, columns, name, sep, error):
+    found = list(frame.columns)
+    sep_label = "TAB" if sep == "\t" else "'%s'" % sep
+    if len(found) == 1 and sep not in found[0]:
+        for other, label in OTHER_SEPARATORS:
+            if other != sep and other in found[0]:
+                raise error(HEADER_SEPARATOR.at(name, line=1, label=label, sep=sep_label,
+                                                header=sep.join(columns)))
+    lowered = [c.lower() for c in found]
+    missing = [c for c in columns if c.lower() not in lowered]
+    extra = [c for c in found if c.lower() not in [k.lower() for k in columns]]
+    if missing or extra or len(found) != len(columns):
+        hint = INDEX_HINT() if any(c.lower().startswith("unnamed") for c in extra) or "" in found else ""
+        raise error(COLUMNS.at(name, line=1, found=clip(",".join(found), 80) or "(none)", expected=",".join(columns),
+                               hint=hint))
+
+
+# -- ids ------------------------------------------------------------------------------------------------------
+def match_ids(table, column, units, problems, what="id", fullwidth=False, repeats="refuse"):
+    """The position in ``units`` of each row's id; -1 for a row whose id is empty, repeated or unknown.
+
+    Every such row is a problem (in file-line order: empty, full-width, repeated,
+    unknown). ``repeats="allow"`` lets an id have several rows (one row per
+    pair, as in view-sentiment). Missing ids are the caller's: ``missing_ids``.
+    """
+    ids = strip_cells(table.frame[column])
+    name, line = table.name, table.line
+    bad = np.zeros(len(ids), dtype=bool)
+
+    def flag(rows, make):
+        rows = np.asarray(rows, dtype=np.int64)
+        rows = rows[~bad[rows]]
+        problems.add_rows(rows, line, make)
+        bad[rows] = True
+
+    values = ids.to_numpy(dtype=object)
+    empty = (ids == "").to_numpy()
+    flag(np.flatnonzero(empty), lambda i: EMPTY_ID.at(name, int(line[i]), column=column, what=what))
+    if fullwidth:
+        for char, label in FULLWIDTH.items():
+            hit = np.flatnonzero(ids.str.contains(char, regex=False).to_numpy())
+            flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
+    if repeats == "refuse":
+        dup = ids.duplicated().to_numpy() & ~empty
+        if dup.any():
+            first = pd.Series(line).groupby(values).transform("min").to_numpy()
+            flag(np.flatnonzero(dup), lambda i: DUPLICATE_ID.at(name, int(line[i]), column=column, what=what,
+                                                                 id=clip(values[i]), first=int(first[i]),
+                                                                 again=int(line[i])))
+    position = pd.Index(units).get_indexer(values).astype(np.int64)
+    unknown = np.flatnonzero((position < 0) & ~bad)
+    if len(unknown):
+        stripped = pd.Index(pd.Series(units, dtype=object).astype(str).str.lstrip("0"))
+        zeros = ids.iloc[unknown].str.lstrip("0").isin(stripped).any()
+        hint = ZEROS_HINT(what=what) if zeros else ""
+        flag(unknown, lambda i: UNKNOWN_ID.at(name, int(line[i]), column=column, what=what, id=repr(clip(values[i])),
+                                              n=len(unknown), hint=hint))
+    position[bad] = -1
+    return position
+
+
+def missing_ids(table, units, position, problems, what="id", limit=5):
+    """One problem naming the ``units`` that no row matches (a whole-file problem, after the rows)."""
+    present = np.zeros(len(units), dtype=bool)
+    present[position[position >= 0]] = True
+    if present.all():
+        return
+    missing = np.asarray(units, dtype=object)[~present]
+    shown = ", ".join(str(m) for m in missing[:limit]) + (", ..." if len(missing) > limit else "")
+    problems.add(MISSING_IDS.at(table.name, what=what, n=len(missing), shown=shown))
+
+
+def strip_cells(series):
+    """``series.str.strip()``, but free when no value has surrounding whitespace (the usual case).
+
+    One join and one regex search in C decide; only a padded column pays the per-value strip.
+
+    >>> strip_cells(pd.Series(["a", " b"])).tolist(), strip_cells(pd.Series(["a", "b"])).tolist()
+    (['a', 'b'], ['a', 'b'])
+    """
+    if not len(series) or not _PADDED.search("\x00".join(series.tolist())):
+        return series
+    return series.str.strip()
+
+
+# -- reference and public tables -----------------------------------------------------------------------------------
+def read_reference_bytes(cfg, slot):
+    """The bytes of the reference file named by ``files.<slot>`` in config.yaml."""
+    try:
+        with open(cfg.path(slot), "rb") as fh:
+            return fh.read()
+    except OSError:
+        raise ReferenceDataError(NO_REFERENCE_FILE(slot=slot, file=cfg.files[slot]))
+
+
+def _table(data, name, columns):
+    raw, codec = decode_with_codec(data, name, ReferenceDataError)
+    sep = sniff_separator(raw.split("\n", 1)[0])
+    frame = parse_table(utf8_bytes(data, raw, codec), name, ReferenceDataError, sep=sep)
+    absent = [c for c in columns if c not in frame.columns]
+    if absent:
+        raise ReferenceDataError(NO_REFERENCE_COLUMN(file=name, column=absent[0], columns=",".join(frame.columns)))
+    return frame
+
+
+def read_reference_table(cfg, slot, columns):
+    """The reference table of ``slot`` as strings, comma- or TAB-separated (the header decides).
+
+    ``columns`` must be present; other columns are kept.
+    """
+    return _table(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
+
+
+def read_public_table(folder, name, columns):
+    """A public test-input table (no answers) in ``folder``, or None when the folder has none."""
+    path = os.path.join(folder, name)
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as fh:
+        return _table(fh.read(), name, columns)
+
+
+def read_public_units(folder, name, column):
+    """The unit ids (stripped) of a public test-input table in ``folder``, or None without one."""
+    frame = read_public_table(folder, name, [column])
+    return None if frame is None else strip_cells(frame[column]).to_numpy(dtype=object)
+
+
+def reference_ids(frame, name, column="id"):
+    """The stripped id column of a reference table; a repeated id is an organizer error."""
+    ids = strip_cells(frame[column])
+    dup = ids.duplicated()
+    if dup.any():
+        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=name, column=column, id=ids[dup].iloc[0]))
+    return ids
