@@ -1,16 +1,9 @@
-"""The shipped bank demo is exactly what its seeded generator and the board command make."""
+"""The shipped bank demo's board split is what the board command makes from its seed: organizers rely on that."""
 import shutil
 import subprocess
 import sys
 
 from helpers import ROOT
-
-
-def test_demo_data_regenerates_identically(tmp_path):
-    subprocess.run([sys.executable, str(ROOT / "tools" / "demo_data" / "bank_comments.py"), "--out", str(tmp_path)],
-                   check=True, capture_output=True)
-    for rel in ("reference_data/gold.csv", "starting_kit/test_public.csv", "starting_kit/sample_submission.csv"):
-        assert (tmp_path / rel).read_bytes() == (ROOT / rel).read_bytes(), rel
 
 
 def test_board_split_regenerates_identically(tmp_path):

@@ -1,7 +1,7 @@
 """Every participant mistake of the bank format: exit 1, one line on stderr, what/where/how, no gold."""
 import pytest
 
-from helpers import assert_participant_error, make_input, run_score
+from helpers import assert_participant_error, make_input, read_scores, run_score
 
 GOLD = ("id,text,BIO_anno,class\n"
         "0,招行额度高,B-BANK I-BANK B-COMMENTS_N I-COMMENTS_N B-COMMENTS_ADJ,2\n"
@@ -20,9 +20,27 @@ def csv_of(rows, header="id,BIO_anno,class"):
     return "\n".join([header] + rows) + "\n"
 
 
-def test_a_good_file_scores(tmp_path):
-    proc = submit(tmp_path, csv_of(GOOD_ROWS))
+# comment 0 right (3 entities of the gold's 7, class 2), 1 no entity but its class, 2 no entity and a wrong class:
+# entity P = 3/3, R = 3/7, F1 = 0.6; classes gold (2, 0, 1) vs (2, 0, 2): Po = 2/3, Pe = (1 + 0 + 2) / 9 = 1/3,
+# kappa = (2/3 - 1/3) / (1 - 1/3) = 0.5; S = 0.5 * 0.6 + 0.5 * 0.5 = 0.55
+SHAPE_ROWS = ["0,B-BANK I-BANK B-COMMENTS_N I-COMMENTS_N B-COMMENTS_ADJ,2", "1,O O O,0", "2,O O O O O,2"]
+BY_HAND = {"score": 0.55, "ner_f1": 0.6, "kappa": 0.5, "ner_precision": 1.0, "ner_recall": 3 / 7}
+
+
+def assert_scores_by_hand(proc, out):
     assert proc.returncode == 0, proc.stderr
+    scores = read_scores(out)
+    for key, value in BY_HAND.items():
+        assert scores[key] == pytest.approx(value, abs=1e-9), key
+
+
+@pytest.mark.parametrize("shape", ["plain", "crlf", "spaces after the header's commas", "bom"])
+def test_a_good_file_scores_the_same_in_every_shape(tmp_path, shape):
+    content = {"plain": csv_of(SHAPE_ROWS), "crlf": csv_of(SHAPE_ROWS).replace("\n", "\r\n"),
+               # the task page's own example header is "id, BIO_anno, class"
+               "spaces after the header's commas": csv_of(SHAPE_ROWS, header="id, BIO_anno, class"),
+               "bom": "\ufeff" + csv_of(SHAPE_ROWS)}[shape]
+    assert_scores_by_hand(submit(tmp_path, content), tmp_path / "output")
 
 
 CASES = [
@@ -71,15 +89,7 @@ def test_no_file_and_several_files(tmp_path):
 
 @pytest.mark.parametrize("encoding", ["utf-8-sig", "gbk", "gb18030", "utf-16"])
 def test_excel_encodings_are_read(tmp_path, encoding):
-    rows = ["0,B-BANK I-BANK O O O,2", "1,O O O,0", "2,O O O O O,1"]
-    proc = submit(tmp_path, csv_of(rows).encode(encoding))
-    assert proc.returncode == 0, proc.stderr
-
-
-def test_header_with_spaces_after_commas_is_accepted(tmp_path):
-    # the task page's own example header is "id, BIO_anno, class"
-    proc = submit(tmp_path, csv_of(GOOD_ROWS, header="id, BIO_anno, class"))
-    assert proc.returncode == 0, proc.stderr
+    assert_scores_by_hand(submit(tmp_path, csv_of(SHAPE_ROWS).encode(encoding)), tmp_path / "output")
 
 
 def test_line_numbers_stay_right_after_blank_lines(tmp_path):
@@ -87,6 +97,3 @@ def test_line_numbers_stay_right_after_blank_lines(tmp_path):
     assert_participant_error(submit(tmp_path, content), "line 6 (id 2), column class")
 
 
-def test_crlf_files_are_read(tmp_path):
-    proc = submit(tmp_path, csv_of(GOOD_ROWS).replace("\n", "\r\n"))
-    assert proc.returncode == 0, proc.stderr

@@ -53,17 +53,27 @@ def test_runs_like_codalab_v1_from_a_copied_program_and_a_wrapped_zip(tmp_path):
     assert (run_dir / "output" / "scores.txt").read_bytes() == (tmp_path / "plain_out" / "scores.txt").read_bytes()
 
 
+def plain_scores(tmp_path, board="A"):
+    """The scores of the sample submission given as a plain file: what every other shape must give."""
+    out = tmp_path / ("plain_" + board)
+    assert run_score(phase_input(tmp_path, board, {"s.csv": SAMPLE.read_bytes()}, "plain_in_" + board, reveal=True),
+                     out).returncode == 0
+    return read_scores(out)
+
+
 def test_a_zip_inside_res_is_read(tmp_path):
     inp = phase_input(tmp_path, "A", {"upload.zip": zipped({"folder/submission.csv": SAMPLE.read_bytes()})})
     proc = run_score(inp, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
+    assert read_scores(tmp_path / "out") == plain_scores(tmp_path)
 
 
 def test_codabench_metadata_file_in_res_is_ignored(tmp_path):
     inp = phase_input(tmp_path, "B", {"submission.csv": SAMPLE.read_bytes(),
-                                      "metadata": "exitCode: 0\nelapsedTime: 1.2\n"})
-    proc = run_score(inp, tmp_path / "out", cwd=ROOT / "scoring_program")
+                                      "metadata": "exitCode: 0\nelapsedTime: 1.2\n"}, reveal=True)
+    proc = run_score(inp, tmp_path / "out", cwd=ROOT / "scoring_program")  # Codabench's cwd
     assert proc.returncode == 0, proc.stderr
+    assert read_scores(tmp_path / "out") == plain_scores(tmp_path, "B")
 
 
 def test_scores_files_follow_the_platform_rules(tmp_path):

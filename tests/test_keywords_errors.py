@@ -1,7 +1,7 @@
 """Every participant mistake of the keyword format: exit 1, one line, what/where/how, no gold."""
 import pytest
 
-from helpers import assert_participant_error, make_input, run_score
+from helpers import assert_participant_error, make_input, read_scores, run_score
 
 GOLD = "id,keywords\n007,深度学习_图像分割\n008,数值模拟_贯流风机\n009,抗高血压药\n"
 CONFIG = "task: keywords\nboard: all\n"
@@ -17,13 +17,23 @@ def csv_of(rows, header="id,keywords"):
     return "\n".join([header] + rows) + "\n"
 
 
-def test_good_files_score(tmp_path):
+def test_good_files_score_the_same_in_every_shape(tmp_path):
+    # 007: 1 of 2 right, nothing wrong: P 1, R 1/2, F 2/3; 008: 1 of 2 right, 1 wrong: F 1/2; 009 no row: 0.
+    # macro F1 = (2/3 + 1/2 + 0) / 3 = 7/18; micro: 2 right of 3 predicted and 5 gold, P 2/3, R 2/5, F1 1/2
     variants = [csv_of(GOOD), csv_of([r.replace(",", "\t") for r in GOOD], "id\tkeywords"),
-                csv_of(GOOD).encode("gb18030"), csv_of(GOOD).encode("utf-16"), csv_of(GOOD + ["009,"]),
-                csv_of(["007,深度学习、神经网络"])]  # '、' inside a keyword is text
+                csv_of(GOOD).encode("gb18030"), csv_of(GOOD).encode("utf-16"), csv_of(GOOD + ["009,"])]
     for i, content in enumerate(variants):
         proc = submit(tmp_path / str(i), content)
         assert proc.returncode == 0, (i, proc.stderr)
+        scores = read_scores(tmp_path / str(i) / "output")
+        assert scores["macro_f1"] == pytest.approx(7 / 18, abs=1e-9) and scores["micro_f1"] == pytest.approx(0.5)
+
+
+def test_an_ideographic_comma_inside_a_keyword_is_text(tmp_path):
+    proc = submit(tmp_path, csv_of(["007,深度学习、神经网络"]))  # one keyword, matching no gold keyword
+    assert proc.returncode == 0, proc.stderr
+    scores = read_scores(tmp_path / "output")
+    assert scores["micro_precision"] == 0.0 and scores["micro_recall"] == 0.0
 
 
 CASES = [

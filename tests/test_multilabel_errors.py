@@ -1,7 +1,7 @@
 """Participant mistakes in multi-label submissions: exit 1, one line, where and how to fix, no gold label."""
 import pytest
 
-from helpers import as_platform, assert_participant_error, make_input, run_score
+from helpers import as_platform, assert_participant_error, make_input, read_scores, run_score
 
 LABELS = "joy\nanger\nfear\nsurprise_gold_only\n"
 GOLD = "id,labels\n001,joy\n002,anger fear\n003,surprise_gold_only\n"
@@ -77,3 +77,5 @@ def test_encodings_with_a_scores_column(tmp_path, encoding):
                       {"sub.csv": text.encode(encoding)})
     proc = run_score(base, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
+    # sets 001 {joy, fear}, 002 {anger}, 003 {}: 2 right of 3 predicted, 4 gold: F1 = 2 (2/3)(1/2) / (2/3 + 1/2) = 4/7
+    assert read_scores(tmp_path / "out")["micro_f1"] == pytest.approx(4 / 7, abs=1e-9)

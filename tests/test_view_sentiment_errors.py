@@ -1,7 +1,7 @@
 """Every participant mistake of the view-sentiment format: exit 1, one line, what/where/how, no gold."""
 import pytest
 
-from helpers import assert_participant_error, make_input, run_score
+from helpers import assert_participant_error, make_input, read_scores, run_score
 
 SENTENCES = "SentenceId,Content\n028171,大众朗逸油耗低\n028172,宝马3系一般\n028173,今天天气不错\n"
 GOLD = "SentenceId\tView\tOpinion\n028171\t朗逸\tpos\n028172\t宝马3系\tneu\n"
@@ -20,13 +20,17 @@ def csv_of(rows, header=HEADER):
     return "\n".join([header] + rows) + "\n"
 
 
-def test_good_files_score(tmp_path):
+def test_good_files_score_the_same_in_every_shape(tmp_path):
+    # 朗逸 pos right (tp), 宝马3系 neg for neu (fp): P = 1/(1+1+0) = 1/2, R = 1/(1+0) = 1, F1 = 2/3; views all found
     for i, content in enumerate([csv_of(GOOD), csv_of([r.replace(",", "\t") for r in GOOD], HEADER.replace(",", "\t")),
                                  csv_of(GOOD).encode("gb18030"), csv_of(GOOD).encode("utf-16"),
                                  b"\xef\xbb\xbf" + csv_of(GOOD).encode("utf-8"),
-                                 csv_of(GOOD[:1]).replace("\n", "\r\n")]):
+                                 csv_of(GOOD).replace("\n", "\r\n")]):
         proc = submit(tmp_path / str(i), content)
         assert proc.returncode == 0, (i, proc.stderr)
+        scores = read_scores(tmp_path / str(i) / "output")
+        assert (scores["precision"], scores["recall"], scores["view_f1"]) == (0.5, 1.0, 1.0), i
+        assert scores["f1"] == pytest.approx(2 / 3, abs=1e-9)
 
 
 CASES = [

@@ -11,6 +11,7 @@ import sys
 import traceback
 
 from . import hosts, i18n, report
+from .config import language_of
 from .errors import OutputError, ReferenceDataError, ScoringError, printable
 from .problems import Message
 from .outputs import OUTPUT_FILES, format_number, write_text
@@ -56,7 +57,7 @@ def main(argv):
         prepare_output(output_dir)
         outcome = run(input_dir, output_dir)
     except ScoringError as exc:
-        lang = i18n.language_of(input_dir)
+        lang = language_of(input_dir)
         message = exc.text(lang)
         if isinstance(exc, ReferenceDataError) and not hosts.organizer_run():
             # such messages may quote the gold; participants read stderr and the page on every platform
@@ -65,7 +66,7 @@ def main(argv):
         return _fail(output_dir, exc.who, message, exc.exit_code, lang)
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
         details = _for_organizer(output_dir, private, TRACEBACK, traceback.format_exc())
-        lang = i18n.language_of(input_dir)
+        lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
                      lang)
     if outcome.sealed:

@@ -132,6 +132,16 @@ def find_config(ref_dir):
     raise ConfigError(NO_CONFIG(path=ref_dir))
 
 
+def language_of(input_dir):
+    """``language`` of INPUT/ref's config.yaml (found as score.py finds it), or ``en`` (never raises)."""
+    try:
+        raw = read_raw(find_config(os.path.join(input_dir, "ref")))
+    except (ConfigError, OSError):
+        return "en"
+    language = raw.get("language", "en") if isinstance(raw, dict) else "en"
+    return language if language in LANGUAGES else "en"
+
+
 def load_config(ref_dir, families):
     """Read and validate ``ref_dir/config.yaml`` against the registered task families."""
     path = find_config(ref_dir)

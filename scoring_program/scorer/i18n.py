@@ -10,9 +10,7 @@ validate tool texts. Templates use ``str.format`` fields.
 >>> where("zh", "a.csv", line=7, unit="5", column="class")
 'a.csv 第 7 行（id 5），列 class'
 """
-import os
-
-from . import errors
+from .quoting import clip
 
 LANGUAGES = ("en", "zh")
 
@@ -49,14 +47,20 @@ def text(key, lang="en", **fields):
 _WHERE_ZH = (" 第 %d 行", "（id %s）", "，列 %s")
 
 
+_WHERE_EN = (" line %d", " (id %s)", ", column %s")
+
+
 def where(lang, file, line=None, column=None, unit=None):
-    """A location: ``a.csv line 7 (id 5), column class`` or its Chinese form."""
-    if pick(lang) != "zh":
-        return errors.where(file, line, column, unit)
-    parts = [errors.clip(file, 80)]
-    for template, value, limit in zip(_WHERE_ZH, (line, unit, column), (None, 40, 40)):
+    """A location: ``a.csv line 7 (id 5), column class`` or its Chinese form; long names are cut.
+
+    >>> where("en", "a.csv", line=7, unit="5", column="class")
+    'a.csv line 7 (id 5), column class'
+    """
+    parts = [clip(file, 80)]
+    templates = _WHERE_ZH if pick(lang) == "zh" else _WHERE_EN
+    for template, value, limit in zip(templates, (line, unit, column), (None, 40, 40)):
         if value is not None:
-            parts.append(template % (value if limit is None else errors.clip(value, limit)))
+            parts.append(template % (value if limit is None else clip(value, limit)))
     return "".join(parts)
 
 
@@ -65,14 +69,3 @@ def error_line(who, message, lang="en"):
     if pick(lang) == "zh":
         return "错误（%s）：%s" % (_WHO_ZH.get(who, who), message)
     return "ERROR (%s): %s" % (who, message)
-
-
-def language_of(input_dir):
-    """``language`` of INPUT/ref's config.yaml (found as score.py finds it), or ``en`` (never raises)."""
-    from .config import find_config, read_raw
-
-    try:
-        raw = read_raw(find_config(os.path.join(input_dir, "ref")))
-    except (errors.ScoringError, OSError):
-        return "en"
-    return pick(raw.get("language", "en")) if isinstance(raw, dict) else "en"
