@@ -96,9 +96,10 @@ def test_requirements_txt_pins_the_whole_runtime_and_nothing_else():
     assert installed_closure(RUNTIME_ROOTS) == applicable_pins()
 
 
-def test_base_image_and_program_location():
+def test_base_image_is_a_build_argument_defaulting_to_python_3_12_slim():
     lines = instructions(dockerfile())
-    assert "FROM python:3.12-slim" in lines
+    assert lines[0] == "ARG BASE=python:3.12-slim"
+    assert [l for l in lines if l.startswith("FROM")] == ["FROM ${BASE}"]
     assert "COPY scoring_program/ /app/program/" in lines
 
 
