@@ -1,15 +1,20 @@
-"""The Docker image: the Dockerfile installs exactly requirements.txt, which pins the whole runtime,
-and it runs the platform command."""
+"""The Docker image: the Dockerfile installs exactly requirements.txt, which pins the whole runtime;
+it runs the platform command; and, built with a real engine, it scores every shipped board byte for
+byte as the host does (tools/docker_check.sh)."""
 import json
+import re
 import shlex
+import subprocess
 from importlib.metadata import PackageNotFoundError, distribution
 
+import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from helpers import ROOT
 
 RUNTIME_ROOTS = ("numpy", "pandas", "PyYAML")
+SKIPPED = 77  # tools/docker_check.sh: no container engine can be had here
 
 
 def dockerfile():
@@ -111,3 +116,17 @@ def test_command_is_the_platform_command():
     # the same script and argument order as the scoring program's metadata (the tests run that command)
     meta = (ROOT / "scoring_program" / "metadata").read_text(encoding="utf-8")
     assert "command: python3 $program/score.py $input $output" in meta
+
+
+def test_the_image_scores_every_shipped_board_byte_for_byte_as_the_host():
+    proc = subprocess.run(["bash", str(ROOT / "tools" / "docker_check.sh")], cwd=str(ROOT),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1800)
+    if proc.returncode == SKIPPED:
+        reasons = re.findall(r"^docker_check: SKIP: (.*)$", proc.stderr, re.M)
+        pytest.skip(reasons[-1] if reasons else proc.stderr.strip())
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    identical = re.findall(r"^docker_check: (\S+) board (\S+): \d+ output files identical", proc.stdout, re.M)
+    competitions = {"bank_comments"} | {p.name for p in (ROOT / "examples").iterdir()
+                                        if (p / "reference_data" / "board_A.yaml").exists()}
+    assert sorted(identical) == sorted((c, b) for c in competitions for b in "AB")
+    assert "bad upload: exit 1, one line on stderr, as on the host" in proc.stdout
