@@ -3,7 +3,7 @@
 
     .venv/bin/python benchmarks/bench_emotion_cause.py [--official PATH/TO/evaluate.py] [--scale 10] [--repeat 3]
 
-Two data sets, each with both subtasks and a damaged submission (tools/demo_data/emotion_cause.py damage()):
+Two data sets, each with both subtasks and a damaged submission (organizer/demo_data/emotion_cause.py, damage()):
 - the real test gold (shared/data/ecac/Subtask_{1,2}_test.json, 341 conversations), when present;
 - generated conversations, ``scale`` times as many as the test set.
 Whole processes are timed (interpreter start, reading, validation, scoring, outputs): ours is
@@ -21,8 +21,8 @@ from _measure import run_measured, table
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "data" / "ecac"
-sys.path.insert(0, str(ROOT / "tools" / "demo_data"))
-from emotion_cause import damage, make_gold  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from organizer.demo_data.emotion_cause import damage, make_gold  # noqa: E402
 
 CONFIG = "task: emotion_cause\nfiles: {subtask1_gold: Subtask_1_gold.json, subtask2_gold: Subtask_2_gold.json}\n"
 

@@ -15,6 +15,12 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(PROGRAM))
 
 
+def organizer(*args, **kwargs):
+    """``python3 -m organizer ARGS`` in a fresh process from the project's root; the CompletedProcess."""
+    return subprocess.run([sys.executable, "-m", "organizer"] + [str(a) for a in args], cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=600, **kwargs)
+
+
 def shared(*parts):
     path = SHARED_DATA.joinpath(*parts)
     assert path.exists(), "test data missing: %s (shared/ must sit beside the project)" % path

@@ -244,7 +244,6 @@ def fs_cases(family):
 # -- table families -------------------------------------------------------------------------------------------
 def table_cases(family):
     name, header, rows = sample_table(family)
-    idc = 0
     body = [list(r) for r in rows]
     cases = []
 

@@ -12,8 +12,8 @@ import pytest
 from helpers import ROOT
 from test_bundle_shared import bank_oracle, board_ids
 
-import bundle  # noqa: E402
-import evalai_bundle  # noqa: E402
+from organizer import bundle  # noqa: E402
+from organizer import evalai as evalai_bundle  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "adapters" / "kaggle"))
 import metric  # noqa: E402

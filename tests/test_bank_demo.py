@@ -1,9 +1,7 @@
 """The shipped bank demo's board split is what the board command makes from its seed: organizers rely on that."""
 import shutil
-import subprocess
-import sys
 
-from helpers import ROOT
+from helpers import ROOT, organizer
 
 
 def test_board_split_regenerates_identically(tmp_path):
@@ -11,8 +9,19 @@ def test_board_split_regenerates_identically(tmp_path):
     (copy / "reference_data").mkdir(parents=True)
     for name in ("gold.csv", "board_A.yaml", "board_B.yaml"):
         shutil.copy2(ROOT / "reference_data" / name, copy / "reference_data" / name)
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "make_boards.py"), str(copy)],
-                          capture_output=True, text=True)
+    proc = organizer("boards", copy)
     assert proc.returncode == 0, proc.stderr
-    assert "board A 2000, board B 3000" in proc.stdout
     assert (copy / "reference_data" / "boards.csv").read_bytes() == (ROOT / "reference_data" / "boards.csv").read_bytes()
+    # per class (the strata): 40% on board A, whole comments; the table sums to 2000 and 3000
+    assert proc.stdout.splitlines()[-1].split() == ["all", "2000", "3000"]
+
+
+def test_an_existing_split_is_kept_unless_forced(tmp_path):
+    copy = tmp_path / "competition"
+    shutil.copytree(ROOT / "reference_data", copy / "reference_data")
+    (copy / "reference_data" / "boards.csv").write_text("id,board\n", encoding="utf-8")
+    proc = organizer("boards", copy, "--seed", "7")
+    assert proc.returncode == 1 and "--force" in proc.stderr
+    assert (copy / "reference_data" / "boards.csv").read_text(encoding="utf-8") == "id,board\n"
+    assert organizer("boards", copy, "--seed", "7", "--force").returncode == 0
+    assert len((copy / "reference_data" / "boards.csv").read_text(encoding="utf-8").splitlines()) == 5001

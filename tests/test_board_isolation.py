@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ROOT, read_scores, visible_outcome, write_files
+from helpers import read_scores, visible_outcome, write_files
 from test_review_determinism import DEMOS, sample_files
 
 V1_METADATA = "ref: https://x/ref.zip\nres: https://x/res.zip\nsubmitted-by: someone\ncompetition-phase: 1\n"

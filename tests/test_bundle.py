@@ -1,9 +1,7 @@
-"""tools/bundle.py and tools/check_bundle.py on every competition we ship, and on broken copies."""
+"""python3 -m organizer bundle and python3 -m organizer check on every competition we ship, and on broken copies."""
 import datetime as dt
 import os
 import shutil
-import subprocess
-import sys
 import io
 import zipfile
 
@@ -11,17 +9,16 @@ import pytest
 import yaml
 
 from helpers import ROOT
-from test_bundle_shared import TOOLS, built, comp_id, competitions, members, phases
-
-import bundle  # noqa: E402  (on sys.path through test_bundle_shared)
-import check_bundle  # noqa: E402
+from helpers import organizer
+from organizer import bundle
+from organizer import check as check_bundle
+from test_bundle_shared import built, comp_id, competitions, members, phases
 
 COMPETITIONS = competitions()
 
 
 def run_tool(script, *args):
-    return subprocess.run([sys.executable, str(TOOLS / script)] + [str(a) for a in args],
-                          capture_output=True, text=True, timeout=600)
+    return organizer(script, *args)
 
 
 @pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
@@ -105,13 +102,13 @@ def test_check_passes_the_folder_and_both_built_bundles(competition, tmp_path):
     v1, v2 = tmp_path / "v1.zip", tmp_path / "v2.zip"
     v1.write_bytes(built(competition))
     v2.write_bytes(built(competition, "v2"))
-    proc = run_tool("check_bundle.py", competition, v1, v2)
+    proc = run_tool("check", competition, v1, v2)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 error(s)" in proc.stdout
 
 
 def test_bundle_cli_writes_what_the_library_builds(tmp_path):
-    proc = run_tool("bundle.py", ROOT, tmp_path / "b.zip")
+    proc = run_tool("bundle", ROOT, tmp_path / "b.zip")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "b.zip").read_bytes() == built(ROOT)
 
@@ -145,7 +142,7 @@ def test_every_problem_is_reported_with_exit_1(tmp_path):
     text = (copy / "reference_data" / "board_B.yaml").read_text(encoding="utf-8")
     (copy / "reference_data" / "board_B.yaml").write_text(text.replace("board: B", "board: A"), encoding="utf-8")
 
-    proc = run_tool("check_bundle.py", copy)
+    proc = run_tool("check", copy)
     out = proc.stdout
     assert proc.returncode == 1, out
     expected = ["extra.yaml", "competition.yaml: version", "html.data", "codalab-legacy:py3",
@@ -283,11 +280,11 @@ def test_the_starting_kit_is_checked_as_a_participant_would_use_it(tmp_path):
     (kit / "test_public.csv").write_text("\n".join(public[:-1]) + "\n", encoding="utf-8")
     _edit(kit / "dev" / "config.yaml", "primary_key: score", "primary_key: nothing")
     with open(kit / "README.md", "a", encoding="utf-8") as fh:
-        fh.write("\nScore it with python3 tools/score_board.py . A sample.csv out\n")
+        fh.write("\nScore it with python3 -m organizer score . A sample.csv out\n")
     errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
     expected = ["sample submission does not score on", "is not a class",
                 "public test ids differ from the gold of reference_data_A.zip: 0 only in the kit, 1 only in the gold",
                 "the dev set does not load with its own config.yaml: config.yaml: primary_key is 'nothing'",
-                "README.md line", "names 'tools/s'"]
+                "README.md line", "names '-m organizer'"]
     for fragment in expected:
         assert any(fragment in e for e in errors), (fragment, errors)

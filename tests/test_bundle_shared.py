@@ -1,7 +1,6 @@
 """What the organizer-tool tests share: every competition we ship, bundles built once, a bank oracle."""
 import csv
 import io
-import sys
 import zipfile
 from pathlib import Path
 
@@ -11,11 +10,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from helpers import ROOT
 
-TOOLS = ROOT / "tools"
-if str(TOOLS) not in sys.path:
-    sys.path.insert(0, str(TOOLS))
-
-import bundle  # noqa: E402
+from organizer import bundle  # noqa: E402
 
 
 def competitions():

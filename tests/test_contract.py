@@ -11,8 +11,7 @@ import pytest
 from helpers import (ROOT, as_platform, make_input, read_scores, read_scores_json, run_score, run_score_process,
                      write_files, zipped)
 
-sys.path.insert(0, str(ROOT / "tools"))
-from competition import assemble_reference  # noqa: E402
+from organizer.layout import assemble_reference  # noqa: E402
 
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 
@@ -226,7 +225,7 @@ def test_a_bug_exits_3_with_a_short_line_and_a_private_traceback(tmp_path, monke
             assert "secret detail" in (out / "private" / "traceback.txt").read_text()
             assert "private output (private/traceback.txt)" in err
         else:  # nowhere a participant could reach: the organizer reproduces it locally
-            assert "tools/score_board.py" in err
+            assert "python3 -m organizer score" in err
 
 
 def test_no_arguments_and_no_codabench_folders_prints_usage():
@@ -241,7 +240,7 @@ def test_reference_errors_show_no_gold_to_participants_but_all_to_the_organizer(
     for platform in ("codabench", "local"):
         inp = make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold}, platform)
         proc = run_score(as_platform(inp, platform), tmp_path / ("out_" + platform))
-        assert proc.returncode == 2 and "secret-class-7" not in proc.stderr and "tools/score_board.py" in proc.stderr
+        assert proc.returncode == 2 and "secret-class-7" not in proc.stderr and "python3 -m organizer score" in proc.stderr
         assert not (tmp_path / ("out_" + platform) / "private").exists()
     inp = as_platform(make_input(tmp_path, {"config.yaml": "task: bank_comments\n", "gold.csv": gold}, {"s.csv": gold}),
                       "codalab_v1")

@@ -1,11 +1,9 @@
 """The emotion-cause demo competition: board A never depends on board B."""
 import json
-import subprocess
-import sys
 
 import pandas as pd
 
-from helpers import ROOT, read_scores
+from helpers import ROOT, organizer, read_scores
 
 DEMO = ROOT / "examples" / "emotion_cause"
 SUBMISSION = DEMO / "starting_kit" / "submission"
@@ -13,8 +11,7 @@ SUBMISSION = DEMO / "starting_kit" / "submission"
 
 def score_board(board, submission, out):
     """The board as the organizer sees it once revealed (board B is sealed while its phase runs)."""
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "score_board.py"), str(DEMO), board,
-                           str(submission), str(out), "--reveal"], capture_output=True, text=True)
+    proc = organizer("score", DEMO, board, submission, out, "--reveal")
     assert proc.returncode == 0, proc.stderr
     return out / "output"
 

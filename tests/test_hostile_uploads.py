@@ -17,8 +17,7 @@ import yaml
 from helpers import SCORE, as_platform, read_scores, score_in_process, write_files
 from hostile_corpus import DEMO, HOSTILE, all_cases, all_shapes, board_config, sample
 
-sys.path.insert(0, str(DEMO["bank_comments"] / "tools"))
-from competition import reference_files  # noqa: E402
+from organizer.layout import reference_files  # noqa: E402
 
 CASES = all_cases()
 SHAPES = all_shapes()

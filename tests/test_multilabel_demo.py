@@ -1,13 +1,11 @@
 """The shipped multi-label demo competition, and what a board-A run may depend on."""
 import filecmp
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 import yaml
 
-from helpers import ROOT, read_scores
+from helpers import ROOT, organizer, read_scores
 
 DEMO = ROOT / "examples" / "multilabel"
 SAMPLE = DEMO / "starting_kit" / "sample_submission.csv"
@@ -16,8 +14,7 @@ OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
 
 def _score_board(board, submission, out):
     """The board as the organizer sees it once revealed (board B is sealed while its phase runs)."""
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "score_board.py"), str(DEMO), board,
-                           str(submission), str(out), "--reveal"], capture_output=True, text=True, timeout=600)
+    proc = organizer("score", DEMO, board, submission, out, "--reveal")
     assert proc.returncode == 0, proc.stderr
     return out / "output"
 

@@ -10,17 +10,16 @@ What each platform shows a participant, from its source:
   the logs unless ``hide_output``, the scoring-result zip (all of OUTPUT) unless ``hide_output`` or
   ``hide_score_output``; a v1 bundle can set neither (unpackers/v1.py reads them, CodaLab v1 rejects them).
 """
-import subprocess
-import sys
 
 import pytest
 import yaml
 
-from helpers import ROOT, read_scores
+from helpers import ROOT
 from platform_workers import participant_zip, plain_zip, run_codabench, run_v1
-from test_bundle_shared import (TOOLS, bank_oracle, board_ids, built, comp_id, competitions, members, phases,
+from helpers import organizer
+from test_bundle_shared import (bank_oracle, board_ids, built, comp_id, competitions, members, phases,
                                 sample_submission)
-import bundle  # noqa: E402
+from organizer import bundle  # noqa: E402
 
 CASES = [(c, i) for c in competitions() for i in range(len(phases(c)))]
 SEALED = -1.0
@@ -69,7 +68,7 @@ def test_both_workers_give_the_same_scores(tmp_path, competition, index):
 
 @pytest.mark.parametrize("board", ["A", "B"])
 def test_the_demo_scores_equal_seqeval_and_sklearn_on_each_board(tmp_path, board):
-    """Board B through the reveal step: its reference zip with report: full (tools/reveal.py)."""
+    """Board B through the reveal step: its reference zip with report: full (python3 -m organizer reveal)."""
     index = [board_of(ROOT, i) for i in range(len(phases(ROOT)))].index(board)
     program, reference = phase_zips(ROOT, index)
     if board == "B":
@@ -126,8 +125,7 @@ def test_the_sealed_board_shows_placeholders_everywhere_and_the_reveal_gives_the
     cb_v1 = run_codabench(tmp_path / "cb1", program, reference, submission)     # a v1 bundle imported
     cb_v2 = run_codabench(tmp_path / "cb2", program, v2_reference, submission)  # the v2 bundle
     reveal_zip = tmp_path / "reveal.zip"
-    tool = subprocess.run([sys.executable, str(TOOLS / "reveal.py"), str(competition), "B", str(reveal_zip)],
-                          capture_output=True, text=True)
+    tool = organizer("reveal", competition, "B", reveal_zip)
     assert tool.returncode == 0, tool.stderr
     revealed_v1 = run_v1(tmp_path / "r1", program, reveal_zip.read_bytes(), submission)
     revealed_cb = run_codabench(tmp_path / "r2", program, reveal_zip.read_bytes(), submission)

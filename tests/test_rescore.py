@@ -1,15 +1,12 @@
-"""tools/rescore.py: parallel re-scoring, caching, ranks, errors, escaped HTML."""
+"""python3 -m organizer rescore: parallel re-scoring, caching, ranks, errors, escaped HTML."""
 import csv
-import subprocess
-import sys
 
 import pytest
 
 from helpers import ROOT
-from test_bundle_shared import TOOLS, bank_oracle, board_ids, read_csv
-
-import bundle  # noqa: E402
-import rescore  # noqa: E402
+from helpers import organizer
+from organizer import bundle, rescore
+from test_bundle_shared import bank_oracle, board_ids, read_csv
 
 GOLD = ROOT / "reference_data" / "gold.csv"
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
@@ -30,8 +27,7 @@ def flipped_classes():
 
 
 def run(submissions, out, *extra):
-    return subprocess.run([sys.executable, str(TOOLS / "rescore.py"), str(ROOT), "A", str(submissions), str(out),
-                           "-j", "2"] + list(extra), capture_output=True, text=True, timeout=600)
+    return organizer("rescore", ROOT, "A", submissions, out, "-j", "2", *extra)
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ from helpers import ROOT, make_input, run_score
 from test_bundle_shared import bank_oracle, built, members, read_csv
 
 
-sys.path.insert(0, str(ROOT / "tools" / "demo_data"))
-import bank_dev  # noqa: E402
 
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 
@@ -109,3 +107,36 @@ def test_the_platform_stops_at_a_problem_the_offline_check_also_lists(tmp_path):
         task.read_submission(str(res))
     assert len(collected) == 6 and first.value.message in collected
     assert [int(m.split(" line ")[1].split()[0].rstrip(",")) for m in collected[:5]] == [3, 4, 6, 7, 9]  # file lines
+
+
+def test_score_local_on_the_dev_set_equals_the_oracles(kit, tmp_path):
+    proc = tool(kit, "score_local.py", "dev/sample_prediction.csv", "--out", tmp_path / "scores")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    expected = bank_oracle(kit / "dev" / "gold.csv", kit / "dev" / "sample_prediction.csv")
+    for line in (tmp_path / "scores" / "scores.txt").read_text(encoding="utf-8").splitlines():
+        key, value = line.split(":")
+        if key in expected:
+            assert float(value) == pytest.approx(expected[key], abs=1e-9), key
+
+
+def test_score_local_reports_a_wrong_prediction_in_one_line(kit):
+    proc = tool(kit, "score_local.py", "sample_submission.csv")  # test ids, not dev ids
+    assert proc.returncode == 1
+    assert len([l for l in proc.stderr.splitlines() if l.strip()]) == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_dev_set_shares_no_item_with_the_test_set():
+    test_ids = {r["id"] for r in read_csv(ROOT / "reference_data" / "gold.csv")}
+    dev_ids = {r["id"] for r in read_csv(ROOT / "starting_kit" / "dev" / "gold.csv")}
+    assert dev_ids and not test_ids & dev_ids
+
+
+def test_score_py_frames_its_error_in_chinese(tmp_path):
+    config = (ROOT / "reference_data" / "board_A.yaml").read_text(encoding="utf-8") + "language: zh\n"
+    ref = {p.name: p.read_bytes() for p in (ROOT / "reference_data").iterdir() if not p.name.startswith("board_")}
+    ref["config.yaml"] = config
+    inp = make_input(tmp_path, ref, {"s.csv": "id,BIO_anno,class\n0,O,9\n"})
+    proc = run_score(inp, tmp_path / "out")
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    assert proc.returncode == 1 and len(lines) == 1 and lines[0].startswith("错误（提交文件有误）：")
+    assert "'9' 不是合法的类别" in lines[0]  # the message itself is Chinese too

@@ -8,13 +8,13 @@ cd "$(dirname "$0")/.."
 . tools/venv.sh requirements.txt
 sample=starting_kit/sample_submission.csv
 echo "== Board A (feedback phase) =="
-python tools/score_board.py . A "$sample" out/board_A
+python -m organizer score . A "$sample" out/board_A
 echo
 echo "== Board B while its phase runs (sealed) =="
-python tools/score_board.py . B "$sample" out/board_B
+python -m organizer score . B "$sample" out/board_B
 echo
 echo "== Board B revealed (after the phase) =="
-python tools/score_board.py . B "$sample" out/board_B_revealed --reveal
+python -m organizer score . B "$sample" out/board_B_revealed --reveal
 echo
 echo "Outputs (scores.txt, scores.json, detailed_results.html in each):"
 echo "  out/board_A/output/           board A"

@@ -188,9 +188,9 @@ assemble() {
   # assemble COMPETITION BOARD SUBMISSION TARGET: the INPUT folder a platform gives score.py
   python - "$@" <<'EOF'
 import sys
-sys.path.insert(0, "tools")
+sys.path.insert(0, ".")
 from pathlib import Path
-from competition import assemble_input
+from organizer.layout import assemble_input
 competition, board, submission, target = sys.argv[1:]
 assemble_input(Path(competition) / "reference_data", board, submission, target)
 EOF

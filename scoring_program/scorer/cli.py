@@ -32,8 +32,8 @@ CANNOT_PREPARE = Message("output.cannot_prepare", "cannot prepare the output fol
                          "must give the scoring program an empty, writable folder.",
                          "无法准备输出目录 {path}（{reason}）；平台须为评分程序提供一个空的、可写的目录。")
 REPRODUCE = Message("run.details_reproduce", "they see the details by scoring any submission with the organizer "
-                    "tools (tools/score_board.py).",
-                    "组织者用组织者工具（tools/score_board.py）为任一提交评分即可看到详细信息。")
+                    "tools (python3 -m organizer score).",
+                    "组织者用组织者工具（python3 -m organizer score）为任一提交评分即可看到详细信息。")
 
 CODABENCH_INPUT = hosts.CODABENCH_INPUT
 CODABENCH_OUTPUT = "/app/output"

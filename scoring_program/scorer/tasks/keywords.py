@@ -22,7 +22,6 @@ non-empty prediction and a non-empty gold set, as the source document's code doe
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import report
 from ..config import Check, Option

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Build the EvalAI pieces of a competition: the evaluation script and the annotation file.
 
-    python3 tools/evalai_bundle.py COMPETITION_DIR OUT_DIR
+    python3 -m organizer evalai COMPETITION_DIR OUT_DIR
 
 Writes OUT_DIR/evaluation_script.zip (adapters/evalai/evaluation_script with
 the scoring engine copied beside main.py, files at the zip root, as EvalAI
@@ -15,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import _paths
-from bundle import folder_entries, program_dir, reference_zip, zip_bytes
+from . import ROOT
+from .bundle import folder_entries, program_dir, reference_zip, zip_bytes
 
-SCRIPT = _paths.ROOT / "adapters" / "evalai" / "evaluation_script"
+SCRIPT = ROOT / "adapters" / "evalai" / "evaluation_script"
 
 
 def evaluation_script_zip(competition):
@@ -37,7 +36,7 @@ def build(competition, out_dir, board="A"):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer evalai", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("out")
     args = parser.parse_args(argv)

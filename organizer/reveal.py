@@ -1,12 +1,11 @@
-#!/usr/bin/env python3
 """Reveal a sealed board: the reference zip of its phase with ``report: full``.
 
-    python3 tools/reveal.py COMPETITION_DIR BOARD OUT.zip
+    python3 -m organizer reveal COMPETITION_DIR BOARD OUT.zip
 
 While a board's phase runs with ``report: sealed``, participants see only
 placeholder scores. After the phase ends, replace the phase's reference data
 with OUT.zip and re-run every submission of the phase on the platform (or
-score the downloaded submissions with ``tools/rescore.py --reveal``); the
+score the downloaded submissions with ``python3 -m organizer rescore --reveal``); the
 scores are then the board's real ones. docs/organizers.md gives the steps for
 each platform.
 """
@@ -14,13 +13,12 @@ import argparse
 import sys
 from pathlib import Path
 
-import _paths  # noqa: F401
-from bundle import reference_zip
-from competition import load_board_config
+from .bundle import reference_zip
+from .layout import load_board_config
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer reveal", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition", help="competition folder (holds reference_data/)")
     parser.add_argument("board", help="the sealed board, e.g. B")
     parser.add_argument("out", help="the reference zip to write, e.g. out/reference_data_B_reveal.zip")

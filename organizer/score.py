@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Score a submission on one board of a competition folder, exactly as a platform would.
 
-    python3 tools/score_board.py COMPETITION_DIR BOARD SUBMISSION OUTPUT_DIR [--reveal]
+    python3 -m organizer score COMPETITION_DIR BOARD SUBMISSION OUTPUT_DIR [--reveal]
 
 Builds OUTPUT_DIR/input (ref/ from the competition's reference_data for BOARD,
 res/ holding SUBMISSION), then runs scoring_program/score.py in a fresh process
@@ -18,8 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import _paths
-from competition import assemble_input
+from . import SCORE
+from .layout import assemble_input
 from scorer.hosts import ORGANIZER_ENV
 
 
@@ -34,7 +33,7 @@ def score_board(competition, board, submission, out_dir, quiet=False, reveal=Fal
     out_dir = Path(out_dir).resolve()
     input_dir = assemble_input(Path(competition) / "reference_data", board, submission, out_dir / "input", reveal)
     output_dir = out_dir / "output"
-    proc = subprocess.run([sys.executable, str(_paths.SCORE), str(input_dir), str(output_dir)],
+    proc = subprocess.run([sys.executable, str(SCORE), str(input_dir), str(output_dir)],
                           cwd=str(out_dir), capture_output=True, text=True, env=organizer_env())
     if not quiet:
         sys.stdout.write(proc.stdout)
@@ -46,7 +45,7 @@ def score_board(competition, board, submission, out_dir, quiet=False, reveal=Fal
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer score", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition", help="competition folder (holds reference_data/)")
     parser.add_argument("board", help="A, B or any board_<X>.yaml name")
     parser.add_argument("submission", help="submission file, folder or zip")

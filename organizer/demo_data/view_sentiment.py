@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Generate the view-sentiment demo: sentences, gold (SentenceId, View, Opinion) and a sample submission.
 
-    python3 tools/demo_data/view_sentiment.py [--sentences 2000] [--seed 2016] [--out examples/view_sentiment]
+    python3 -m organizer demo view_sentiment [--sentences 2000] [--seed 2016] [--out examples/view_sentiment]
 
 Sentences about invented car brands and models are assembled from phrase
 pieces, so the views of every sentence and their opinions are known; about one
@@ -11,12 +10,10 @@ The sample submission is what a keyword-matching system would write: views
 found by exact match (short brand names sometimes missed, a model sometimes
 cut to its brand), and opinions mostly guessed as neutral.
 """
-import argparse
-from pathlib import Path
 
 import numpy as np
 
-from _files import write_csv
+from ._files import demo_arguments, write_csv
 
 BRANDS = ["星驰", "远航", "凌云", "北辰", "银河", "赤兔", "青鸾", "白泽", "玄武", "朱雀", "天枢", "曜石"]
 SERIES = ["S", "X", "GT", "Pro", "L", "EV", "Max", ""]
@@ -80,13 +77,9 @@ def generate(n_sentences, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sentences", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=2016)
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "examples" / "view_sentiment"))
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    sentences, gold, sample = generate(args.sentences, args.seed)
+    args = demo_arguments(__doc__, "sentences", 2000, 2016, "examples/view_sentiment", argv)
+    out = args.out
+    sentences, gold, sample = generate(args.count, args.seed)
     write_csv(out / "reference_data" / "gold.csv", ["SentenceId", "View", "Opinion"], gold, "\t")
     write_csv(out / "reference_data" / "sentences.csv", ["SentenceId"], [[s[0]] for s in sentences], "\t")
     write_csv(out / "starting_kit" / "test_public.csv", ["SentenceId", "Content"], sentences, "\t")

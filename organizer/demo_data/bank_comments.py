@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Generate the shipped bank-comments demo: gold, public test texts and a sample submission.
 
-    python3 tools/demo_data/bank_comments.py [--docs 5000] [--seed 2021] [--out .]
+    python3 -m organizer demo bank_comments [--docs 5000] [--seed 2021] [--out .]
 
 Comments are assembled from invented phrase pieces (banks, products, aspects,
 opinion words, fillers), so every character has a known tag and every comment a
@@ -9,12 +8,10 @@ sentiment class in the proportions of the real task (mostly neutral). The
 sample submission is the gold damaged the way a mediocre system would be:
 dropped, re-typed and shifted entities, stray I- tags and flipped classes.
 """
-import argparse
-from pathlib import Path
 
 import numpy as np
 
-from _files import write_csv
+from ._files import demo_arguments, write_csv
 
 BANKS = ["招商银行", "建设银行", "工商银行", "交行", "浦发", "广发", "中信", "民生银行", "邮储", "农行", "兴业", "光大"]
 PRODUCTS = ["信用卡", "白金卡", "储蓄卡", "金卡", "联名卡", "分期", "房贷", "车贷", "现金贷", "理财", "备用金", "App"]
@@ -104,17 +101,13 @@ def generate(n_docs, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--docs", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=2021)
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2]))
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    gold, public, sample = generate(args.docs, args.seed)
+    args = demo_arguments(__doc__, "docs", 5000, 2021, "", argv)
+    out = args.out
+    gold, public, sample = generate(args.count, args.seed)
     write_csv(out / "reference_data" / "gold.csv", ["id", "text", "BIO_anno", "class"], gold)
     write_csv(out / "starting_kit" / "test_public.csv", ["id", "text"], public)
     write_csv(out / "starting_kit" / "sample_submission.csv", ["id", "BIO_anno", "class"], sample)
-    print("wrote %d comments into %s" % (args.docs, out))
+    print("wrote %d comments into %s" % (args.count, out))
 
 
 if __name__ == "__main__":

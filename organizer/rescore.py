@@ -1,12 +1,11 @@
-#!/usr/bin/env python3
 """Re-score every downloaded submission on one board and write a ranked leaderboard.
 
-    python3 tools/rescore.py COMPETITION_DIR BOARD SUBMISSIONS_DIR OUT_DIR [-j N]
+    python3 -m organizer rescore COMPETITION_DIR BOARD SUBMISSIONS_DIR OUT_DIR [-j N]
 
 SUBMISSIONS_DIR holds one entry per team: a file, a zip or a folder; its name
 (without extension) is the team's name on the leaderboard. Each one is scored
 by scoring_program/score.py in a fresh process, N at a time, exactly as a
-platform would (tools/score_board.py's layout). A run is keyed by the SHA-256
+platform would (python3 -m organizer score's layout). A run is keyed by the SHA-256
 of the submission, the board's reference data and the scoring program, so
 running the command again only scores what is new or changed (after fixing
 the reference or the program, everything is re-scored). A sealed board is
@@ -29,10 +28,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import _paths
 import yaml
-from competition import assemble_reference, load_board_config
-from score_board import organizer_env
+from . import PROGRAM
+from .layout import assemble_reference, load_board_config
+from .score import organizer_env
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 
@@ -130,7 +129,7 @@ def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None):
         shutil.rmtree(ref_dir)
     # the organizer re-scores to rank: a sealed board is scored as revealed
     assemble_reference(Path(competition) / "reference_data", board, ref_dir, reveal=True)
-    program_dir = _paths.PROGRAM
+    program_dir = PROGRAM
     entries = submissions_in(submissions_dir)
     names = [team_name(p) for p in entries]
     if len(set(names)) != len(names):
@@ -228,7 +227,7 @@ def write_html(path, title, header, rows, primary):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer rescore", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("board", help="A, B or any board_<X>.yaml name")
     parser.add_argument("submissions", help="folder with one file, zip or folder per team")

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Generate the bank demo's public dev set (with gold) for the starting kit.
 
-    python3 tools/demo_data/bank_dev.py [--docs 300] [--seed 1709] [--out starting_kit/dev]
+    python3 -m organizer demo bank_dev [--docs 300] [--seed 1709] [--out starting_kit/dev]
 
 Same generator as the test set (tools/demo_data/bank_comments.py) with another
 seed, so participants can score themselves locally; ids are ``dev0000``...
@@ -9,14 +8,11 @@ so they can never be mistaken for test ids. Writes gold.csv (id,text,BIO_anno,
 class), sample_prediction.csv (a damaged copy, like the test sample) and
 config.yaml (task options as on the platform, board all).
 """
-import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bank_comments import generate, write_csv  # noqa: E402
+from ._files import demo_arguments
+from .bank_comments import generate, write_csv
 
-ROOT = Path(__file__).resolve().parents[2]
 CONFIG = """# config.yaml of the dev data: the task and options of the competition, every item scored.
 task: bank_comments
 board: all
@@ -37,13 +33,9 @@ def make_dev(out, docs=300, seed=1709):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--docs", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1709)
-    parser.add_argument("--out", default=str(ROOT / "starting_kit" / "dev"))
-    args = parser.parse_args(argv)
-    make_dev(Path(args.out), args.docs, args.seed)
-    print("wrote %d dev comments into %s" % (args.docs, args.out))
+    args = demo_arguments(__doc__, "docs", 300, 1709, "starting_kit/dev", argv)
+    make_dev(args.out, args.count, args.seed)
+    print("wrote %d dev comments into %s" % (args.count, args.out))
     return 0
 
 

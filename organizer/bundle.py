@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Turn a competition folder into an uploadable bundle zip (CodaLab v1, or Codabench v2 on request).
 
-    python3 tools/bundle.py COMPETITION_DIR OUT.zip [--format v1|v2] [--no-check]
+    python3 -m organizer bundle COMPETITION_DIR OUT.zip [--format v1|v2] [--no-check]
 
 v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
 
@@ -17,7 +16,7 @@ v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
 
 Every zip is deterministic: entries sorted, fixed timestamps and permissions,
 so the same folder always gives the same bytes. The bundle is checked with
-tools/check_bundle.py before it is written (``--no-check`` skips that).
+python3 -m organizer check before it is written (``--no-check`` skips that).
 """
 import argparse
 import datetime as dt
@@ -27,9 +26,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-import _paths
 import yaml
-from competition import board_config_bytes, board_configs, reference_files
+from . import PROGRAM, ROOT
+from .layout import board_config_bytes, board_configs, reference_files
 from scorer.config import task_only
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
@@ -83,7 +82,7 @@ def load_yaml(path):
 def program_dir(competition):
     """The competition's own scoring_program/, else the project's one (demo folders share it)."""
     own = Path(competition) / "scoring_program"
-    return own if own.is_dir() else _paths.PROGRAM
+    return own if own.is_dir() else PROGRAM
 
 
 def find_asset(competition, name):
@@ -121,7 +120,7 @@ def starting_kit_entries(competition):
     entries = folder_entries(kit) if kit.is_dir() else {}
     for tool in KIT_TOOLS:
         if tool not in entries:
-            source = _paths.ROOT / "starting_kit" / tool
+            source = ROOT / "starting_kit" / tool
             if source.is_file():
                 entries[tool] = source.read_bytes()
     entries.update(folder_entries(program_dir(competition), KIT_ENGINE + "/"))
@@ -292,16 +291,16 @@ def build(competition, out, fmt="v1", check=True):
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
     if check:
-        import check_bundle
-        problems = check_bundle.check_path(out)
-        check_bundle.print_problems(problems, out)
-        if check_bundle.has_errors(problems):
+        from . import check
+        problems = check.check_path(out)
+        check.print_problems(problems, out)
+        if check.has_errors(problems):
             return 1
     return 0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer bundle", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition", help="competition folder (competition.yaml, pages/, reference_data/, ...)")
     parser.add_argument("out", help="the bundle zip to write")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1")

@@ -1,23 +1,21 @@
-#!/usr/bin/env python3
 """Generate the multi-label demo: support tickets tagged with topics (all invented, seeded).
 
-    python3 tools/demo_data/multilabel.py [--tickets 3000] [--seed 2009] [--out examples/multilabel]
+    python3 -m organizer demo multilabel [--tickets 3000] [--seed 2009] [--out examples/multilabel]
 
 Writes reference_data/{labels.txt,gold.csv}, starting_kit/{labels.txt,test_public.csv,
 sample_submission.csv} and logo.png. Each ticket has 0 to 3 topics (a few have
 none); its main topic has grade 2, the others grade 1. Texts are assembled from
 phrases tied to the topics, so the topics can be learned. The sample
 submission is a noisy scorer's output: the 5 best-scored topics with scores.
-Board split afterwards: ``python3 tools/make_boards.py examples/multilabel``.
+Board split afterwards: ``python3 -m organizer boards examples/multilabel``.
 """
-import argparse
 import struct
 import zlib
 from pathlib import Path
 
 import numpy as np
 
-from _files import write_csv
+from ._files import demo_arguments, write_csv
 
 TOPICS = {
     "billing": ["I was charged twice this month", "the invoice total looks wrong", "why is my bill higher"],
@@ -117,12 +115,8 @@ def generate(out, n, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tickets", type=int, default=3000)
-    parser.add_argument("--seed", type=int, default=2009)
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "examples" / "multilabel"))
-    args = parser.parse_args(argv)
-    n = generate(args.out, args.tickets, args.seed)
+    args = demo_arguments(__doc__, "tickets", 3000, 2009, "examples/multilabel", argv)
+    n = generate(args.out, args.count, args.seed)
     print("wrote %d tickets into %s" % (n, args.out))
 
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Generate the keyword demo: abstracts, gold keyword sets and a sample submission.
 
-    python3 tools/demo_data/keywords.py [--docs 1500] [--seed 2022] [--out examples/keywords]
+    python3 -m organizer demo keywords [--docs 1500] [--seed 2022] [--out examples/keywords]
 
 Each invented field has its own terms, built from a field's stems and generic
 method words ("颗粒流" + "建模"); a document takes 2 to 6 of them as its gold
@@ -10,12 +9,10 @@ sentences. The sample submission is what an extractive system would give: some
 keywords kept, some replaced by other terms of the abstract's field, a few
 documents with an empty row or no row.
 """
-import argparse
-from pathlib import Path
 
 import numpy as np
 
-from _files import write_csv
+from ._files import demo_arguments, write_csv
 
 FIELDS = {
     "材料": ["颗粒流", "晶界", "涂层", "纤维束", "合金相", "孔隙率", "薄膜"],
@@ -72,13 +69,9 @@ def generate(n_docs, seed):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--docs", type=int, default=1500)
-    parser.add_argument("--seed", type=int, default=2022)
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "examples" / "keywords"))
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    public, gold, sample = generate(args.docs, args.seed)
+    args = demo_arguments(__doc__, "docs", 1500, 2022, "examples/keywords", argv)
+    out = args.out
+    public, gold, sample = generate(args.count, args.seed)
     write_csv(out / "reference_data" / "gold.csv", ["id", "keywords", "field"], gold)
     write_csv(out / "starting_kit" / "test_public.csv", ["id", "abstract"], public)
     write_csv(out / "starting_kit" / "sample_submission.csv", ["id", "keywords"], sample)

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Lint a competition folder or a built bundle zip offline, with the rules the platforms' unpackers apply.
 
-    python3 tools/check_bundle.py COMPETITION_DIR_OR_BUNDLE.zip [...]
+    python3 -m organizer check COMPETITION_DIR_OR_BUNDLE.zip [...]
 
 Prints every problem (ERROR or WARNING, with where it is) and exits 1 if there
-is any error. A folder is first bundled in memory exactly as tools/bundle.py
+is any error. A folder is first bundled in memory exactly as python3 -m organizer bundle
 does, then checked like a zip, plus the folder-only rule (no loose .yaml beside
 competition.yaml).
 
@@ -43,9 +42,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import _paths  # noqa: F401  (puts the engine on sys.path)
 import yaml
-from bundle import REFERENCE_ZIP, build_v1, build_v2
+from .bundle import REFERENCE_ZIP, build_v1, build_v2
 from scorer.api import Competition, NoOfflineCheck, Task
 from scorer.config import find_config, load_config, read_raw
 from scorer.errors import ScoringError
@@ -485,7 +483,7 @@ def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
         report.error(where, "scores board %s with report: %s, so participants would see its scores and detailed "
                      "results while the phase runs (Codabench's v1 importer ignores leaderboard_management_mode, "
                      "and both platforms serve detailed results to other users): add 'report: sealed' to "
-                     "board_%s.yaml and reveal the board after the phase (tools/reveal.py)"
+                     "board_%s.yaml and reveal the board after the phase (python3 -m organizer reveal)"
                      % (cfg.board, cfg.report, cfg.board))
     if v1_mode is not None and v1_mode != "hide_results":
         report.warn(where + ".leaderboard_management_mode", "a sealed phase on CodaLab v1 should also use hide_results "
@@ -502,8 +500,9 @@ def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
 KIT_TEXT = (".md", ".txt", ".py", ".yaml", ".yml", ".html", ".htm", ".rst")
 KIT_ENGINE = "scoring_program/"
 # the top-level folders of a competition repository that a downloaded kit does not have
-_REPO_PATH = re.compile(r"(?<![\w.-])(?:tools|examples|docs|tests|benchmarks|adapters|reference_data|pages)/[\w.*-]")
-_REPO_WORDS = re.compile(r"\b(?:repository|project) root\b", re.IGNORECASE)
+_REPO_PATH = re.compile(r"(?<![\w.-])(?:tools|organizer|examples|docs|tests|benchmarks|adapters|reference_data|pages)/"
+                        r"[\w.*-]")
+_REPO_WORDS = re.compile(r"\b(?:repository|project) root\b|-m organizer\b", re.IGNORECASE)
 
 
 def _kit_entries(files, name):
@@ -735,7 +734,7 @@ def _check_v2(comp, files, report):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
     args = parser.parse_args(argv)

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Generate the emotion-cause demo: gold of both subtasks, public test conversations, sample submission.
 
-    python3 tools/demo_data/emotion_cause.py [--conversations 200] [--seed 2024] [--out examples/emotion_cause]
+    python3 -m organizer demo emotion_cause [--conversations 200] [--seed 2024] [--out examples/emotion_cause]
 
 Conversations are assembled from invented clauses: an utterance is one to three
 clauses; an emotional utterance (about half) names its cause, a clause of
@@ -13,10 +12,10 @@ utterance. Writes, in the real SemEval-2024 Task 3 format:
 - starting_kit/Subtask_1_test.json (the conversations, no emotions, no pairs),
 - starting_kit/submission/Subtask_{1,2}_pred.json (the gold damaged as a mediocre system would).
 """
-import argparse
 import json
 import random
-from pathlib import Path
+
+from ._files import demo_arguments
 
 SPEAKERS = ["Mira", "Tobin", "Ada", "Kasper", "Lena", "Ravi", "Odile", "Jun"]
 EMOTIONS = ("anger", "disgust", "fear", "joy", "sadness", "surprise")
@@ -150,13 +149,9 @@ def _write(path, value):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--conversations", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--out", default="examples/emotion_cause")
-    args = parser.parse_args(argv)
-    out = Path(args.out)
-    gold1, gold2 = make_gold(args.conversations, args.seed)
+    args = demo_arguments(__doc__, "conversations", 200, 2024, "examples/emotion_cause", argv)
+    out = args.out
+    gold1, gold2 = make_gold(args.count, args.seed)
     pred1, pred2 = damage(gold1, gold2, args.seed + 1)
     _write(out / "reference_data" / "Subtask_1_gold.json", gold1)
     _write(out / "reference_data" / "Subtask_2_gold.json", gold2)

@@ -1,0 +1,72 @@
+"""Make a competition's board assignment once: reference_data/boards.csv (id,board).
+
+    python3 -m organizer boards COMPETITION_DIR [--ratio-a 0.4] [--seed 2024] [--force]
+
+The unit (document, sentence, conversation) and the stratification label come
+from the task family named in reference_data/board_A.yaml; see scorer.boards.assign.
+The same seed and gold always give the same file. An existing boards.csv is
+kept unless --force is given: a split that changes after submissions were
+scored changes every score.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from .layout import board_configs, load_board_config
+from scorer.api import Competition
+from scorer.boards import assign
+from scorer.config import task_only
+
+
+def split(competition, ratio_a=0.4, seed=2024):
+    """(the id,board table, the stratum of each unit) of the competition's whole reference."""
+    reference_dir = Path(competition) / "reference_data"
+    configs = sorted(board_configs(reference_dir))
+    if not configs:
+        raise SystemExit("%s has no board_<X>.yaml: the board configs name the task whose units are split."
+                         % reference_dir)
+    board = configs[0]
+    # the whole reference, without any split: the assignment must not depend on an existing boards file
+    comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
+    return assign(comp.reference.units, comp.reference.strata, ratio_a=ratio_a, seed=seed), comp.reference.strata
+
+
+def make_boards(competition, ratio_a=0.4, seed=2024, force=False):
+    """Write reference_data/boards.csv; refuses to replace an existing one unless ``force``."""
+    out = Path(competition) / "reference_data" / "boards.csv"
+    if out.exists() and not force:
+        raise SystemExit("%s exists already: a new split changes every score. Pass --force to replace it." % out)
+    table, strata = split(competition, ratio_a, seed)
+    table.to_csv(out, index=False, lineterminator="\n")
+    return out, table, strata
+
+
+def counts(table, strata):
+    """Units per stratum on each board, as printable lines (the largest strata first)."""
+    frame = pd.crosstab(pd.Series(strata, name="stratum"), table["board"].to_numpy())
+    frame = frame.reindex(columns=["A", "B"], fill_value=0)
+    frame = frame.loc[frame.sum(axis=1).sort_values(ascending=False, kind="stable").index]
+    width = max(len("stratum"), *(len(str(s)) for s in frame.index))
+    lines = ["%-*s %8s %8s" % (width, "stratum", "board A", "board B")]
+    lines += ["%-*s %8d %8d" % (width, s, a, b) for s, (a, b) in zip(frame.index, frame.to_numpy())]
+    lines.append("%-*s %8d %8d" % (width, "all", frame["A"].sum(), frame["B"].sum()))
+    return lines
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m organizer boards", description=__doc__.split("\n\n")[0])
+    parser.add_argument("competition")
+    parser.add_argument("--ratio-a", type=float, default=0.4, help="share of units on board A (default 0.4)")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--force", action="store_true", help="replace an existing boards.csv")
+    args = parser.parse_args(argv)
+    out, table, strata = make_boards(args.competition, args.ratio_a, args.seed, args.force)
+    print("wrote %s: %d units" % (out, len(table)))
+    print("\n".join(counts(table, strata)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""python3 -m organizer kaggle OUT_DIR: the Kaggle-style metric file with the scoring engine beside it.
+
+Writes OUT_DIR/metric.py (adapters/kaggle/metric.py: ``score(solution,
+submission, row_id_column_name, task=...)`` for every task family) and
+OUT_DIR/scorer/ (the engine it imports), ready to attach to a metric notebook.
+"""
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from . import PROGRAM, ROOT
+
+METRIC = ROOT / "adapters" / "kaggle" / "metric.py"
+
+
+def build(out_dir):
+    out_dir = Path(out_dir)
+    if (out_dir / "scorer").exists():
+        shutil.rmtree(out_dir / "scorer")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(METRIC, out_dir / "metric.py")
+    shutil.copytree(PROGRAM / "scorer", out_dir / "scorer", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return out_dir / "metric.py"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m organizer kaggle", description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", help="folder to write metric.py and scorer/ into")
+    args = parser.parse_args(argv)
+    print("wrote %s and its engine (%s)" % (build(args.out), Path(args.out) / "scorer"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
