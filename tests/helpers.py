@@ -10,7 +10,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM = ROOT / "scoring_program"
 SCORE = PROGRAM / "score.py"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def _shared_data():
+    """shared/data beside the project, or beside the main checkout when this is a git worktree."""
+    here = ROOT.parent / "shared" / "data"
+    dot_git = ROOT / ".git"
+    if here.exists() or not dot_git.is_file():
+        return here
+    gitdir = Path(dot_git.read_text(encoding="utf-8").split("gitdir:", 1)[-1].strip())
+    main = gitdir.parents[2] if gitdir.parent.name == "worktrees" else None  # <main>/.git/worktrees/<name>
+    return main.parent / "shared" / "data" if main else here
+
+
+SHARED_DATA = _shared_data()
 
 sys.path.insert(0, str(PROGRAM))
 

@@ -60,7 +60,7 @@ def _conversation_pairs(rng, scenario, spans, n_tokens, subtask):
     drop, shift, swap, spurious, dup = p
     rows = []
     for emo_utt, emotion, cause_utt, start, end in spans:
-        if (subtask == 1 and end == 0) or rng.random() < drop:  # a span the scorer cannot find cannot be submitted
+        if (subtask == 1 and end == 0) or rng.random() < drop:  # the [0, 0] span: see test_emotion_cause_official_corpus
             continue
         if rng.random() < shift:
             if subtask == 1:

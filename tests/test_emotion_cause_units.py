@@ -3,6 +3,8 @@ import json
 
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer.api import Competition
 from scorer.discovery import SubmittedFile
@@ -122,6 +124,17 @@ def test_unfindable_gold_span_is_zero_zero_and_noted(tmp_path):
     assert s["Proportional_recall"] == pytest.approx(1 / (1 + EPS), abs=1e-15)
 
 
+def test_predicted_zero_zero_hits_the_unfindable_gold_span_in_official_mode(tmp_path):
+    gold = gold_file([["3_joy", "2_we lost"], ["3_joy", "2_won"]])   # spans [0, 0] (not found) and [1, 2)
+    s, _ = score(tmp_path, gold, pred_file([["3_joy", "2_0_0"]]))
+    # one strict hit of one prediction, two gold pairs: P = 1/(1+eps), R = 1/(2+eps)
+    assert s["strict_precision"] == pytest.approx(1 / (1 + EPS), abs=1e-15)
+    assert s["strict_recall"] == pytest.approx(1 / (2 + EPS), abs=1e-15)
+    # the span has length 0: nothing to overlap, 0 predicted tokens, 0 gold tokens for [0, 0] plus 1 for [1, 2)
+    assert s["Proportional_precision"] == 0.0 and s["Proportional_recall"] == 0.0
+    assert s["fuzzy_precision"] == 0.0  # pred.end > gold.start fails: 0 > 0
+
+
 def test_first_occurrence_is_taken(tmp_path):
     gold = json.dumps([{"conversation_ID": 7, "conversation": [{"text": "no , no , no ."}],
                         "emotion-cause_pairs": [["1_anger", "1_no ."]]}])
@@ -141,3 +154,58 @@ def test_subtask2_pairs(tmp_path):
     assert s["weighted_f1"] == pytest.approx(2 / 3, abs=1e-15)
     assert s["weighted_precision"] == pytest.approx(2 / 3 + 1 / 6, abs=1e-15)
     assert s["weighted_strict_f1"] == 0.0
+
+
+# -- numbers as the official scorer reads them (int()), ASCII digits only ----------------------
+def test_int_white_space_is_exactly_what_int_strips():
+    import re
+    import sys
+
+    from scorer.tasks._ecac_official import INT_SPACE
+
+    def int_strips(ch):
+        try:
+            return int(ch + "5" + ch) == 5
+        except ValueError:
+            return False
+
+    ours = {chr(c) for c in range(sys.maxunicode + 1) if re.fullmatch(INT_SPACE, chr(c))}
+    python = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and int_strips(chr(c))}
+    assert ours == python and "\x1c" not in ours and "\u3000" in ours
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=" \t\u3000\xa0\x1c+-_0123456789\u0663\uff13Ux.", max_size=7), st.booleans())
+def test_parse_ints_is_python_int_on_ascii_digits(text, underscores):
+    import pandas as pd
+
+    from scorer.tasks._ecac_official import MAX_DIGITS, NOT_A_NUMBER, OK, TOO_LARGE, parse_ints
+
+    values, status = parse_ints(pd.Series([text]), underscores=underscores)
+    try:
+        expected = int(text) if (underscores or "_" not in text) else None
+    except ValueError:
+        expected = None
+    if expected is None or any(ch in text for ch in "\u0663\uff13"):
+        assert status[0] == NOT_A_NUMBER
+    elif abs(expected) >= 10 ** MAX_DIGITS:
+        assert status[0] == TOO_LARGE
+    else:
+        assert status[0] == OK and values[0] == expected
+
+
+def test_official_reading_of_pairs():
+    from scorer.tasks._ecac_io import EMOTION_CODE
+    from scorer.tasks._ecac_official import official_fields
+
+    def fail(i, problem):
+        raise AssertionError((i, problem))
+
+    flat = [["U3U_joy", " 2 _+0_ 05"], ["03_neutral", "2_4_1"], ["-1_anger", "0_-3_-1"]]
+    emo, cause, start, end, emotion = official_fields(flat, 1, EMOTION_CODE, fail)
+    assert (emo.tolist(), cause.tolist(), start.tolist(), end.tolist(), emotion.tolist()) == (
+        [3, 3, -1], [2, 2, 0], [0, 4, -3], [5, 1, -1], [4, 0, 1])
+    # subtask 2: a JSON number is cut towards zero, true is 1, "2_0" is 20 (underscores between digits)
+    flat = [["3_joy", 2.7], ["3_joy", True], ["3_joy", "2_0"], ["3_joy", "7", "extra"]]
+    _, cause, _, _, _ = official_fields(flat, 2, EMOTION_CODE, fail)
+    assert cause.tolist() == [2, 1, 20, 7]

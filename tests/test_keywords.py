@@ -8,7 +8,8 @@ import pytest
 
 from helpers import make_input, read_scores, run_score, shared
 
-KEYS = ["macro_f1", "macro_precision", "macro_recall", "micro_f1", "micro_precision", "micro_recall"]
+KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
+        "micro_recall"]
 
 
 def config(board="all", **options):
@@ -60,6 +61,17 @@ def test_missing_and_empty_predictions_count_as_zero_by_default_and_are_skipped_
     legacy, _ = score(tmp_path, gold, pred, name="legacy", mode="legacy")
     assert legacy["micro_recall"] == pytest.approx(1 / 3, abs=1e-9)  # the document rewards silence
     assert legacy["macro_recall"] == pytest.approx(0.25, abs=1e-9)
+
+
+def test_the_two_macro_f1_definitions(tmp_path):
+    gold = "id,keywords\na,x\nb,p_q_r_s\n"
+    pred = "id,keywords\na,x_y\nb,p\n"
+    scores, _ = score(tmp_path, gold, pred)
+    # a: c 1, |P| 2, |G| 1 -> P 1/2, R 1, F 2/3;  b: c 1, |P| 1, |G| 4 -> P 1, R 1/4, F 2/5
+    assert scores["macro_f1"] == pytest.approx((2 / 3 + 2 / 5) / 2, abs=1e-9)          # mean F = 8/15
+    mean_p, mean_r = (1 / 2 + 1) / 2, (1 + 1 / 4) / 2                                # 3/4 and 5/8
+    assert scores["f1_of_macro_pr"] == pytest.approx(2 * mean_p * mean_r / (mean_p + mean_r), abs=1e-9)  # 15/22
+    assert abs(scores["f1_of_macro_pr"] - scores["macro_f1"]) > 0.1
 
 
 def test_repeated_keywords_count_once_and_empty_pieces_are_no_keyword(tmp_path):
@@ -140,6 +152,11 @@ def sklearn_scores(gold_sets, pred_sets):
     for average, prefix in (("samples", "macro"), ("micro", "micro")):
         p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=0)
         out.update({prefix + "_precision": p, prefix + "_recall": r, prefix + "_f1": f})
+    # per-sample precision and recall: each sample is a "label" of the transposed matrices
+    p_s, r_s, _, _ = precision_recall_fscore_support(y_true.T.tocsr(), y_pred.T.tocsr(), average=None,
+                                                     zero_division=0)
+    mean_p, mean_r = float(np.mean(p_s)), float(np.mean(r_s))
+    out["f1_of_macro_pr"] = 2 * mean_p * mean_r / (mean_p + mean_r) if mean_p + mean_r else 0.0
     return out
 
 
@@ -159,6 +176,7 @@ def test_csl_against_sklearn(tmp_path, seed):
     expected = sklearn_scores(gold_sets, pred_sets)
     for key in KEYS:
         assert ours[key] == pytest.approx(expected[key], abs=1e-9), key
+    assert ours["f1_of_macro_pr"] > ours["macro_f1"] + 1e-3  # the two definitions really differ here
 
     # legacy = sklearn on the samples with a non-empty prediction (CSL has no empty gold set)
     assert all(gold_sets)
@@ -169,21 +187,34 @@ def test_csl_against_sklearn(tmp_path, seed):
         assert legacy[key] == pytest.approx(expected[key], abs=1e-9), key
 
 
+def _shout(sets, seed):
+    """Each keyword upper-cased after NFKC (half the time) and given a trailing space (a fifth); None stays."""
+    rng = np.random.RandomState(seed)
+    return [None if s is None else
+            {(unicodedata.normalize("NFKC", k).upper() if rng.rand() < 0.5 else k) + (" " if rng.rand() < 0.2 else "")
+             for k in sorted(s)} for s in sets]
+
+
+def _normalised(sets):
+    return [set() if s is None else {unicodedata.normalize("NFKC", k.strip()).casefold().strip() for k in s}
+            for s in sets]
+
+
 def test_csl_normalised_against_sklearn(tmp_path):
     ids, gold_sets = csl_gold()
-    rng = np.random.RandomState(5)
-    shout = [{(unicodedata.normalize("NFKC", k).upper() if rng.rand() < 0.5 else k) + (" " if rng.rand() < 0.2 else "")
-              for k in g} for g in perturb(gold_sets, 7) if g is not None]
-    ids = ids[:len(shout)]
-    gold_sets = gold_sets[:len(shout)]
-    gold, pred = files(ids, gold_sets, shout)
+    pred_sets = _shout(perturb(gold_sets, 7), seed=5)   # one prediction per gold sample, None = missing row
+    assert len(pred_sets) == len(gold_sets) and any(p is None for p in pred_sets)
+    gold, pred = files(ids, gold_sets, pred_sets)
     ours, _ = score(tmp_path, gold, pred, normalisation="[strip, nfkc, casefold]")
-    norm = lambda sets: [{unicodedata.normalize("NFKC", k.strip()).casefold().strip() for k in s} for s in sets]  # noqa
-    expected = sklearn_scores(norm(gold_sets), norm(shout))
+    expected = sklearn_scores(_normalised(gold_sets), _normalised(pred_sets))
     for key in KEYS:
         assert ours[key] == pytest.approx(expected[key], abs=1e-9), key
     plain, _ = score(tmp_path, gold, pred, name="plain")
     assert plain["micro_precision"] < ours["micro_precision"]
+    # the gold itself, shouted, scores 1 once normalised: predictions sit beside their own gold sample
+    gold, pred = files(ids, gold_sets, _shout(gold_sets, seed=6))
+    same, _ = score(tmp_path, gold, pred, name="same", normalisation="[strip, nfkc, casefold]")
+    assert same == {k: 1.0 for k in KEYS}
 
 
 def test_gold_as_prediction_scores_one(tmp_path):

@@ -39,11 +39,24 @@ def _close(ours, expected, tol=EXACT):
     assert abs(ours - float(expected)) <= tol, (ours, float(expected))
 
 
+# two classes that never occur in the gold: one sometimes predicted, one never, so that the three class rules
+# cover 28 (gold), 29 (gold_or_predicted) and 30 (all) classes
+NEVER_GOLD = ["zz_sometimes_predicted", "zz_never_predicted"]
+
+
+def _with_unused_classes(labels, gold, ranked, seed):
+    rng = np.random.default_rng(seed)
+    ranked = [row + [len(labels)] if rng.random() < 0.05 else row for row in ranked]
+    gold = np.hstack([gold, np.zeros((len(gold), len(NEVER_GOLD)), dtype=gold.dtype)])
+    return labels + NEVER_GOLD, gold, ranked
+
+
 @pytest.mark.parametrize("classes", ["gold_or_predicted", "all", "gold"])
 def test_set_metrics_match_sklearn(tmp_path, data, classes):
     labels, frame, gold = data
     scores = system_scores(gold, seed=11)
     ranked, _ = rankings(scores, seed=12, max_len=5)
+    labels, gold, ranked = _with_unused_classes(labels, gold, ranked, seed=13)
     got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], {"classes": classes}),
                            submission_csv(frame["id"], ranked, labels))
     y, p = gold, _indicator(ranked, len(labels))
@@ -63,6 +76,16 @@ def test_set_metrics_match_sklearn(tmp_path, data, classes):
     _close(got["sample_avg_precision"], sp)
     _close(got["sample_avg_recall"], sr)
     _close(got["sample_avg_f1"], sf)
+
+
+def test_the_class_rules_really_differ_on_these_inputs(tmp_path, data):
+    labels, frame, gold = data
+    ranked, _ = rankings(system_scores(gold, seed=11), seed=12, max_len=5)
+    labels, gold, ranked = _with_unused_classes(labels, gold, ranked, seed=13)
+    values = [score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], {"classes": rule}),
+                               submission_csv(frame["id"], ranked, labels), name=rule)["class_avg_precision"]
+              for rule in ("gold", "gold_or_predicted", "all")]
+    assert values[0] > values[1] > values[2]
 
 
 def test_threshold_top_k_and_fbeta_match_sklearn(tmp_path, data):
@@ -153,6 +176,33 @@ def test_map_and_ndcg_match_pytrec_eval(tmp_path, data, k):
     _close(got["map_at_%d" % k], expected_map)
     _close(got["ndcg_at_%d" % k], expected_ndcg)
 
+    # the other denominator, min(k, |R|): trec_eval's AP of each query times |R| / min(k, |R|)
+    other = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"],
+                                              {"k": k, "ndcg_gain": "linear", "map_denominator": "min_k_relevant"},
+                                              _grades_of(y, frame["codes"])),
+                             submission_csv(frame["id"], ranked, labels), name="min_k")
+    n_relevant = (y > 0).sum(axis=1)
+    rescaled = sum(v["map_cut_%d" % k] * n_relevant[int(q)] / min(k, n_relevant[int(q)])
+                   for q, v in per_query.items()) / n
+    _close(other["map_at_%d" % k], rescaled)
+    if k < n_relevant.max():  # some sample has more relevant labels than k: the two denominators differ
+        assert other["map_at_%d" % k] > got["map_at_%d" % k] + 1e-6
+    else:
+        _close(other["map_at_%d" % k], got["map_at_%d" % k])
+
+
+def _grades_of(y, codes):
+    return [[int(y[i, c]) for c in row] for i, row in enumerate(codes)]
+
+
+def test_the_two_ndcg_gains_differ_on_graded_gold_and_each_matches_sklearn(tmp_path, data):
+    got_linear, y, scores, _ = _graded_run(tmp_path / "lin", data, 41, 3, {"k": 3, "ndcg_gain": "linear"}, full=True)
+    got_exp, _, _, _ = _graded_run(tmp_path / "exp", data, 41, 3, {"k": 3, "ndcg_gain": "exponential"}, full=True)
+    assert len(set(y[y > 0].tolist())) == 3  # graded: 1, 2 and 3
+    _close(got_linear["ndcg_at_3"], ndcg_score(y, scores, k=3, ignore_ties=True))
+    _close(got_exp["ndcg_at_3"], ndcg_score(2.0 ** y - 1, scores, k=3, ignore_ties=True))
+    assert abs(got_linear["ndcg_at_3"] - got_exp["ndcg_at_3"]) > 1e-3
+
 
 def test_err_and_exponential_ndcg_match_gdeval(tmp_path, data):
     import ir_measures
@@ -171,3 +221,66 @@ def test_err_and_exponential_ndcg_match_gdeval(tmp_path, data):
         expected_ndcg = np.mean(list(per_query[str(gdeval_ndcg)].values()))
         _close(got["err_at_%d" % k], expected_err, tol=5e-6)  # gdeval prints 5 decimals
         _close(got["ndcg_at_%d" % k], expected_ndcg, tol=5e-6)
+
+
+# -- scikit-learn's label ranking measures and macro average precision, on scores with ties ---------
+
+def _tied_run(labels, gold, seed, max_len):
+    """Scores rounded to one decimal (many ties), each row's labels by decreasing score, cut at a random
+    length; the full score matrix puts every unlisted label below every listed one."""
+    scores = np.round(system_scores(gold, seed=seed), 1)
+    ranked, ranked_scores = rankings(scores, seed=seed + 1, max_len=max_len)
+    matrix = np.full(scores.shape, scores.min() - 1.0)
+    for i, row in enumerate(ranked):
+        matrix[i, row] = ranked_scores[i]
+    return ranked, ranked_scores, matrix
+
+
+def _label_ranking_expected(y, matrix, mask):
+    from sklearn.metrics import (average_precision_score, coverage_error, label_ranking_average_precision_score,
+                                 label_ranking_loss)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a class with no positive sample: scikit-learn warns and gives 0
+        return {"label_ranking_avg_precision": label_ranking_average_precision_score(y, matrix),
+                "coverage_error": coverage_error(y, matrix), "label_ranking_loss": label_ranking_loss(y, matrix),
+                "macro_ap": average_precision_score(y[:, mask], matrix[:, mask], average="macro")}
+
+
+@pytest.mark.parametrize("classes", ["gold_or_predicted", "all", "gold"])
+@pytest.mark.parametrize("neutral_as_empty", [False, True])
+def test_label_ranking_measures_match_sklearn_on_tied_scores(tmp_path, data, classes, neutral_as_empty):
+    labels, frame, gold = data
+    codes = frame["codes"]
+    if neutral_as_empty:  # many samples with no gold label: LRAP 1, coverage 0, loss 0 for them
+        labels, gold, codes = labels[:-1], gold[:, :27], [[c for c in row if c != 27] for row in codes]
+    ranked, ranked_scores, matrix = _tied_run(labels, gold, seed=71, max_len=6)
+    labels, gold, ranked = _with_unused_classes(labels, gold, ranked, seed=73)
+    for i, row in enumerate(ranked):  # the unused class, when listed, is scored like the row's last label
+        if len(row) > len(ranked_scores[i]):
+            ranked_scores[i] = ranked_scores[i] + [ranked_scores[i][-1] if ranked_scores[i] else 0.5]
+    matrix = np.full(gold.shape, min(min(r) for r in ranked_scores if r) - 1.0)
+    for i, row in enumerate(ranked):
+        matrix[i, row] = ranked_scores[i]
+    ties = sum(len(r) - len(set(r)) for r in ranked_scores)
+    assert ties > 1000 and sum(len(r) < len(labels) for r in ranked) == len(ranked)
+    got = score_in_process(tmp_path, _files(labels, frame["id"], codes, {"classes": classes}),
+                           submission_csv(frame["id"], ranked, labels, ranked_scores, shuffle_seed=74))
+    p = _indicator(ranked, len(labels))
+    mask = {"all": np.ones(len(labels), bool), "gold": gold.sum(0) > 0,
+            "gold_or_predicted": (gold.sum(0) > 0) | (p.sum(0) > 0)}[classes]
+    for key, value in _label_ranking_expected(gold, matrix, mask).items():
+        _close(got[key], value)
+
+
+def test_label_ranking_without_scores_uses_the_list_order(tmp_path, data):
+    labels, frame, gold = data
+    ranked, _ = rankings(system_scores(gold, seed=81), seed=82, max_len=5)
+    matrix = np.full(gold.shape, -100.0)
+    for i, row in enumerate(ranked):
+        matrix[i, row] = -np.arange(len(row))   # the label at position p scores -p
+    got = score_in_process(tmp_path, _files(labels, frame["id"], frame["codes"], {"classes": "all"}),
+                           submission_csv(frame["id"], ranked, labels))
+    for key, value in _label_ranking_expected(gold, matrix, np.ones(len(labels), bool)).items():
+        _close(got[key], value)

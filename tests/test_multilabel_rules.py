@@ -156,3 +156,18 @@ def test_primary_key_is_configurable_and_first(tmp_path):
     scores = read_scores(tmp_path / "out")
     assert list(scores)[0] == "map_at_3" and abs(scores["map_at_3"] - 0.5) < EXACT  # (1/2) / 1
     assert all(len(k) <= 36 and ":" not in k for k in scores)
+
+
+# Label ranking on the score matrix; classes a, b, c, d. Gold s0 {a}, s1 {a, c}; s0 lists c 0.9, a 0.5; s1 lists
+# b 0.3 (the unlisted labels tie below every listed label). s0: a has 2 labels scored >= it, 1 of them gold ->
+# LRAP 1/2, coverage 2; 1 wrong pair (c above a) of 1*3 -> loss 1/3. s1: a and c tie with everything unlisted:
+# each has 4 labels >=, 2 gold -> LRAP 2/4, coverage 4; all 2*2 pairs wrong or tied -> loss 1.
+# Per class over samples: a: s0 (0.5) then s1 (bottom): P 1 at R 1/2, P 1 at R 1 -> AP 1; b, d: no gold -> 0;
+# c: s0 (0.9, wrong) then s1 (bottom): P 1/2 at R 1 -> AP 1/2. Classes: gold {a, c}, predicted also b, all + d.
+@pytest.mark.parametrize("classes, macro_ap", [("gold_or_predicted", F(1, 2)), ("gold", F(3, 4)),
+                                               ("all", F(3, 8))])
+def test_label_ranking_by_hand(tmp_path, classes, macro_ap):
+    got = _score(tmp_path, ["a", "b", "c", "d"], [("s0", "a"), ("s1", "a c")],
+                 [("s0", "c a", "0.9 0.5"), ("s1", "b", "0.3")], {"classes": classes})
+    _check(got, {"label_ranking_avg_precision": F(1, 2), "coverage_error": F(3),
+                 "label_ranking_loss": (F(1, 3) + 1) / 2, "macro_ap": macro_ap})

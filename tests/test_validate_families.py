@@ -39,17 +39,37 @@ def test_keywords_duplicated_id_is_found(tmp_path):
     assert proc.returncode == 1 and "appears twice (lines 2 and 3)" in proc.stdout, proc.stdout
 
 
-def test_emotion_cause_span_outside_the_utterance_is_found(tmp_path):
+def _ecac_submission(tmp_path, pair):
     public = json.loads((ROOT / "examples" / "emotion_cause" / "starting_kit" / "Subtask_1_test.json").read_text())
-    n_tokens = len(public[0]["conversation"][0]["text"].split())
     entries = [{"conversation_ID": c["conversation_ID"], "emotion-cause_pairs": []} for c in public]
-    entries[0]["emotion-cause_pairs"] = [["1_joy", "1_0_%d" % (n_tokens + 3)]]
+    entries[0]["emotion-cause_pairs"] = [pair(len(public[0]["conversation"][0]["text"].split()))]
     folder = tmp_path / "sub"
     folder.mkdir()
     (folder / "Subtask_1_pred.json").write_text(json.dumps(entries), encoding="utf-8")
+    return folder
+
+
+def test_emotion_cause_span_outside_the_utterance_is_found_in_mode_clean(tmp_path):
+    folder = _ecac_submission(tmp_path, lambda n_tokens: ["1_joy", "1_0_%d" % (n_tokens + 3)])
+    # mode official scores such a span, as the official scorer does; mode clean refuses it
+    assert validate("emotion_cause", folder).returncode == 0
+    config = ROOT / "examples" / "emotion_cause" / "reference_data" / "board_A.yaml"
+    clean = tmp_path / "clean.yaml"
+    clean.write_text(config.read_text(encoding="utf-8").replace("mode: official", "mode: clean"), encoding="utf-8")
+    kit = ROOT / "examples" / "emotion_cause" / "starting_kit"
+    proc = subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(clean), str(folder)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Subtask_1_pred.json" in proc.stdout and "outside utterance 1" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_emotion_cause_cause_text_is_found(tmp_path):
+    folder = _ecac_submission(tmp_path, lambda n_tokens: ["1_joy", "1_the cause text"])
     proc = validate("emotion_cause", folder)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "Subtask_1_pred.json" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr
+    assert "Subtask_1_pred.json" in proc.stdout and "not the cause text" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
 
 
 def test_every_row_problem_is_listed_in_file_order(tmp_path):

@@ -8,12 +8,14 @@ Task 3 (ECAC):
 
 - strict: all six fields equal. With both sides free of duplicates this is a
   set intersection, so the order of pairs does not matter;
-- fuzzy: same conversation, utterances and emotion, spans overlapping. Each gold
-  pair is taken at most once, greedily: predictions in file order, each taking
-  the first gold pair (in gold order) still free;
+- fuzzy: same conversation, utterances and emotion, spans touching
+  (``pred.end > gold.start and pred.start < gold.end``, the official test: for
+  well-formed spans a common token; an empty span strictly inside a gold span
+  touches it too). Each gold pair is taken at most once, greedily: predictions
+  in file order, each taking the first gold pair (in gold order) still free;
 - proportional: each prediction goes to the gold span of the same conversation,
-  utterances and emotion with the largest overlap / gold length, then the
-  largest overlap, then the first in gold order. With ``once=False`` (the
+  utterances and emotion with the largest overlap / gold length (overlap > 0),
+  then the largest overlap, then the first in gold order. With ``once=False`` (the
   official rule) several predictions may go to one gold span and each counts
   it; with ``once=True`` only the one with the largest overlap (then the first)
   is credited.
@@ -71,17 +73,22 @@ class Pairs:
 
 
 def row_codes(*columns):
-    """One int64 code per row of the given non-negative integer columns; equal rows, equal codes.
+    """One int64 code per row of the given integer columns; equal rows, equal codes.
 
-    Mixed radix, re-numbered densely whenever the next column would overflow.
+    Mixed radix over each column's range (so negative values are fine), re-numbered
+    densely whenever the next column would overflow.
 
     >>> row_codes(np.array([1, 1, 2]), np.array([5, 5, 0])).tolist()
-    [11, 11, 12]
+    [5, 5, 6]
+    >>> row_codes(np.array([-1, 0, -1]), np.array([2, -3, 2])).tolist()
+    [5, 6, 5]
     """
     n = len(columns[0])
     code = np.zeros(n, dtype=np.int64)
     for col in columns:
         col = np.asarray(col, dtype=np.int64)
+        if n:
+            col = col - col.min()
         radix = int(col.max()) + 1 if n else 1
         top = int(code.max()) if n else 0
         if (top + 1) * radix >= _LIMIT:
@@ -117,9 +124,14 @@ def strict_hits(gold, pred):
 
 
 def _candidates(gold, pred):
-    """Every (pred, gold) with the same conversation, utterances and emotion and overlapping spans.
+    """Every (pred, gold) with the same conversation, utterances and emotion whose spans touch.
 
-    Returned sorted by pred index, then gold index; plus the group code of each pred.
+    Spans touch when ``pred.end > gold.start and pred.start < gold.end``, the
+    official scorer's overlap test; for well-formed spans (start < end) it means
+    at least one common token, but an empty predicted span inside a gold span
+    touches it too, with overlap 0. Returned sorted by pred index, then gold
+    index, with the overlap of each (``min(end) - max(start)``, which may be 0 or
+    negative), plus the group code of each pred.
     """
     g, p = _joint(gold, pred, ("conv", "emo_utt", "cause_utt", "emotion"))
     order = np.argsort(g, kind="stable")
@@ -132,7 +144,7 @@ def _candidates(gold, pred):
     within = np.arange(len(pi), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     gi = order[np.repeat(lo, counts) + within].astype(np.int64)
     overlap = np.minimum(pred.end[pi], gold.end[gi]) - np.maximum(pred.start[pi], gold.start[gi])
-    keep = overlap > 0
+    keep = (pred.end[pi] > gold.start[gi]) & (pred.start[pi] < gold.end[gi])
     return pi[keep], gi[keep], overlap[keep], p
 
 
@@ -185,6 +197,8 @@ def proportional(gold, pred, once=False):
     gold_of = np.full(len(pred), -1, dtype=np.int64)
     credited = np.zeros(len(pred), dtype=np.int64)
     pi, gi, overlap, _ = _candidates(gold, pred)
+    credit = overlap > 0  # a touching span without a common token is never the best match (ratio 0)
+    pi, gi, overlap = pi[credit], gi[credit], overlap[credit]
     if len(pi):
         glen = gold.length[gi]
         score = overlap / glen.astype(float)  # the same float division for every candidate, so ties are exact

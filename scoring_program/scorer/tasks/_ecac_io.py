@@ -14,7 +14,8 @@ subtask 2 ``<utterance>``. Utterances are numbered from 1 in list order.
 Gold span texts become token positions as the official scorer does: leading
 and trailing ASCII punctuation and spaces are stripped (repeatedly), then the
 first occurrence of its tokens in the utterance is taken; a span that cannot be
-found becomes [0, 0], which no prediction can match.
+found becomes [0, 0], as officially (in mode official a predicted ``<utt>_0_0``
+with the same utterances and emotion matches it; mode clean refuses ``0_0``).
 
 >>> clean_span(" ... so , you ! ")
 'so , you'
@@ -34,12 +35,13 @@ import pandas as pd
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.cause_spans import Pairs, first_occurrences
 from ..textio import decode
+from ._ecac_official import has_non_ascii_digit, official_fields, python_int
 
 EMOTIONS = ("neutral", "anger", "disgust", "fear", "joy", "sadness", "surprise")
 EMOTION_CODE = {e: k for k, e in enumerate(EMOTIONS)}
 PAIRS_KEY = "emotion-cause_pairs"
 _PUNCT = set(string.punctuation)
-_NUMBER = r"(\d{1,6})"
+_NUMBER = r"([0-9]{1,6})"  # ASCII digits only (\d would take any script's digits)
 
 
 def clean_span(text):
@@ -76,6 +78,8 @@ def read_json(data, name, error):
     except json.JSONDecodeError as exc:
         raise error("%s line %d column %d is not valid JSON (%s); save the file with json.dump."
                     % (name, exc.lineno, exc.colno, exc.msg))
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise error("%s is not valid JSON (%s); save the file with json.dump." % (name, str(exc)[:80]))
     except RecursionError:
         raise error("%s is nested too deeply to be a list of conversations." % name)
     except ValueError as exc:  # e.g. an integer of thousands of digits
@@ -203,24 +207,52 @@ def _clip(value, limit=60):
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _submitted_conversations(data, name, convs, unknown):
-    """(ref index per kept entry, pair lists per kept entry, conversation ids, unknown count)."""
+def official_conversation_id(value):
+    """The id as the official scorer reads it, ``int(value)``, as a canonical string; None if int() fails
+    or a string holds digits other than 0-9.
+
+    >>> [official_conversation_id(v) for v in (1375, " 1375", "+01_375", 1375.7, True, -2, "x", None)]
+    ['1375', '1375', '1375', '1375', '1', '-2', None, None]
+    """
+    number = python_int(value)
+    return None if number is None else str(number)
+
+
+def _pair_list(entry, name, cid, official):
+    """The pair list of a conversation entry. Officially an empty string or an empty object is read as no
+    pair (iterating it gives nothing); anything else that is not a list is refused."""
+    pairs = entry.get(PAIRS_KEY)
+    if isinstance(pairs, list):
+        return pairs
+    if official and PAIRS_KEY in entry and isinstance(pairs, (str, dict)) and not pairs:
+        return []
+    raise SubmissionError("%s: conversation %s has no list '%s'; give one (empty if you find no pair)."
+                          % (name, cid, PAIRS_KEY))
+
+
+def _submitted_conversations(data, name, convs, unknown, official=False):
+    """(ref index per kept entry, pair lists per kept entry, conversation ids, unknown count).
+
+    ``official``: ids are read with int() (floats cut, strings with signs and underscores) and the
+    entries of conversations that are not in the test set are not looked into, as officially.
+    """
     example = '[{"conversation_ID": %s, "%s": [...]}, ...]' % (convs.ids[0] if len(convs.ids) else 1, PAIRS_KEY)
     if not isinstance(data, list):
         raise SubmissionError("%s must be a JSON list of conversations, like %s." % (name, example))
+    read_id = official_conversation_id if official else conversation_id
     ids = []
     for k, entry in enumerate(data):  # one iteration per conversation
         if not isinstance(entry, dict):
             raise SubmissionError("%s: entry %d is %s, not a conversation object like %s."
                                   % (name, k + 1, type(entry).__name__, example))
-        cid = conversation_id(entry.get("conversation_ID"))
+        cid = read_id(entry.get("conversation_ID"))
         if cid is None:
-            raise SubmissionError("%s: entry %d has %s; give each conversation its integer conversation_ID."
+            raise SubmissionError("%s: entry %d has %s; give each conversation its integer conversation_ID%s."
                                   % (name, k + 1, "no conversation_ID" if "conversation_ID" not in entry
-                                     else "the conversation_ID %s" % _clip(entry["conversation_ID"])))
-        if not isinstance(entry.get(PAIRS_KEY), list):
-            raise SubmissionError("%s: conversation %s has no list '%s'; give one (empty if you find no pair)."
-                                  % (name, cid, PAIRS_KEY))
+                                     else "the conversation_ID %s" % _clip(entry["conversation_ID"]),
+                                     " (digits 0-9)" if has_non_ascii_digit(entry.get("conversation_ID")) else ""))
+        if not official:
+            _pair_list(entry, name, cid, official)
         ids.append(cid)
     ids = np.array(ids, dtype=object)
     dup = pd.Index(ids).duplicated()
@@ -232,20 +264,25 @@ def _submitted_conversations(data, name, convs, unknown):
     if n_unknown and unknown == "error":
         raise SubmissionError("%s: conversation %s is not a test conversation; give exactly the conversations "
                               "of the test file." % (name, ids[position < 0][0]))
+    kept = np.flatnonzero(position >= 0)
+    pair_lists = [_pair_list(data[k], name, ids[k], official) for k in kept]
     present = np.zeros(len(convs.ids), dtype=bool)
-    present[position[position >= 0]] = True
+    present[position[kept]] = True
     if not present.all():
         missing = convs.ids[~present]
         raise SubmissionError("%s: conversation %s is missing (%d of %d test conversations are); list every "
                               "test conversation, with an empty '%s' list if it has no pair."
                               % (name, missing[0], len(missing), len(convs.ids), PAIRS_KEY))
-    kept = np.flatnonzero(position >= 0)
-    return position[kept], [data[k][PAIRS_KEY] for k in kept], ids[kept], n_unknown
+    return position[kept], pair_lists, ids[kept], n_unknown
 
 
-def read_submission(data, name, convs, subtask, unknown="error"):
-    """Validate a participant's JSON value for ``subtask`` (1 or 2) against every test conversation."""
-    conv_index, pair_lists, conv_ids, n_unknown = _submitted_conversations(data, name, convs, unknown)
+def read_submission(data, name, convs, subtask, unknown="error", official=False):
+    """Validate a participant's JSON value for ``subtask`` (1 or 2) against every test conversation.
+
+    ``official``: accept what the official scorer scores (see ``_ecac_official``): any integers, no
+    range checks; otherwise the strict rules (utterances that exist, 0 <= start < end <= tokens).
+    """
+    conv_index, pair_lists, conv_ids, n_unknown = _submitted_conversations(data, name, convs, unknown, official)
     counts = np.array([len(p) for p in pair_lists], dtype=np.int64)
     flat = [p for pairs in pair_lists for p in pairs]
     conv = np.repeat(conv_index, counts).astype(np.int64)
@@ -256,6 +293,9 @@ def read_submission(data, name, convs, subtask, unknown="error"):
         raise SubmissionError("%s, conversation %s, pair %d %s: %s"
                               % (name, conv_ids[entry[i]], number[i], _clip(flat[i]), problem))
 
+    if official:
+        pairs = Pairs(conv, *official_fields(flat, subtask, EMOTION_CODE, fail))
+        return Submitted(pairs.take(first_occurrences(pairs)), conv, n_unknown)
     shape_ok = np.array([type(p) is list and len(p) == 2 and type(p[0]) is str for p in flat], dtype=bool)
     if not shape_ok.all():
         fail(int(np.flatnonzero(~shape_ok)[0]), 'a pair must be a list of two strings, like ["3_joy", "%s"].'
@@ -264,7 +304,8 @@ def read_submission(data, name, convs, subtask, unknown="error"):
     parts = emo.str.extract(r"^U?%s_([A-Za-z]+)$" % _NUMBER)
     bad = np.flatnonzero(parts[0].isna().to_numpy())
     if len(bad):
-        fail(int(bad[0]), "the first element must be <emotion utterance>_<emotion>, like \"3_joy\".")
+        fail(int(bad[0]), "the first element must be <emotion utterance>_<emotion>, like \"3_joy\"%s."
+             % _digits_hint(flat[int(bad[0])][0]))
     known = parts[1].isin(list(EMOTION_CODE)).to_numpy()
     if not known.all():
         fail(int(np.flatnonzero(~known)[0]), "unknown emotion %r; use one of %s (lower case)."
@@ -309,7 +350,8 @@ def _span_causes(raw, fail):
         i = int(bad[0])
         text = raw[i]
         hint = ("give token indices, not the cause text, and no 'U' before the utterance number"
-                if any(ch.isalpha() for ch in text) else "use three numbers")
+                if any(ch.isalpha() for ch in text) else
+                "write numbers with the digits 0-9" if has_non_ascii_digit(text) else "use three numbers")
         fail(i, 'the cause must be <utterance>_<start>_<end>, like "2_0_5" (%s).' % hint)
     if not len(raw):
         empty = np.zeros(0, dtype=np.int64)
@@ -322,5 +364,10 @@ def _utterance_causes(raw, fail):
     ok = text.str.fullmatch(_NUMBER).fillna(False).to_numpy(dtype=bool)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        fail(i, 'the cause must be the number of the cause utterance, like "2" (no "U" prefix, no span).')
+        fail(i, 'the cause must be the number of the cause utterance, like "2" (no "U" prefix, no span)%s.'
+             % _digits_hint(raw[i]))
     return text.astype(np.int64).to_numpy() if len(raw) else np.zeros(0, dtype=np.int64)
+
+
+def _digits_hint(text):
+    return "; write numbers with the digits 0-9" if has_non_ascii_digit(text) else ""

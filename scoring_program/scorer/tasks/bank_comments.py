@@ -19,7 +19,8 @@ from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion
 from ..metrics.prf import prf
-from ..metrics.spans import SCHEMES, Spans, TagSet, decode, match, stray_inside
+from ..metrics.entity_views import VIEWS, views
+from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, decode, match, stray_inside
 from ..problems import Message
 from ..tables import (match_ids, missing_ids, read_public_table, read_reference_table, read_table, reference_ids,
                       strip_cells)
@@ -190,9 +191,14 @@ class BankComments(TaskFamily):
                   "ner_precision": p, "ner_recall": r, "class_accuracy": accuracy}
 
         stray = len(stray_inside(pred_codes, doc_start))
+        decodings = [(scheme, gold, pred)]
+        if scheme is not CONLLEVAL:  # nervaluate reads tag lists conlleval-style: show its numbers too
+            decodings.append((CONLLEVAL, decode(gold_codes, doc_start, CONLLEVAL),
+                              decode(pred_codes, doc_start, CONLLEVAL)))
         sections = [
             _entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
             _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
+            _views_section(decodings, scheme),
             _class_section(matrix, kappa, accuracy),
         ]
         summary = "%d comments, %d characters; entities decoded as %s." % (
@@ -273,6 +279,39 @@ def _error_section(gold, pred, gold_hit, pred_hit, stray, scheme):
     ]
     note = ("Scheme %s: %s." % (scheme.name, scheme.description))
     return report.Section("Where entity points are lost", [report.Table(["what", "count"], rows), report.Text(note, "note")])
+
+
+VIEW_NAMES = {"strict": "strict (boundaries and type)", "exact": "exact boundaries (any type)",
+              "partial": "partial overlap (half credit)", "type": "type (any overlap, same type)"}
+
+
+def _decoding_name(scheme, scored):
+    if scheme is not CONLLEVAL:
+        return "strict IOB2 (as scored)"
+    return "conlleval (as scored; as nervaluate reads tags)" if scheme is scored else \
+        "conlleval (as nervaluate reads tags)"
+
+
+def _views_section(decodings, scored):
+    rows = []
+    for scheme, gold, pred in decodings:
+        found = views(gold, pred)
+        name = _decoding_name(scheme, scored)
+        for view in VIEWS:
+            c = found[view]
+            rows.append([VIEW_NAMES[view], name, c.correct, c.incorrect, c.partial, c.missed, c.spurious]
+                        + list(c.prf()))
+    note = ("The views of the nervaluate package (1.2): each predicted entity is correct, incorrect, partial or "
+            "spurious, each gold entity left over is missed; a prediction takes at most one gold entity sharing "
+            "at least 1 %% of its tokens. Strict: same boundaries and type (its precision and recall are those of "
+            "the scored entities under the same decoding). Exact: same boundaries, any type. Partial: the exact "
+            "matching, overlaps counted half. Type: an overlap of the same type is correct, of another type "
+            "incorrect. nervaluate decodes tag lists conlleval-style (an I- tag that continues nothing starts an "
+            "entity), so its own numbers are the conlleval rows; the scored decoding here is %s."
+            % scored.description)
+    return report.Section("Partial-match views (nervaluate)", [report.Table(
+        ["view", "decoding", "correct", "incorrect", "partial", "missed", "spurious", "precision", "recall",
+         "F1"], rows), report.Text(note, "note")])
 
 
 def _class_section(matrix, kappa, accuracy):

@@ -13,10 +13,11 @@ tokens [0, 5) of utterance 2) or ``["3_joy", "2"]`` (subtask 2).
 - Subtask 2: pair P/R/F1 (``*_pair``) and weighted P/R/F1 (``weighted_*``,
   primary ``weighted_f1``).
 
-Option ``mode``: ``official`` reproduces the official scorer to the last digit
-(``+1e-8`` in every denominator; proportional matching may count a gold span
-once per prediction that matches it); ``clean`` divides exactly and credits
-each gold span at most once. Predicted ``neutral`` pairs are ignored and
+Option ``mode``: ``official`` scores what the official scorer scores (numbers
+read with int(), no range checks: see ``_ecac_official``) and reproduces its
+numbers to the last digit (``+1e-8`` in every denominator; proportional
+matching may count a gold span once per prediction that matches it); ``clean``
+validates strictly, divides exactly and credits each gold span at most once. Predicted ``neutral`` pairs are ignored and
 duplicate pairs removed in both modes. Option ``subtasks`` (``both``, ``1``,
 ``2``) chooses what a phase scores; in ``both``, a subtask whose file is
 absent scores 0 on all its keys.
@@ -85,9 +86,10 @@ class EmotionCause(TaskFamily):
         "mode": Option("official", ("official", "clean"),
                        "official: the CodaLab scorer's numbers (+1e-8 denominators); clean: exact division, "
                        "each gold span credited at most once"),
-        "unknown_conversations": Option("error", ("error", "ignore"),
-                                        "a submitted conversation that is not in the gold: refuse it, or skip "
-                                        "it as the official scorer does"),
+        "unknown_conversations": Option("auto", ("auto", "error", "ignore"),
+                                        "a submitted conversation that is not in the gold: refuse it (error), "
+                                        "skip it as the official scorer does (ignore), or auto: ignore in mode "
+                                        "official, error in mode clean"),
     }
 
     def leaderboard_keys(self, options):
@@ -149,8 +151,8 @@ class EmotionCause(TaskFamily):
                 pairs[subtask] = None
                 continue
             data = read_json(file.read_bytes(), file.name, SubmissionError)
-            pairs[subtask] = read_submission(data, file.name, contract.convs, subtask,
-                                             cfg.options["unknown_conversations"])
+            pairs[subtask] = read_submission(data, file.name, contract.convs, subtask, _unknown_rule(cfg.options),
+                                             official=cfg.options["mode"] == "official")
         return EcacSubmission(pairs, ignored)
 
     # -- score -------------------------------------------------------------------------------
@@ -178,7 +180,9 @@ class EmotionCause(TaskFamily):
                 found, table = _subtask2(gold, pred, epsilon)
             scores.update(found)
             n_read = int(in_board[submitted.read_conv].sum())
-            sections += _sections(subtask, table, gold, pred, n_read, n_neutral, submitted.n_unknown_conversations)
+            odd = "" if clean else _odd_pairs_note(pred, ref.contract.convs, subtask)
+            sections += _sections(subtask, table, gold, pred, n_read, n_neutral, submitted.n_unknown_conversations,
+                                  odd)
         for line in sub.ignored:
             sections.append(report.Section("Not scored", [report.Text(line, "note")]))
         summary = ("%d conversations; mode %s (%s)." % (
@@ -186,6 +190,14 @@ class EmotionCause(TaskFamily):
             "exact division, each gold span credited once" if clean else
             "the official scorer's rules, +1e-8 in every denominator"))
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary)
+
+
+def _unknown_rule(options):
+    """error or ignore: what to do with a submitted conversation that is not in the gold."""
+    rule = options["unknown_conversations"]
+    if rule == "auto":
+        return "ignore" if options["mode"] == "official" else "error"
+    return rule
 
 
 def _counts(codes, weights=None):
@@ -247,7 +259,34 @@ def emotion_confusion(gold, pred, position):
     return table
 
 
-def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown):
+def _odd_pairs_note(pred, convs, subtask):
+    """What mode official scored although mode clean would refuse it, counted over ``pred``; "" if nothing."""
+    n_utts = convs.n_utts[pred.conv]
+    outside = (pred.emo_utt < 1) | (pred.emo_utt > n_utts) | (pred.cause_utt < 1) | (pred.cause_utt > n_utts)
+    parts = []
+    if outside.any():
+        parts.append("%d name an utterance outside their conversation" % int(outside.sum()))
+    if subtask == 1:
+        inside = ~outside
+        tokens = np.zeros(len(pred), dtype=np.int64)
+        tokens[inside] = convs.tokens_of(pred.conv[inside], pred.cause_utt[inside])
+        zero = inside & (pred.start == 0) & (pred.end == 0)
+        empty = inside & ~zero & (pred.start >= pred.end)
+        beyond = inside & ~zero & ~empty & ((pred.start < 0) | (pred.end > tokens))
+        for mask, what in ((zero, "have the span 0_0 (where the official scorer puts a gold span it cannot "
+                                  "find, so it can match one)"),
+                           (empty, "have an empty or reversed span (start >= end; a reversed span's negative "
+                                   "length is added to the proportional precision denominator)"),
+                           (beyond, "have a span reaching outside the utterance")):
+            if mask.any():
+                parts.append("%d %s" % (int(mask.sum()), what))
+    if not parts:
+        return ""
+    return ("Scored as the official scorer scores them (mode clean would refuse them): of the pairs scored, "
+            + "; ".join(parts) + ".")
+
+
+def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     counts = table["counts"]
     headers = ["emotion", "weight", "gold pairs", "predicted", "correct (strict)"]
     parts = list(table["scores"].items())
@@ -269,6 +308,8 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown):
              % (n_read, n_read - len(pred), n_neutral))
     if n_unknown:
         notes += " %d conversations not in the test set were skipped." % n_unknown
+    if odd:
+        notes += " " + odd
     matrix = emotion_confusion(gold, pred, table["position"])
     labels = list(EMOTIONS) + ["(none)"]
     conf_rows = [[labels[i]] + [int(v) for v in matrix[i]] for i in range(len(labels))]

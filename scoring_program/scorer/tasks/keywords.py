@@ -8,7 +8,9 @@ Within a cell a keyword written twice counts once, and empty pieces are no keywo
 For every gold sample i, with G the gold set and P the predicted one:
 c = |G & P|, P_i = c/|P|, R_i = c/|G|, F_i = 2c/(|P|+|G|) (0 where a denominator is 0).
 
-- macro (per-sample average, scikit-learn ``average='samples'``): the means of P_i, R_i, F_i;
+- macro (per-sample average, scikit-learn ``average='samples'``): the means of P_i, R_i, F_i
+  (``macro_f1`` is the mean of the per-sample F1);
+- ``f1_of_macro_pr``: the other "macro F1" in use, 2PR/(P+R) of the two means P and R;
 - micro (pooled counts): P = sum c / sum |P|, R = sum c / sum |G|, F1 = 2PR/(P+R).
 
 By default every gold sample of the board counts: a sample with no row, or an
@@ -33,7 +35,8 @@ from ..tables import match_ids, read_public_units, read_reference_table, read_ta
 from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("id", "keywords")
-KEYS = ["macro_f1", "macro_precision", "macro_recall", "micro_f1", "micro_precision", "micro_recall"]
+KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
+        "micro_recall"]
 NOTE_LINES = 50
 GOLD_EMPTY_ID = Message("reference.keywords_empty_id", "{where} has an empty id.", None)
 GOLD_REPEATED = Message("reference.keywords_repeated", "{file} repeats id {id}.", None)
@@ -142,6 +145,7 @@ def sample_scores(c, g, p, counted):
     macro_f = float(safe_div(2 * c, p + g).sum() / n) if n else 0.0
     micro_p, micro_r, micro_f = prf(c.sum(), p.sum(), g.sum())
     return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
+            "f1_of_macro_pr": float(f_beta(macro_p, macro_r)),
             "micro_f1": float(f_beta(micro_p, micro_r)), "micro_precision": micro_p, "micro_recall": micro_r}
 
 

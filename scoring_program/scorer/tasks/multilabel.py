@@ -15,11 +15,11 @@ The predicted set is the whole list, or its first ``set_top_k`` labels, or the
 labels with score >= ``set_threshold`` (both: both conditions). Ranked metrics
 always use the whole list, cut at each k of ``k``.
 
->>> FAMILY.leaderboard_keys({"k": [1, 5], "beta": None})[-3:]
+>>> FAMILY.leaderboard_keys({"k": [1, 5], "beta": None})[-7:-4]
 ['map_at_5', 'ndcg_at_5', 'err_at_5']
 """
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,7 @@ import pandas as pd
 from .. import report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
+from ..metrics import label_ranking
 from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..problems import Message
@@ -110,6 +111,9 @@ SET_KEYS = ["micro_f1", "micro_precision", "micro_recall", "class_avg_f1", "clas
             "class_avg_recall", "macro_f1", "sample_avg_f1", "sample_avg_precision", "sample_avg_recall"]
 FBETA_KEYS = ["micro_fbeta", "macro_fbeta", "sample_avg_fbeta"]
 RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
+# scikit-learn's label ranking measures and macro average precision, on the score matrix (lower is better for
+# coverage_error and label_ranking_loss)
+LABEL_RANKING_KEYS = ["label_ranking_avg_precision", "coverage_error", "label_ranking_loss", "macro_ap"]
 
 
 @dataclass
@@ -126,6 +130,7 @@ class MultilabelReference(Reference):
 class MultilabelSubmission:
     ranked: np.ndarray            # (n_samples, depth) class code at each rank, -1 past the list end
     predicted: np.ndarray         # (n_samples, n_classes) bool: the predicted set
+    ranked_scores: Optional[np.ndarray] = None  # (n_samples, depth) score at each rank; None: no scores column
 
 
 class Multilabel(TaskFamily):
@@ -140,7 +145,7 @@ class Multilabel(TaskFamily):
             keys += FBETA_KEYS
         for k in _ks(options["k"]):
             keys += [template % k for template in RANK_KEYS]
-        return keys
+        return keys + LABEL_RANKING_KEYS
 
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
@@ -235,7 +240,8 @@ class Multilabel(TaskFamily):
             return None
         sub = _build_submission(tokens, scores, len(frame), len(labels), cfg.options)
         order = np.argsort(position)
-        return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order])
+        return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
+                                    ranked_scores=None if scores is None else sub.ranked_scores[order])
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):
@@ -273,10 +279,19 @@ class Multilabel(TaskFamily):
             scores.update(zip([t % k for t in RANK_KEYS], row))
             rank_rows.append([k] + row)
 
+        listed = label_ranking.Listed.from_ranked(
+            ranked, None if sub.ranked_scores is None else sub.ranked_scores[rows])
+        lrap, coverage, loss = label_ranking.per_sample(listed, gold)
+        class_ap = label_ranking.per_class_ap(listed, gold)
+        average = lambda v: float(v.mean()) if len(v) else 0.0  # noqa: E731
+        scores.update(label_ranking_avg_precision=average(lrap), coverage_error=average(coverage),
+                      label_ranking_loss=average(loss), macro_ap=average(class_ap[mask]))
+
         sections = [
             _averages_section(scores, mask, opts),
-            _class_section(ref.contract.labels, counts, mask),
+            _class_section(ref.contract.labels, counts, mask, class_ap),
             _ranking_section(rank_rows, opts, g_max),
+            _label_ranking_section(scores, mask, opts, sub.ranked_scores is not None),
             _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
         ]
         summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.contract.labels),
@@ -327,6 +342,10 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
     depth = int(tokens.counts.max()) if n_rows else 0
     ranked = np.full((n_rows, depth), -1, dtype=np.int16)
     ranked[row, position] = codes
+    ranked_scores = None
+    if scores is not None:
+        ranked_scores = np.full((n_rows, depth), np.nan)
+        ranked_scores[row, position] = scores
     keep = np.ones(len(codes), dtype=bool)
     if opts["set_top_k"] is not None:
         keep &= position < opts["set_top_k"]
@@ -334,7 +353,7 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
         keep &= scores >= opts["set_threshold"]
     predicted = np.zeros((n_rows, n_classes), dtype=bool)
     predicted[row[keep], codes[keep]] = True
-    return MultilabelSubmission(ranked=ranked, predicted=predicted)
+    return MultilabelSubmission(ranked=ranked, predicted=predicted, ranked_scores=ranked_scores)
 
 
 def _strata(gold, labels):
@@ -394,12 +413,32 @@ def _averages_section(scores, mask, opts):
                                           report.Text(note, "note")])
 
 
-def _class_section(labels, counts, mask):
+def _class_section(labels, counts, mask, class_ap):
     p, r, f1, _ = ml.per_class(counts)
     rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
-             float(p[c]), float(r[c]), float(f1[c]), "yes" if mask[c] else "no"] for c in range(len(labels))]
+             float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), "yes" if mask[c] else "no"]
+            for c in range(len(labels))]
     return report.Section("Per class", [report.Table(
-        ["class", "gold", "predicted", "correct", "precision", "recall", "F1", "in class averages"], rows)])
+        ["class", "gold", "predicted", "correct", "precision", "recall", "F1", "average precision",
+         "in class averages"], rows)])
+
+
+def _label_ranking_section(scores, mask, opts, has_scores):
+    rows = [["label ranking average precision (higher is better)", scores["label_ranking_avg_precision"]],
+            ["coverage error (labels to go down the ranking to find every gold label; lower is better)",
+             scores["coverage_error"]],
+            ["label ranking loss (share of wrongly ordered gold/other pairs; lower is better)",
+             scores["label_ranking_loss"]],
+            ["macro average precision (mean over %d classes, rule %s)" % (int(mask.sum()), opts["classes"]),
+             scores["macro_ap"]]]
+    note = ("scikit-learn's definitions on the score matrix: %s; a label not listed is below every listed label "
+            "of every sample, tied with the other unlisted ones. Tied scores stay tied here (the ranked metrics "
+            "above break ties by the listed order). A sample with no gold label scores 1, 0 and 0 on the first "
+            "three (as scikit-learn); a class with no gold sample has average precision 0."
+            % ("the submitted scores" if has_scores else "no scores column, so the label at position p (from 0) "
+                                                         "scores -p"))
+    return report.Section("Label ranking (scikit-learn)", [report.Table(["measure", "value"], rows),
+                                                           report.Text(note, "note")])
 
 
 def _ranking_section(rows, opts, g_max):

@@ -1,0 +1,151 @@
+"""Label-ranking measures on a score matrix, as scikit-learn defines them, computed from the listed labels only.
+
+A submission lists some labels per sample, most confident first, optionally
+with scores. Its score matrix (samples x classes) holds those scores; a label
+that is not listed sits below every listed label of every sample, tied with the
+other unlisted ones (as if scored minus infinity). Without scores the score of
+the label at position p (from 0) is ``-p``. Tied scores stay tied, as in
+scikit-learn. Only the listed entries are touched (the unlisted ones are
+counted, never stored), so the cost is that of the lists.
+
+Per sample i, with relevant set Y (grade > 0), C classes and n_ge(j) the number
+of labels scored >= label j:
+
+- label ranking average precision (``label_ranking_average_precision_score``):
+  mean over j in Y of |{k in Y: s_k >= s_j}| / n_ge(j); 1 when Y is empty or
+  holds every class;
+- coverage error (``coverage_error``): n_ge of the lowest-scored relevant label,
+  0 when Y is empty (lower is better);
+- ranking loss (``label_ranking_loss``): the share of (relevant, irrelevant)
+  pairs with s_irrelevant >= s_relevant, 0 when Y is empty or full (lower is
+  better).
+
+Per class c, over samples (``average_precision_score``): AP = sum over the
+distinct scores t, from the highest, of (R_t - R_{t-1}) P_t, with precision and
+recall of "score >= t"; 0 when the class has no positive sample.
+
+>>> listed = Listed.of([[2, 0], [1]], [[0.9, 0.5], [0.3]])   # sample 0 lists c2, c0; sample 1 lists c1
+>>> relevant = np.array([[True, False, False], [True, False, True]])
+>>> lrap, coverage, loss = per_sample(listed, relevant)
+>>> lrap.tolist(), coverage.tolist(), loss.tolist()  # sample 1: c1 (irrelevant) first, c0 and c2 tied below
+([0.5, 0.6666666666666666], [2.0, 3.0], [0.5, 1.0])
+>>> per_class_ap(listed, relevant).tolist()  # c0: sample 0 at 0.5, sample 1 unlisted: (1/2) 1 + (1/2) 1
+[1.0, 0.0, 0.5]
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Listed labels as parallel arrays in row-major rank order (scores non-increasing within a row)."""
+
+    row: np.ndarray
+    code: np.ndarray
+    score: np.ndarray
+    n_rows: int
+
+    @classmethod
+    def of(cls, codes, scores=None):
+        """From lists per row (for tests and examples); without scores, position p scores -p."""
+        row = np.repeat(np.arange(len(codes)), [len(c) for c in codes]).astype(np.int64)
+        code = np.array([c for r in codes for c in r], dtype=np.int64)
+        if scores is None:
+            score = -np.concatenate([np.arange(len(c)) for c in codes] + [np.zeros(0)]).astype(float)
+        else:
+            score = np.array([s for r in scores for s in r], dtype=float)
+        return cls(row, code, score, len(codes))
+
+    @classmethod
+    def from_ranked(cls, ranked, ranked_scores=None):
+        """From the (n, depth) class codes by rank (-1 past the end) and their scores (None: by position)."""
+        ranked = np.asarray(ranked)
+        listed = ranked >= 0
+        row, position = np.nonzero(listed)
+        if ranked_scores is None:
+            score = -position.astype(float)
+        else:
+            score = np.asarray(ranked_scores, dtype=float)[row, position]
+        return cls(row.astype(np.int64), ranked[row, position].astype(np.int64), score, ranked.shape[0])
+
+
+def _tie_groups(keys_changed):
+    """Group id of each entry, a new group where ``keys_changed`` is True (the first entry starts one)."""
+    return np.cumsum(keys_changed) - 1
+
+
+def per_sample(listed, relevant):
+    """(label ranking average precision, coverage error, ranking loss) of every sample, as float arrays."""
+    relevant = np.asarray(relevant, dtype=bool)
+    n, n_classes = relevant.shape
+    n_relevant = relevant.sum(axis=1).astype(np.int64)
+    row, score = listed.row, listed.score
+    rel = relevant[row, listed.code] if len(row) else np.zeros(0, dtype=bool)
+    # tie groups inside each row: entries are in rank order, equal scores adjacent
+    new = np.ones(len(row), dtype=bool)
+    new[1:] = (row[1:] != row[:-1]) | (score[1:] != score[:-1])
+    group = _tie_groups(new)
+    row_start = np.searchsorted(row, np.arange(n))
+    last_of_group = np.flatnonzero(np.r_[new[1:], True])  # index of each group's last entry
+    end = last_of_group[group]                            # index of the last entry tied with each entry
+    n_ge = end - row_start[row] + 1             # labels scored >= this one (all listed: unlisted are below)
+    rel_cum = np.cumsum(rel)
+    rel_before_row = np.concatenate([[0], rel_cum])[row_start[row]]
+    rel_ge = rel_cum[end] - rel_before_row if len(row) else np.zeros(0, dtype=np.int64)
+
+    listed_rel = np.bincount(row[rel], minlength=n)
+    unlisted_rel = n_relevant - listed_rel
+    trivial = (n_relevant == 0) | (n_relevant == n_classes)
+
+    ratio = np.bincount(row[rel], weights=rel_ge[rel] / n_ge[rel], minlength=n).astype(float)
+    # an unlisted relevant label ties with every unlisted label: n_ge = C, and every relevant label is >= it
+    ratio += unlisted_rel * (n_relevant / n_classes)
+    lrap = np.where(trivial, 1.0, ratio / np.maximum(n_relevant, 1))
+
+    worst = np.zeros(n, dtype=np.int64)
+    at = np.flatnonzero(rel)
+    last = at[np.r_[row[at][1:] != row[at][:-1], True]] if len(at) else at  # lowest-scored relevant label
+    worst[row[last]] = n_ge[last]
+    coverage = np.where(n_relevant == 0, 0, np.where(unlisted_rel > 0, n_classes, worst)).astype(float)
+
+    wrong = np.bincount(row[rel], weights=(n_ge[rel] - rel_ge[rel]).astype(float), minlength=n).astype(float)
+    wrong += unlisted_rel * (n_classes - n_relevant)  # below or tied with every irrelevant label
+    pairs = n_relevant * (n_classes - n_relevant)
+    loss = np.where(trivial, 0.0, wrong / np.maximum(pairs, 1))
+    return lrap, coverage, loss
+
+
+def per_class_ap(listed, relevant):
+    """Average precision of every class over the samples (0 for a class with no positive sample)."""
+    relevant = np.asarray(relevant, dtype=bool)
+    n, n_classes = relevant.shape
+    positives = relevant.sum(axis=0).astype(float)
+    # by class, then by decreasing score: one sort on the scores (the order inside a tie does not matter),
+    # then a stable sort on the class codes (a radix sort for 16-bit codes)
+    order = np.argsort(-listed.score)
+    small = np.int16 if n_classes < 2 ** 15 else np.int64
+    order = order[np.argsort(listed.code[order].astype(small), kind="stable")]
+    code, score = listed.code[order], listed.score[order]
+    rel = relevant[listed.row[order], code] if len(order) else np.zeros(0, dtype=bool)
+    new = np.ones(len(code), dtype=bool)
+    new[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
+    group = _tie_groups(new)
+    n_groups = group[-1] + 1 if len(group) else 0
+    group_code = code[new]
+    tp_group = np.bincount(group, weights=rel, minlength=n_groups).astype(float)
+    size_group = np.bincount(group, minlength=n_groups).astype(float)
+    # running counts inside each class, at the end of each group
+    class_start = np.searchsorted(group_code, np.arange(n_classes))
+    tp_cum, size_cum = np.cumsum(tp_group), np.cumsum(size_group)
+    first_group = class_start[group_code]
+    tp_before = np.concatenate([[0.0], tp_cum])[first_group]
+    size_before = np.concatenate([[0.0], size_cum])[first_group]
+    precision = (tp_cum - tp_before) / (size_cum - size_before)
+    total = np.bincount(group_code, weights=tp_group * precision, minlength=n_classes).astype(float)
+    # the unlisted samples of a class: one last group, tied at the bottom, where every sample is in
+    listed_tp = np.bincount(group_code, weights=tp_group, minlength=n_classes).astype(float)
+    listed_count = np.bincount(group_code, weights=size_group, minlength=n_classes).astype(float)
+    bottom = listed_count < n
+    total += np.where(bottom, (positives - listed_tp) * (positives / max(n, 1)), 0.0)
+    return np.where(positives > 0, total / np.maximum(positives, 1.0), 0.0)
