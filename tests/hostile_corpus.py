@@ -342,6 +342,9 @@ def family_cases(family):
         first["emotion-cause_pairs"][0] = pair
         return with_s1(convs)
 
+    def clean(config):
+        config.setdefault("options", {})["mode"] = "clean"
+
     convs_pairs = next(c for c in s1 if c["emotion-cause_pairs"])
     good = convs_pairs["emotion-cause_pairs"][0]
     utt = good[0].split("_")[0]
@@ -349,19 +352,21 @@ def family_cases(family):
         Case(family, "not-json", 1, ("not valid JSON",), with_s1(None, b"[{oops")),
         Case(family, "json-object-not-list", 1, ("list",), with_s1({"a": 1})),
         Case(family, "list-of-numbers", 1, ("conversation",), with_s1([1, 2, 3])),
-        Case(family, "huge-integer", 1, ("cannot be read",), with_s1(None, b"[" + b"9" * 5000 + b"]")),
+        Case(family, "huge-integer", 1, ("not valid JSON", "4300 digits"), with_s1(None, b"[" + b"9" * 5000 + b"]")),
         Case(family, "deeply-nested", 1, ("nested too deeply",), with_s1(None, b"[" * 100000 + b"]" * 100000)),
         Case(family, "lone-surrogate-escape", 1, ("\\ud800",), edit_first_pair(["\ud800_joy", good[1]])),
         Case(family, "hostile-emotion", 1, ("unknown emotion",), edit_first_pair([utt + "_pwned", good[1]])),
         Case(family, "pair-not-a-list", 1, ("a pair must be a list",), edit_first_pair("3_joy")),
         Case(family, "pair-of-three", 1, ("a pair must be a list",), edit_first_pair([good[0], good[1], "x"])),
-        Case(family, "utterance-out-of-range", 1, ("does not exist",), edit_first_pair(["999_joy", good[1]])),
-        Case(family, "cause-as-text", 1, ("give token indices",), edit_first_pair([good[0], "1_we won"])),
+        # mode official scores what the official scorer scores (such a pair just never matches): mode clean refuses it
+        Case(family, "utterance-out-of-range", 1, ("does not exist",), edit_first_pair(["999_joy", good[1]]),
+             config=clean),
+        Case(family, "cause-as-text", 1, ("token indices, not the cause text",), edit_first_pair([good[0], "1_we won"])),
         Case(family, "missing-conversation", 1, ("is missing",), with_s1(s1[1:])),
         Case(family, "unknown-conversation", 1, ("not a test conversation",),
              with_s1(s1 + [{"conversation_ID": 999999, "emotion-cause_pairs": []}])),
         Case(family, "conversation-id-bool", 1, ("conversation_ID",),
-             with_s1([dict(s1[0], conversation_ID=True)] + s1[1:])),
+             with_s1([dict(s1[0], conversation_ID=True)] + s1[1:]), config=clean),
     ]
 
 

@@ -25,12 +25,13 @@ CASES = {
 
 
 def _family_result(tmp_path, pred_tags, scheme):
-    from scorer.runner import prepare
+    from scorer.api import Competition
 
     config = "task: bank_comments\nboard: all\noptions: {scheme: %s}\n" % scheme
     base = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold_csv(IDS, TEXTS, GOLD_TAGS, GOLD_CLASSES)},
                       {"submission.csv": submission_csv(IDS, pred_tags, GOLD_CLASSES)})
-    return prepare(str(base / "ref"), str(base / "res")).score("all")
+    comp = Competition.open(str(base / "ref"))
+    return comp.score(comp.read_submission(str(base / "res")), "all")
 
 
 def _view_rows(result):

@@ -61,7 +61,7 @@ def test_both_workers_give_the_same_scores(tmp_path, competition, index):
     assert v1.output_zip["scores.json"] == cb.output_zip["scores.json"]
     ours = parse_scores(v1.scores_txt)
     assert ours == yaml.load(cb.output_zip["scores.txt"], Loader=yaml.Loader)   # Codabench reads YAML
-    assert list(ours) == columns(competition) or set(ours) == set(columns(competition))
+    assert set(columns(competition)) <= set(ours)  # every column written; more keys are ignored by both platforms
     assert [n for n in v1.output_zip if n.endswith(".html")] == ["detailed_results.html"]
     assert "metadata" not in v1.output_zip
 
