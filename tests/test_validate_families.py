@@ -108,3 +108,24 @@ def test_multilabel_rows_are_all_checked_before_missing_ids(tmp_path):
     assert proc.returncode == 1 and len(found) == 3, proc.stdout
     assert ["line 4" in found[0], "line 8" in found[1], "line 10" in found[2]] == [True, True, True]
     assert "'nosuchlabel'" in found[0] and "listed twice" in found[1] and "'abc'" in found[2]
+
+
+def test_emotion_cause_every_faulty_pair_is_listed_in_mode_clean(tmp_path):
+    """Three planted faults in one conversation: each is named with its pair number, in file order."""
+    folder = _ecac_submission(tmp_path, lambda n_tokens: ["1_joy", "1_0_%d" % (n_tokens + 3)])
+    path = folder / "Subtask_1_pred.json"
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    entries[0]["emotion-cause_pairs"] = [["1_glee", "1_0_1"], ["1_joy", "1_0_1"], ["1_joy", "1_0"],
+                                         ["1_joy", "1_0_1", "extra"]]
+    path.write_text(json.dumps(entries), encoding="utf-8")
+    config = ROOT / "examples" / "emotion_cause" / "reference_data" / "board_A.yaml"
+    clean = tmp_path / "clean.yaml"
+    clean.write_text(config.read_text(encoding="utf-8").replace("mode: official", "mode: clean"), encoding="utf-8")
+    kit = ROOT / "examples" / "emotion_cause" / "starting_kit"
+    proc = subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(clean), str(folder)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert "3 problem(s)" in lines[0], proc.stdout
+    assert [("pair %d" % n) in line for n, line in zip((1, 3, 4), lines[1:4])] == [True] * 3, proc.stdout
+    assert "unknown emotion 'glee'" in lines[1] and "three numbers" in lines[2] and "two strings" in lines[3]

@@ -33,6 +33,9 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..problems import Message
+from ..quoting import clip
+
 # the white space int() strips: str.isspace() less the four ASCII separators \x1c-\x1f
 INT_SPACE = r"[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 _INT = r"\A%s*([+-]?)([0-9]+)%s*\Z" % (INT_SPACE, INT_SPACE)
@@ -104,8 +107,39 @@ def has_non_ascii_digit(text):
     return any(ch.isdecimal() and not ch.isascii() for ch in str(text))
 
 
+FIELD_NAMES = {"emotion utterance": Message("ecac.field_emotion_utterance", "emotion utterance", "情感话语编号"),
+               "cause utterance": Message("ecac.field_cause_utterance", "cause utterance", "原因话语编号"),
+               "span start": Message("ecac.field_span_start", "span start", "片段起点"),
+               "span end": Message("ecac.field_span_end", "span end", "片段终点")}
 _FIELDS = {1: ("emotion utterance", "cause utterance", "span start", "span end"),
            2: ("emotion utterance", "cause utterance")}
+
+SHAPE = Message("ecac.pair_shape", "a pair must be a list of two strings, like {example}.",
+                "每个配对必须是两个字符串组成的列表，例如 {example}。")
+HEAD_ONE_UNDERSCORE = Message("ecac.head_one_underscore", 'the first element must be <emotion utterance>_<emotion> with '
+                              'one "_", like "3_joy".', '第一个元素必须是 <情感话语编号>_<情感>，只含一个“_”，例如 "3_joy"。')
+UNKNOWN_EMOTION_OFFICIAL = Message("ecac.unknown_emotion_official", "unknown emotion {emotion}; the first element is "
+                                   "<emotion utterance>_<emotion>, the emotion one of {emotions} (lower case, nothing "
+                                   "around it).", "未知的情感 {emotion}；第一个元素是 <情感话语编号>_<情感>，情感须为 {emotions} "
+                                   "之一（小写，前后不加任何字符）。")
+CAUSE_THREE_NUMBERS = Message("ecac.cause_three_numbers", 'the cause must be <utterance>_<start>_<end>, three whole '
+                              'numbers joined by "_", like "2_0_5"{hint}.',
+                              '原因必须是 <话语编号>_<起点>_<终点>，三个整数用“_”连接，例如 "2_0_5"{hint}。')
+TEXT_HINT = Message("ecac.text_hint", " (token indices, not the cause text; no letter, no 'U')",
+                    "（写词元下标，不要写原因文本；不要字母，不要“U”）")
+SPAN_CROSSING = Message("ecac.span_crossing", "the span {start}_{end} starts before token 0 and ends after it. The "
+                        "official scorer fails on such a span when it meets a gold span it could not locate, so it is "
+                        "refused whatever the gold; give a start of 0 or more.",
+                        "片段 {start}_{end} 起点在第 0 个词元之前而终点在其之后。官方评分程序遇到无法定位的标准片段时会在这种片段上出错，"
+                        "因此无论标准答案如何都拒绝它；请给出不小于 0 的起点。")
+TOO_MANY_DIGITS = Message("ecac.too_many_digits", "the {field} {text} has more than {n} digits; give a number below "
+                          "10^{n}.", "{field} {text} 超过 {n} 位；请给出小于 10^{n} 的数。")
+NOT_ASCII_DIGITS = Message("ecac.not_ascii_digits", "the {field} {text} is not written with the digits 0-9; write "
+                           "numbers with ASCII digits.", "{field} {text} 不是用数字 0-9 写的；请用半角数字。")
+CAUSE_UTTERANCE_NUMBER = Message("ecac.cause_utterance_number", 'the cause must be the number of the cause utterance, '
+                                 'like "2" (no "U" prefix, no span); got {text}.',
+                                 '原因必须是原因话语的编号，例如 "2"（不加“U”前缀，不写片段）；实际为 {text}。')
+NOT_WHOLE = Message("ecac.not_whole", "the {field} {text} is not a whole number{hint}.", "{field} {text} 不是整数{hint}。")
 
 
 def official_fields(flat, subtask, emotion_code, fail):
@@ -126,18 +160,17 @@ def official_fields(flat, subtask, emotion_code, fail):
         example = '["3_joy", "2"]'
     bad = np.flatnonzero(~np.array(shape, dtype=bool))
     if len(bad):
-        fail(int(bad[0]), "a pair must be a list of two strings, like %s." % example)
+        fail(int(bad[0]), SHAPE(example=example))
     n = len(flat)
     heads = pd.Series([p[0] for p in flat], dtype=object)
     head = heads.str.extract(r"\A([^_]*)_([^_]*)\Z") if n else pd.DataFrame({0: [], 1: []}, dtype=object)
     bad = np.flatnonzero(head[0].isna().to_numpy())
     if len(bad):
-        fail(int(bad[0]), 'the first element must be <emotion utterance>_<emotion> with one "_", like "3_joy".')
+        fail(int(bad[0]), HEAD_ONE_UNDERSCORE())
     known = head[1].isin(list(emotion_code)).to_numpy()
     if not known.all():
         i = int(np.flatnonzero(~known)[0])
-        fail(i, "unknown emotion %r; the first element is <emotion utterance>_<emotion>, the emotion one of %s "
-                "(lower case, nothing around it)." % (head[1].iloc[i], ", ".join(emotion_code)))
+        fail(i, UNKNOWN_EMOTION_OFFICIAL(emotion=repr(clip(head[1].iloc[i])), emotions=", ".join(emotion_code)))
     emotion = head[1].map(emotion_code).to_numpy(dtype=np.int64) if n else np.zeros(0, dtype=np.int64)
     numbers = [parse_ints(head[0].str.replace("U", "", regex=False))]  # officially every U is deleted
     texts = [head[0]]
@@ -146,8 +179,7 @@ def official_fields(flat, subtask, emotion_code, fail):
         cause = causes.str.extract(r"\A([^_]*)_([^_]*)_([^_]*)\Z") if n else pd.DataFrame({0: [], 1: [], 2: []})
         bad = np.flatnonzero(cause[0].isna().to_numpy())
         if len(bad):
-            fail(int(bad[0]), 'the cause must be <utterance>_<start>_<end>, three whole numbers joined by "_", '
-                              'like "2_0_5"%s.' % _text_hint(causes.iloc[int(bad[0])]))
+            fail(int(bad[0]), CAUSE_THREE_NUMBERS(hint=_text_hint(causes.iloc[int(bad[0])])))
         numbers += [parse_ints(cause[k]) for k in range(3)]
         texts += [cause[k] for k in range(3)]
     else:
@@ -165,9 +197,7 @@ def official_fields(flat, subtask, emotion_code, fail):
         crossing = np.flatnonzero((start < 0) & (end > 0))
         if len(crossing):
             i = int(crossing[0])
-            fail(i, "the span %d_%d starts before token 0 and ends after it. The official scorer fails on such a "
-                    "span when it meets a gold span it could not locate, so it is refused whatever the gold; "
-                    "give a start of 0 or more." % (start[i], end[i]))
+            fail(i, SPAN_CROSSING(start=int(start[i]), end=int(end[i])))
     else:
         emo_utt, cause_utt = values
         start = end = np.zeros(n, dtype=np.int64)
@@ -175,17 +205,15 @@ def official_fields(flat, subtask, emotion_code, fail):
 
 
 def _text_hint(text):
-    if any(ch.isalpha() for ch in text):
-        return " (token indices, not the cause text; no letter, no 'U')"
-    return ""
+    return TEXT_HINT() if any(ch.isalpha() for ch in str(text)) else ""
 
 
 def _number_problem(field, text, status, subtask):
+    name = FIELD_NAMES[field]()
     if status == TOO_LARGE:
-        return "the %s %s has more than %d digits; give a number below 10^%d." % (field, text, MAX_DIGITS, MAX_DIGITS)
+        return TOO_MANY_DIGITS(field=name, text=clip(text), n=MAX_DIGITS)
     if has_non_ascii_digit(text):
-        return "the %s %r is not written with the digits 0-9; write numbers with ASCII digits." % (field, text)
+        return NOT_ASCII_DIGITS(field=name, text=repr(clip(text)))
     if field == "cause utterance" and subtask == 2:
-        return ('the cause must be the number of the cause utterance, like "2" (no "U" prefix, no span); got %s.'
-                % text)
-    return "the %s %r is not a whole number%s." % (field, text, _text_hint(text))
+        return CAUSE_UTTERANCE_NUMBER(text=clip(text))
+    return NOT_WHOLE(field=name, text=repr(clip(text)), hint=_text_hint(text))

@@ -34,6 +34,7 @@ from ..errors import ReferenceDataError, SubmissionError
 from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
 from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
+from ..problems import Message
 from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
 from .base import Contract, Reference, Result, TaskFamily
 
@@ -50,6 +51,14 @@ PRIMARY = {"1": "weighted_strict_f1", "2": "weighted_f1", "both": "weighted_stri
 SLOT = {1: "subtask1", 2: "subtask2"}
 GOLD = {1: "subtask1_gold", 2: "subtask2_gold"}
 N_EMOTIONS = len(EMOTIONS)
+GOLD_NO_USAGE = Message("reference.ecac_usage", "the ECAC gold is JSON and has no usage column; use boards: "
+                        "{{file: boards.csv}}.", None)
+GOLD_ABSENT = Message("reference.ecac_absent", "the gold file {file} named in config.yaml is not in the reference data.",
+                      None)
+GOLD_DIFFERENT = Message("reference.ecac_different", "{first} and {second} hold different conversations; both "
+                         "subtasks must score the same ones.", None)
+NO_SUBTASK_FILE = Message("ecac.no_subtask_file", "this phase scores subtask {subtask}; the submission has no {file}.",
+                          "本阶段评测子任务 {subtask}；提交中没有 {file}。")
 PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, without pairs
 
 
@@ -102,7 +111,7 @@ class EmotionCause(TaskFamily):
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
         if cfg.usage_column:
-            raise ReferenceDataError("the ECAC gold is JSON and has no usage column; use boards: {file: boards.csv}.")
+            raise ReferenceDataError(GOLD_NO_USAGE())
         convs, gold, notes = None, {}, []
         for subtask in _subtasks(cfg.options):
             name = cfg.files[GOLD[subtask]]
@@ -110,13 +119,12 @@ class EmotionCause(TaskFamily):
                 with open(cfg.path(GOLD[subtask]), "rb") as fh:
                     data = read_json(fh.read(), name, ReferenceDataError)
             except OSError:
-                raise ReferenceDataError("the gold file %s named in config.yaml is not in the reference data." % name)
+                raise ReferenceDataError(GOLD_ABSENT(file=name))
             these = read_conversations(data, name)
             if convs is None:
                 convs = these
             elif set(these.ids) != set(convs.ids):
-                raise ReferenceDataError("%s and %s hold different conversations; both subtasks must score the "
-                                         "same ones." % (cfg.files[GOLD[1]], name))
+                raise ReferenceDataError(GOLD_DIFFERENT(first=cfg.files[GOLD[1]], second=name))
             gold[subtask], found = read_gold_pairs(data, convs, name, subtask)
             notes += found
         strata = _dominant_emotion(gold[_subtasks(cfg.options)[0]], len(convs.ids))
@@ -135,7 +143,8 @@ class EmotionCause(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def read_submission(self, files, contract, cfg, problems):
-        """The first problem of the JSON files ends the check (the offline check names it alone)."""
+        """Every faulty pair of a file is a problem (the file's shape stops at its first one); official mode
+        stops at the first pair the official scorer would fail on."""
         scored = _subtasks(cfg.options)
         pairs, ignored = {}, []
         for subtask in (1, 2):
@@ -146,13 +155,14 @@ class EmotionCause(TaskFamily):
                 continue
             if file is None:
                 if len(scored) == 1:
-                    raise SubmissionError("this phase scores subtask %d; the submission has no %s."
-                                          % (subtask, cfg.files[SLOT[subtask]]))
+                    raise SubmissionError(NO_SUBTASK_FILE(subtask=subtask, file=cfg.files[SLOT[subtask]]))
                 pairs[subtask] = None
                 continue
             data = read_json(file.read_bytes(), file.name, SubmissionError)
-            pairs[subtask] = read_submission(data, file.name, contract.convs, subtask, _unknown_rule(cfg.options),
-                                             official=cfg.options["mode"] == "official")
+            pairs[subtask] = read_submission(data, file.name, contract.convs, subtask, problems,
+                                             _unknown_rule(cfg.options), official=cfg.options["mode"] == "official")
+        if problems:
+            return None
         return EcacSubmission(pairs, ignored)
 
     # -- score -------------------------------------------------------------------------------
