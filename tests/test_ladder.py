@@ -6,6 +6,7 @@ as the site laid it out. The released scores are checked against the Ladder work
 per-sample scores (computed with plain Python sets): Algorithm 1 of Blum and Hardt for the fixed step,
 and the authors' rule (std of the per-sample differences / sqrt(n)) for the parameter-free Ladder.
 """
+import json
 import shutil
 
 import numpy as np
@@ -196,3 +197,65 @@ def test_feedback_settings_belong_to_board_a(tmp_path):
         parse_config(raw, families())
     assert "feedback" in info.value.message and "board A only" in info.value.message
     assert ROOT.is_dir() and read_scores
+
+
+# -- the state kept by the organizer tool ------------------------------------------------------------
+def ladder_board(out):
+    return {r["team"]: r for r in read(out / "ladder.csv")}
+
+
+def test_the_organizer_tool_keeps_the_state(tmp_path):
+    from helpers import organizer
+
+    subs = tmp_path / "subs"
+    teams = {"alpha": submissions([0.30, 0.295, 0.10]), "beta": submissions([0.50, 0.05])}
+    for team, rows in teams.items():
+        for k, sub in enumerate(rows):
+            (subs / team).mkdir(parents=True, exist_ok=True)
+            (subs / team / ("%03d.csv" % (k + 1))).write_text(as_csv(sub), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = organizer("ladder", KEYWORDS, subs, out, "--step", "0.01")
+    assert proc.returncode == 0, proc.stderr
+
+    def expected(rows):
+        best = None
+        for value in (exact(r).mean() for r in rows):
+            if best is None or value > best + 0.01:
+                best = float(np.floor(value / 0.01 + 0.5) * 0.01)
+        return best
+
+    board = ladder_board(out)
+    for team, rows in teams.items():
+        assert float(board[team]["macro_f1"]) == pytest.approx(expected(rows), abs=1e-9)
+        assert board[team]["submissions"] == str(len(rows))
+    assert board["beta"]["rank"] == "1" and board["beta"]["best submission"] == "002.csv"
+    page = (out / "ladder.html").read_text(encoding="utf-8")
+    assert "the Ladder" in page and "beats the team&#x27;s shown score by more than 0.01" in page
+    # a new submission: only it is scored, from the kept state
+    more = submissions([0.0])[0]
+    (subs / "alpha" / "004.csv").write_text(as_csv(more), encoding="utf-8")
+    state = json.loads((out / "ladder_state.json").read_text(encoding="utf-8"))
+    assert len(state["alpha"]["done"]) == 3
+    assert organizer("ladder", KEYWORDS, subs, out, "--step", "0.01").returncode == 0
+    assert float(ladder_board(out)["alpha"]["macro_f1"]) == pytest.approx(expected(teams["alpha"] + [more]), abs=1e-9)
+    assert len(json.loads((out / "ladder_state.json").read_text(encoding="utf-8"))["alpha"]["done"]) == 4
+    # an earlier file replaced: the team is replayed from its first submission
+    (subs / "alpha" / "001.csv").write_text(as_csv(more), encoding="utf-8")
+    assert organizer("ladder", KEYWORDS, subs, out, "--step", "0.01").returncode == 0
+    replayed = [more] + teams["alpha"][1:] + [more]
+    assert float(ladder_board(out)["alpha"]["macro_f1"]) == pytest.approx(expected(replayed), abs=1e-9)
+    assert ladder_board(out)["alpha"]["best submission"] == "001.csv"
+
+
+def test_the_organizer_tool_runs_the_parameter_free_ladder(tmp_path):
+    from helpers import organizer
+
+    subs = tmp_path / "subs"
+    for k, rows in enumerate(submissions([0.30, 0.30, 0.15])):
+        (subs / "team").mkdir(parents=True, exist_ok=True)
+        (subs / "team" / ("%03d.csv" % (k + 1))).write_text(as_csv(rows), encoding="utf-8")
+    proc = organizer("ladder", KEYWORDS, subs, tmp_path / "out", "--parameter-free")
+    assert proc.returncode == 0, proc.stderr
+    row = ladder_board(tmp_path / "out")["team"]
+    assert float(row["macro_f1"]) == pytest.approx(exact(submissions([0.30, 0.30, 0.15])[2]).mean(), abs=1e-9)
+    assert row["best submission"] == "003.csv"
