@@ -70,7 +70,7 @@ def plain_bootstrap(table, statistic, resamples, level, seed):
 def test_both_ways_of_drawing_agree_with_a_plain_bootstrap(monkeypatch, distinct):
     rng = np.random.default_rng(5)
     n = 3000
-    if distinct == "few":   # small counts: few distinct rows, drawn per group
+    if distinct == "few":   # small counts: few distinct rows, large groups, drawn per group
         table = np.column_stack([rng.integers(0, 3, n), rng.integers(1, 4, n)]).astype(float)
     else:                   # real-valued per-unit scores: every row distinct, drawn per unit
         table = np.column_stack([rng.random(n), np.ones(n)])
@@ -78,8 +78,9 @@ def test_both_ways_of_drawing_agree_with_a_plain_bootstrap(monkeypatch, distinct
     assert (len(groups.counts) < 20) == (distinct == "few")
     reference = plain_bootstrap(table, accuracy, 4000, 0.9, 1)
     ours = resampling.interval(table, accuracy, 4000, 0.9, seed=1)
-    # force the other way of drawing: the same distribution, other random numbers
-    monkeypatch.setattr(resampling, "_PER_GROUP_DRAW", 1e9 if distinct == "few" else 0.0)
+    # force the other way of drawing (every group unit by unit, or every group by a multinomial): the same
+    # distribution, other random numbers
+    monkeypatch.setattr(resampling, "SMALL_GROUP", 10 ** 9 if distinct == "few" else 0)
     other = resampling.interval(table, accuracy, 4000, 0.9, seed=1)
     width = reference[1] - reference[0]
     for got in (ours, other):
@@ -149,3 +150,23 @@ def test_paired_standard_error_of_a_mean_is_std_over_root_n():
     a, b = rng.random(n), rng.random(n)
     se = resampling.paired_se(np.column_stack([a, np.ones(n)]), np.column_stack([b, np.ones(n)]), accuracy, 2000)
     assert se == pytest.approx(np.std(a - b) / np.sqrt(n), rel=0.08)
+
+
+def test_small_and_large_groups_together(monkeypatch):
+    """A table with both kinds of group: the split draw agrees with drawing everything one way."""
+    rng = np.random.default_rng(8)
+    n = 4000
+    table = np.column_stack([np.where(rng.random(n) < 0.5, rng.integers(0, 2, n), rng.random(n)),
+                             np.ones(n)])
+    groups = resampling.distinct_rows(table)
+    small = groups.counts < resampling.SMALL_GROUP
+    assert small.any() and (~small).any()
+    reference = plain_bootstrap(table, accuracy, 4000, 0.9, 2)
+    mixed = resampling.interval(table, accuracy, 4000, 0.9, seed=2)
+    monkeypatch.setattr(resampling, "SMALL_GROUP", 0)
+    grouped = resampling.interval(table, accuracy, 4000, 0.9, seed=2)
+    width = reference[1] - reference[0]
+    for got in (mixed, grouped):
+        assert abs(got[0] - reference[0]) < 0.05 * width and abs(got[1] - reference[1]) < 0.05 * width
+    sums = resampling.bootstrap_sums(table, 50, np.random.default_rng(0))
+    assert (sums[:, 1] == n).all()   # every resample draws exactly n units

@@ -52,8 +52,9 @@ INTERVAL_NOTE = Message(
     "{key} 的区间为 {level}% 百分位自助法（bootstrap）区间：对本榜单的{units}有放回地重抽样 {resamples} 次（种子 "
     "{seed}），由重抽样后的计数重新计算成绩。它表示在同样大小、同类测试集上成绩可能的变动幅度，并非名次范围。")
 NO_INTERVAL = Message("report.scores.no_interval",
-                      "No interval for {key}: it is not a sum over {units} (it ranks them all at once).",
-                      "{key} 没有区间：它不是对{units}求和得到的（它同时对全部单元排序）。")
+                      "No interval for {key}: it is not computed from counts summed over {units} (macro average "
+                      "precision, for one, ranks them all at once).",
+                      "{key} 没有区间：它不是由各{units}计数求和算出的（例如宏平均 AP 同时对全部单元排序）。")
 FOOTER = Message("report.footer", "Scored by program {program} with config {config} (SHA-256 prefixes; the "
                  "organizers can tell which version scored a submission).",
                  "评分程序 {program}，配置 {config}（SHA-256 前缀；组织者据此可知是哪一版本为提交评分）。")

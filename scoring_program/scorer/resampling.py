@@ -9,13 +9,15 @@ Resampling units is then resampling rows, and a resample's score is the
 statistic of its row sums, never a re-run of the metric.
 
 Rows that are equal need not be told apart: drawing n units with replacement
-from n is drawing, for each group of m equal rows, how many of the n draws fall
+from n is drawing, for each group of equal rows, how many of the n draws fall
 in it (a multinomial with the group sizes as weights), which is the same
 distribution. Tables usually have few distinct rows (counts are small
-integers), so a thousand resamples cost a thousand multinomial draws of m
-values, whatever n. When rows are mostly distinct the draws are made per unit
-instead; the cheaper way is chosen from m and n alone, so the same table gives
-the same numbers.
+integers), so a resample costs one binomial draw per group, whatever n. Groups
+of fewer than ``SMALL_GROUP`` units are cheaper drawn unit by unit: each
+resample first draws how many of its n draws land in those small groups (a
+binomial), then that many units among them; the large groups share the rest
+(a multinomial). That split is exact too, and depends on the table alone, so
+the same table gives the same numbers.
 
 >>> table = np.array([[1.0, 1.0]] * 70 + [[0.0, 1.0]] * 30)   # 70 of 100 units right: accuracy 0.7
 >>> accuracy = lambda sums: sums[..., 0] / sums[..., 1]
@@ -32,7 +34,8 @@ import pandas as pd
 DEFAULT_RESAMPLES = 1000
 DEFAULT_LEVEL = 0.95
 DEFAULT_SEED = 20240101
-# rough costs per value drawn, to choose between drawing per group of equal rows and per unit
+SMALL_GROUP = 8   # groups of fewer units are drawn unit by unit (a binomial draw costs about 8 uniform ones)
+# rough costs per value drawn (ns), to choose how the paired test swaps units
 _PER_GROUP_DRAW = 120.0
 _PER_UNIT_DRAW = 15.0
 _CHUNK_VALUES = 1 << 22   # values drawn per chunk of resamples (bounds the memory of one step)
@@ -91,20 +94,26 @@ def _chunks(total, per_resample):
 def bootstrap_sums(table, resamples, rng):
     """(resamples, k) column sums of ``resamples`` bootstrap samples of the rows of ``table``."""
     groups = distinct_rows(table)
-    n, m = len(groups.inverse), len(groups.counts)
+    n = len(groups.inverse)
     if n == 0:
         return np.zeros((resamples, np.asarray(table).shape[1]))
+    small = groups.counts < SMALL_GROUP
+    big_rows, big_counts = groups.rows[~small], groups.counts[~small]
+    small_rows = groups.rows[small]
+    # every unit of a small group, as the index of its group among the small ones
+    small_units = np.repeat(np.arange(int(small.sum())), groups.counts[small])
+    n_small = len(small_units)
     out = []
-    if m * _PER_GROUP_DRAW <= n * _PER_UNIT_DRAW:
-        weights = groups.counts / n
-        for size in _chunks(resamples, m):
-            out.append(rng.multinomial(n, weights, size=size) @ groups.rows)
-    else:
-        for size in _chunks(resamples, n):
-            drawn = groups.inverse[rng.integers(0, n, size=(size, n))]
-            drawn += (np.arange(size, dtype=np.int64) * m)[:, None]
-            counts = np.bincount(drawn.ravel(), minlength=size * m).reshape(size, m)
-            out.append(counts @ groups.rows)
+    for size in _chunks(resamples, len(groups.counts)):
+        in_small = rng.binomial(n, n_small / n, size=size) if n_small < n else np.full(size, n, dtype=np.int64)
+        sums = np.zeros((size, groups.rows.shape[1]))
+        if len(big_counts):
+            sums += rng.multinomial(n - in_small, big_counts / big_counts.sum()) @ big_rows
+        if n_small:
+            drawn = small_units[rng.integers(0, n_small, size=int(in_small.sum()))]
+            drawn += np.repeat(np.arange(size, dtype=np.int64) * len(small_rows), in_small)
+            sums += np.bincount(drawn, minlength=size * len(small_rows)).reshape(size, -1) @ small_rows
+        out.append(sums)
     return np.concatenate(out, axis=0)
 
 
