@@ -228,3 +228,17 @@ def test_the_ladder_is_warned_about_the_missing_history(tmp_path):
     problems = linted(tmp_path, lambda raw: raw.update(feedback={"ladder": "fixed"}))
     assert [p for p in problems if p.startswith("ERROR")] == []
     assert any("feedback.ladder" in p and "57e625b" in p and "organizer ladder" in p for p in problems), problems
+
+
+def test_a_primary_score_without_counts_says_why_it_has_no_interval(tmp_path):
+    base = tmp_path / "in"
+    ref = assemble_reference(ROOT / "examples" / "multilabel" / "reference_data", "A", base / "ref")
+    raw = yaml.safe_load((ref / "config.yaml").read_text(encoding="utf-8"))
+    raw["primary_key"] = "macro_ap"
+    (ref / "config.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    write_files(base / "res", {"s.csv": (ROOT / "examples" / "multilabel" / "starting_kit" /
+                                         "sample_submission.csv").read_bytes()})
+    assert run_score(base, tmp_path / "out").returncode == 0
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "No interval for macro_ap: it is not a sum of counts over the samples" in page
+    assert "% interval</th>" not in page

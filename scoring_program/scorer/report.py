@@ -52,9 +52,9 @@ INTERVAL_NOTE = Message(
     "{key} 的区间为 {level}% 百分位自助法（bootstrap）区间：对本榜单的{units}有放回地重抽样 {resamples} 次（种子 "
     "{seed}），由重抽样后的计数重新计算成绩。它表示在同样大小、同类测试集上成绩可能的变动幅度，并非名次范围。")
 NO_INTERVAL = Message("report.scores.no_interval",
-                      "No interval for {key}: it is not computed from counts summed over {units} (macro average "
-                      "precision, for one, ranks them all at once).",
-                      "{key} 没有区间：它不是由各{units}计数求和算出的（例如宏平均 AP 同时对全部单元排序）。")
+                      "No interval for {key}: it is not a sum of counts over the {units} (for example a measure "
+                      "that ranks them all at once, or a subtask that was not submitted).",
+                      "{key} 没有区间：它不是各{units}计数之和（例如同时对全部{units}排序的指标，或未提交的子任务）。")
 FOOTER = Message("report.footer", "Scored by program {program} with config {config} (SHA-256 prefixes; the "
                  "organizers can tell which version scored a submission).",
                  "评分程序 {program}，配置 {config}（SHA-256 前缀；组织者据此可知是哪一版本为提交评分）。")
@@ -75,6 +75,7 @@ BOARD_TITLE = Message("report.board", "{title}: board {board}", "{title}：榜�
 SERIES_F1 = Message("report.series.f1", "F1", "F1")
 SERIES_PRECISION = Message("report.series.precision", "precision", "精确率")
 SERIES_RECALL = Message("report.series.recall", "recall", "召回率")
+MATRIX_CORNER = Message("report.matrix_corner", "gold \\ predicted", "标准答案 \\ 预测")
 CHART_AXES = (Message("report.chart.gold", "gold", "标准答案"), Message("report.chart.predicted", "predicted", "预测"))
 MATRIX_NOTE = Message(
     "report.matrix_note",

@@ -138,7 +138,7 @@ def _write_outputs(output_dir, comp, result, scores, program):
         score_blocks.append(report.Text(report.INTERVAL_NOTE(
             key=cfg.columns.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
             units=unit, resamples=cfg.intervals.resamples, seed=cfg.intervals.seed), "note"))
-    elif cfg.intervals.resamples > 0 and result.units_of(cfg.primary_key) is None:
+    elif cfg.intervals.resamples > 0 and result.units and result.units_of(cfg.primary_key) is None:
         score_blocks.append(report.Text(report.NO_INTERVAL(key=cfg.primary_key, units=unit), "note"))
     sections = [report.Section(report.SCORES_TITLE, score_blocks)]
     feedback = []

@@ -374,7 +374,7 @@ def _class_section(matrix, kappa, accuracy):
     rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]
     rows.append(["predicted total"] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
     return report.Section("Sentiment class (S2)", [
-        report.Table(["gold \\ predicted"] + names + ["gold total"], rows,
+        report.Table([report.MATRIX_CORNER] + names + ["gold total"], rows,
                      caption="Cohen's kappa %.4f, accuracy %.4f" % (kappa, accuracy)),
         report.Heatmap(CLASS_CHART, names, names, shown.tolist()),
     ], per_class=True)

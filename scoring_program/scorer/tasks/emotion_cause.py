@@ -385,7 +385,7 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
                         report.Bars(F1_CHART(subtask=subtask), [EMOTIONS[j] for j in order], f1_series)],
                        per_class=True),
         report.Section("Subtask %d: emotions of pairs at the same %s" % (subtask, where), [
-            report.Table(["gold \\ predicted"] + names, conf_rows,
+            report.Table([report.MATRIX_CORNER] + names, conf_rows,
                          caption="(none) row: predictions where no gold pair is; (none) column: gold pairs "
                                  "nobody predicted."),
             report.Heatmap(MATRIX_CHART(subtask=subtask), names, names, sorted_matrix.tolist()),

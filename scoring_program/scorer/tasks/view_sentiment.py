@@ -337,7 +337,7 @@ def _table_section(table, c):
     order = list(by_support(table[:n, :].sum(axis=1)))
     shown = table[np.ix_(order + [n], order + [n])]
     names = [CLASSES[i] for i in order]
-    head = ["gold \\ predicted"] + names + [NOT_FOUND, "gold total"]
+    head = [report.MATRIX_CORNER] + names + [NOT_FOUND, "gold total"]
     rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(n)]
     rows.append([NO_GOLD_VIEW] + [int(v) for v in shown[n, :n]] + ["", int(shown[n].sum())])
     rows.append(["predicted total"] + [int(v) for v in shown[:, :n].sum(axis=0)] + ["", ""])
