@@ -19,7 +19,7 @@ True
 """
 MAX_WIDTH = 560
 FONT = 12
-_CHAR = 7.4            # width of a wide Latin character at FONT px (capitals, digits); CJK is about twice
+_CHAR = 7.4            # average width of a Latin character at FONT px (capitals and digits 10% more)
 _LABEL_MAX = 26        # characters of a label shown; longer ones are cut with an ellipsis
 _BAR_AREA = 250
 _SWATCH = ("fill:#3a3a3a", "fill:url(#hatch%s)", "fill:url(#dots%s)")
@@ -32,8 +32,9 @@ _DEFS = ('<defs><pattern id="hatch%s" width="6" height="6" patternUnits="userSpa
 
 
 def _width(label):
-    """Approximate drawn width of a label (wide characters count double)."""
-    return sum(2 if ord(c) > 0x2E7F else 1 for c in label) * _CHAR
+    """Approximate drawn width of a label at FONT px: CJK characters, capitals and digits, the rest."""
+    return sum(FONT if ord(c) > 0x2E7F else _CHAR * 1.1 if c.isupper() or c.isdigit() else _CHAR * 0.9
+               for c in label)
 
 
 def _cut(label, limit=_LABEL_MAX):
