@@ -55,6 +55,7 @@ from scorer.resampling import DEFAULT_SEED
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
 UNITS, ANSWERS = "units.npy", "answers.npy"
+KEYS_PER_TABLE = 7   # score columns per table of the page
 
 
 def tree_hash(path, digest=None):
@@ -354,9 +355,13 @@ def page(title, board, labels, primary, keys, header, rows, tier_rows, method, g
     failed = [[r[2], r[-1]] for r in rows if r[3] == "failed"]
     if failed:
         sections.append(report.Section("Failed submissions", [report.Table(["submission", "error"], failed)]))
-    full = [[r[0], r[2]] + [_score(v) for v in r[4:4 + len(keys)]] for r in rows if r[3] == "scored"]
-    sections.append(report.Section("Every score on board %s" % board, [report.Table(
-        ["rank", "submission"] + [labels.get(k, k) for k in keys], full, digits=4)]))
+    scored = [r for r in rows if r[3] == "scored"]
+    tables = []
+    for start in range(0, len(keys), KEYS_PER_TABLE):  # a few columns per table: none off-screen on a laptop
+        part = list(range(start, min(start + KEYS_PER_TABLE, len(keys))))
+        tables.append(report.Table(["rank", "submission"] + [labels.get(keys[k], keys[k]) for k in part],
+                                   [[r[0], r[2]] + [_score(r[4 + k]) for k in part] for r in scored], digits=4))
+    sections.append(report.Section("Every score on board %s" % board, tables))
     return report.render(title, sections, "%d submissions, %d scored" % (len(rows), len(ranking)))
 
 
