@@ -259,3 +259,21 @@ def test_the_organizer_tool_runs_the_parameter_free_ladder(tmp_path):
     row = ladder_board(tmp_path / "out")["team"]
     assert float(row["macro_f1"]) == pytest.approx(exact(submissions([0.30, 0.30, 0.15])[2]).mean(), abs=1e-9)
     assert row["best submission"] == "003.csv"
+
+
+def test_a_local_run_with_the_ladder_is_a_first_submission(tmp_path):
+    """No INPUT/metadata (a local or Codabench run): no history to read, the score rounded to the step."""
+    from helpers import run_score
+
+    program, reference = competition(tmp_path, {"ladder": "fixed", "ladder_step": 0.05})
+    rows = submissions([0.2])[0]
+    inp = tmp_path / "input"
+    with __import__("zipfile").ZipFile(__import__("io").BytesIO(reference)) as archive:
+        archive.extractall(inp / "ref")
+    (inp / "res").mkdir(parents=True)
+    (inp / "res" / "a.csv").write_text(as_csv(rows), encoding="utf-8")
+    proc = run_score(inp, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    value = float(np.floor(exact(rows).mean() / 0.05 + 0.5) * 0.05)
+    assert read_scores(tmp_path / "out")["macro_f1"] == pytest.approx(value, abs=1e-9)
+    assert not (tmp_path / "out" / "private").exists()

@@ -100,8 +100,10 @@ def _number(value):
 
 def history(input_dir, phase, before):
     """[(submission number, its OUTPUT folder)] of the team's earlier submissions of ``phase``, oldest first."""
+    if phase is None:
+        return []
     folder = os.path.join(input_dir, "history", "%03d" % phase)
-    if phase is None or not os.path.isdir(folder):
+    if not os.path.isdir(folder):
         return []
     found = []
     for name in os.listdir(folder):
