@@ -6,7 +6,8 @@
     python3 -m organizer reveal   the reference zip that reveals a sealed board
     python3 -m organizer bundle   the uploadable bundle zip (CodaLab v1 or Codabench v2)
     python3 -m organizer check    lint a competition folder or a bundle zip
-    python3 -m organizer rescore  re-score every downloaded submission of a board, ranked
+    python3 -m organizer rescore  re-score every downloaded submission of a board, ranked, with significance tiers
+    python3 -m organizer ladder   a Ladder public board from every team's downloaded submissions, state kept here
     python3 -m organizer evalai   the EvalAI evaluation script and challenge configuration
     python3 -m organizer kaggle   the Kaggle-style metric file with its engine
     python3 -m organizer demo     regenerate a demo competition's data from its seed
@@ -18,7 +19,7 @@ import sys
 
 SUBCOMMANDS = {
     "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "bundle",
-    "check": "check", "rescore": "rescore", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
+    "check": "check", "rescore": "rescore", "ladder": "ladder", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
 }
 
 

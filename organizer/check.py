@@ -20,10 +20,14 @@ Platform rules (docs/organizers.md lists them with their sources):
 - Column labels: CodaLab v1 ``SubmissionScoreDef.label`` <= 50 characters,
   Codabench ``Column.title`` <= 36 (its v1 importer copies the label there).
 - Ours: every column key is written by the scoring program for the phase's task
-  (the family's leaderboard_keys with the options of the phase's config.yaml);
+  (the family's leaderboard_keys with the options of the phase's config.yaml;
+  the primary score's interval keys only when the config writes them, so they
+  stay out of the leaderboard unless the organizer adds both);
   no colon in keys; the docker image has python3 and our pinned packages; each
   phase's reference zip has config.yaml whose board matches the phase, names
   files that are there, and loads.
+- The Ladder (config feedback.ladder): a warning, since the platforms give
+  the scoring program no submission history today.
 - Hidden board: a phase that scores board B (or all units while a split exists)
   must be sealed (``report: sealed``): Codabench's v1 importer ignores
   ``leaderboard_management_mode`` and attaches every phase to the one
@@ -45,7 +49,7 @@ from pathlib import Path
 import yaml
 from .bundle import REFERENCE_ZIP, build_v1, build_v2
 from scorer.api import Competition, NoOfflineCheck, Task
-from scorer.config import find_config, load_config, read_raw
+from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.tasks import families
 
@@ -456,12 +460,20 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
             report.error(name, "the reference data does not load: %s" % exc.message)
         except Exception as exc:  # a broken reference must be reported, whatever it breaks
             report.error(name, "the reference data does not load (%s: %s)" % (type(exc).__name__, exc))
-    written = family.leaderboard_keys(cfg.options)
+    written = family.leaderboard_keys(cfg.options) + cfg.intervals.keys(cfg.primary_key)
     shown = [k for k, c in columns.items() if not c.get("computed")]
     for key in shown:
         if key not in written:
+            hint = ("; interval keys are written only with intervals: {in_scores: true} in config.yaml"
+                    if key.endswith(INTERVAL_SUFFIXES) else "")
             report.error("%s: leaderboard column %s" % (where, key), "is never written by the scoring program for task "
-                         "%s (it writes: %s); the column would show n/a" % (cfg.task, ", ".join(written)))
+                         "%s (it writes: %s); the column would show n/a%s" % (cfg.task, ", ".join(written), hint))
+    if cfg.feedback.ladder != "none":
+        report.warn("%s: config.yaml feedback.ladder" % where, "the Ladder continues a team's state through the "
+                    "submission history the platform gives the scoring program; CodaLab v1 has sent an empty "
+                    "history since codalab-competitions commit 57e625b (2017-02-19) and Codabench sends none, so "
+                    "there each submission is scored as the team's first (the Ladder only rounds to its step); "
+                    "keep the state with python3 -m organizer ladder instead (docs/report.md)")
     ranked = sorted(shown, key=lambda k: (columns[k].get("rank", columns[k].get("index", 10 ** 6)), k))
     if ranked and ranked[0] != cfg.primary_key:
         report.warn("%s: leaderboard" % where, "the first column is %s but config.yaml's primary_key is %s"

@@ -9,11 +9,20 @@ Each ``board_<X>.yaml`` is the config.yaml of the reference data of one phase:
 the phase's reference zip holds every other file of reference_data/ plus that
 file renamed config.yaml. A board with ``report: sealed`` is *revealed* by
 scoring it with the same config set to ``report: full`` (``board_config_bytes``).
+
+The scoring program never sees competition.yaml, so the competition's title
+and the leaderboard's column labels are written into every board config
+(``title:`` and ``columns:``, appended to the file's own text) unless the board
+config sets them itself.
 """
 import shutil
 from pathlib import Path
 
 import yaml
+
+from scorer.config import parse_config
+from scorer.errors import ScoringError
+from scorer.tasks import families
 
 BOARD_CONFIG = "board_{}.yaml"
 
@@ -33,18 +42,60 @@ def reference_files(reference_dir):
 
 
 def board_config_bytes(reference_dir, board, reveal=False):
-    """The bytes of ``board_<board>.yaml``; with ``reveal``, the same config with ``report: full``."""
+    """The bytes of ``board_<board>.yaml`` with the competition's title and labels; with ``reveal``, the same
+    config with ``report: full``."""
     configs = board_configs(reference_dir)
     if board not in configs:
         raise SystemExit("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
                                                        ", ".join(configs) or "none"))
     data = configs[board].read_bytes()
-    if not reveal:
-        return data
+    if reveal:
+        raw = yaml.safe_load(data.decode("utf-8-sig"))
+        raw["report"] = "full"
+        data = ("# %s revealed: the sealed board's config with report: full\n" % BOARD_CONFIG.format(board)
+                + yaml.safe_dump(raw, allow_unicode=True, sort_keys=False)).encode("utf-8")
+    return with_labels(data, Path(reference_dir).parent / "competition.yaml")
+
+
+def competition_labels(competition_yaml, raw_config):
+    """(title, {key: label}) from competition.yaml for a board config: labels of the keys its task writes.
+
+    None and {} where there is no competition.yaml or the board config does not load (the linter says why).
+    """
+    try:
+        with open(competition_yaml, "rb") as fh:
+            comp = yaml.safe_load(fh.read().decode("utf-8-sig")) or {}
+        cfg = parse_config(raw_config, families())
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ScoringError):
+        return None, {}
+    if not isinstance(comp, dict):
+        return None, {}
+    title = comp.get("title")
+    written = families()[cfg.task].leaderboard_keys(cfg.options) + cfg.intervals.keys(cfg.primary_key)
+    columns = (comp.get("leaderboard") or {}).get("columns") or {}
+    labels = {str(k): str(c["label"]).strip() for k, c in columns.items()
+              if isinstance(c, dict) and not c.get("computed") and str(k) in written
+              and isinstance(c.get("label"), str) and c["label"].strip()}
+    return (title.strip() if isinstance(title, str) and title.strip() else None), labels
+
+
+def with_labels(data, competition_yaml):
+    """Board config bytes with ``title:`` and ``columns:`` from competition.yaml appended (kept if already set)."""
     raw = yaml.safe_load(data.decode("utf-8-sig"))
-    raw["report"] = "full"
-    return ("# %s revealed: the sealed board's config with report: full\n" % BOARD_CONFIG.format(board)
-            + yaml.safe_dump(raw, allow_unicode=True, sort_keys=False)).encode("utf-8")
+    if not isinstance(raw, dict):
+        return data
+    title, labels = competition_labels(competition_yaml, raw)
+    extra = {}
+    if title and "title" not in raw:
+        extra["title"] = title
+    if labels and "columns" not in raw:
+        extra["columns"] = labels
+    if not extra:
+        return data
+    text = data.decode("utf-8-sig")
+    return (text + ("" if text.endswith("\n") else "\n")
+            + "# from competition.yaml (the scoring program never sees it): the page's title and column labels\n"
+            + yaml.safe_dump(extra, allow_unicode=True, sort_keys=False, width=1000)).encode("utf-8")
 
 
 def assemble_reference(reference_dir, board, target, reveal=False):

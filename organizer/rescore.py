@@ -1,26 +1,38 @@
-"""Re-score every downloaded submission on one board and write a ranked leaderboard.
+"""Re-score every downloaded submission, rank them, and say which differences the test set can tell.
 
-    python3 -m organizer rescore COMPETITION_DIR BOARD SUBMISSIONS_DIR OUT_DIR [-j N]
+    python3 -m organizer rescore COMPETITION_DIR BOARD SUBMISSIONS_DIR OUT_DIR [-j N] [--alpha 0.05]
+                                 [--permutations 2000] [--similar 0.95] [--compare A]
 
 SUBMISSIONS_DIR holds one entry per team: a file, a zip or a folder; its name
 (without extension) is the team's name on the leaderboard. Each one is scored
 by scoring_program/score.py in a fresh process, N at a time, exactly as a
-platform would (python3 -m organizer score's layout). A run is keyed by the SHA-256
-of the submission, the board's reference data and the scoring program, so
-running the command again only scores what is new or changed (after fixing
-the reference or the program, everything is re-scored). A sealed board is
-scored as revealed (``report: full``): this is one way to reveal it.
+platform would (python3 -m organizer score's layout), on BOARD and on every
+other board of the competition (``--compare``), for a side-by-side view. A
+run is keyed by the SHA-256 of the submission, the board's reference data and
+the scoring program, so running the command again only scores what is new or
+changed (after fixing the reference or the program, everything is re-scored).
+A sealed board is scored as revealed (``report: full``).
 
-Writes OUT_DIR/leaderboard.csv and OUT_DIR/leaderboard.html (self-contained,
-every string escaped): rank by the primary key (ties share a rank), each
-score, and the one-line error of each failed submission. Per-team outputs are
-kept in OUT_DIR/runs/<team>/.
+On BOARD, each submission is also read once more by the engine in process,
+for its per-unit counts and per-unit answers:
+
+- significance tiers (organizer/tiers.py): a paired approximate randomization
+  test between each team and the one above it, and the tiers of teams that
+  are not significantly different at ``--alpha``;
+- similar submissions (organizer/similar.py): teams whose answers are
+  identical, or agree on at least ``--similar`` of BOARD's units.
+
+Writes, in OUT_DIR: leaderboard.csv (rank, tier, team, status, scores,
+p-values, error), tiers.csv, similar.csv, side_by_side.csv and
+leaderboard.html (all of it on one self-contained page that fits a laptop
+screen, every string escaped). Per-team outputs are kept in
+OUT_DIR/runs/<board>/<team>/.
 """
 import argparse
 import concurrent.futures
 import csv
+import functools
 import hashlib
-import html
 import json
 import os
 import shutil
@@ -28,12 +40,22 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import yaml
+
 from . import PROGRAM
-from .layout import assemble_reference, load_board_config
+from .layout import assemble_reference, board_configs, load_board_config
 from .score import organizer_env
+from .similar import DEFAULT_THRESHOLD, groups as similar_groups
+from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, tiers
+from scorer import digests, report
+from scorer.api import Competition
+from scorer.resampling import DEFAULT_SEED
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
+ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
+UNITS, ANSWERS = "units.npy", "answers.npy"
+KEYS_PER_TABLE = 7   # score columns per table of the page
 
 
 def tree_hash(path, digest=None):
@@ -62,8 +84,36 @@ def team_name(path):
     return name if Path(path).is_dir() else Path(name).stem
 
 
-def score_one(submission, ref_dir, program_dir, run_dir, key):
-    """Score one submission in ``run_dir``; returns its result record (also saved as result.json)."""
+@functools.lru_cache(maxsize=4)
+def _competition(ref_dir, key):
+    """The competition of a reference folder, opened once per worker process (``key``: its content)."""
+    return Competition.open(ref_dir)
+
+
+def analyse(res_dir, ref_dir, ref_key, run_dir):
+    """Per-unit counts of the primary score and per-unit answers of a scored submission, saved in ``run_dir``.
+
+    Returns what the record keeps: the Units group of the primary key and the digest of every answer.
+    """
+    comp = _competition(str(ref_dir), ref_key)
+    submission = comp.read_submission(str(res_dir))
+    result = comp.score(submission)
+    group = result.units_of(comp.cfg.primary_key)
+    found = {"version": ANALYSIS, "group": group.name if group else None}
+    if group is not None:
+        np.save(Path(run_dir) / UNITS, group.make(), allow_pickle=False)
+    try:
+        answers = comp.family.unit_answers(comp.reference, submission)
+    except NotImplementedError:
+        answers = None
+    if answers is not None:
+        np.save(Path(run_dir) / ANSWERS, answers, allow_pickle=False)
+        found["digest"] = digests.whole(answers)
+    return found
+
+
+def score_one(submission, ref_dir, program_dir, run_dir, key, ref_key=None):
+    """Score one submission in ``run_dir`` (and analyse it when ``ref_key`` is given); its record."""
     run_dir = Path(run_dir)
     if run_dir.exists():
         shutil.rmtree(run_dir)
@@ -81,6 +131,8 @@ def score_one(submission, ref_dir, program_dir, run_dir, key):
     if proc.returncode == 0:
         with open(output_dir / "scores.json", encoding="utf-8") as fh:
             record["scores"] = json.load(fh)
+        if ref_key is not None:
+            record["analysis"] = analyse(res, input_dir / "ref", ref_key, run_dir)
     else:
         lines = [l for l in proc.stderr.splitlines() if l.strip()]
         record["error"] = lines[-1] if lines else "exit code %d" % proc.returncode
@@ -89,29 +141,33 @@ def score_one(submission, ref_dir, program_dir, run_dir, key):
     return record
 
 
-def cached(run_dir, key):
+def cached(run_dir, key, analysed=False):
     path = Path(run_dir) / "result.json"
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return record if record.get("key") == key else None
+    if record.get("key") != key:
+        return None
+    if analysed and record.get("exit_code") == 0 and (record.get("analysis") or {}).get("version") != ANALYSIS:
+        return None
+    return record
 
 
 class Progress:
     """A plain-text progress bar on stderr: ``[#####.....] 5/10 (2 cached, 1 failed)``."""
 
-    def __init__(self, total, stream=None, width=30):
+    def __init__(self, total, stream=None, width=30, label=""):
         self.total, self.done, self.cached, self.failed = total, 0, 0, 0
-        self.stream, self.width = stream or sys.stderr, width
+        self.stream, self.width, self.label = stream or sys.stderr, width, label
 
     def step(self, from_cache=False, failed=False):
         self.done += 1
         self.cached += bool(from_cache)
         self.failed += bool(failed)
         filled = self.width * self.done // max(self.total, 1)
-        self.stream.write("\r[%s%s] %d/%d (%d cached, %d failed)" % ("#" * filled, "." * (self.width - filled),
-                                                                     self.done, self.total, self.cached, self.failed))
+        self.stream.write("\r%s[%s%s] %d/%d (%d cached, %d failed)" % (
+            self.label, "#" * filled, "." * (self.width - filled), self.done, self.total, self.cached, self.failed))
         if self.done == self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -121,8 +177,8 @@ def submissions_in(folder):
     return [p for p in sorted(Path(folder).iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
 
 
-def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None):
-    """Score every submission (cached runs skipped); returns {team: record}."""
+def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None, analysed=False):
+    """Score every submission on ``board`` (cached runs skipped); returns {team: record}."""
     out_dir = Path(out_dir).resolve()
     ref_dir = out_dir / ("reference_%s" % board)
     if ref_dir.exists():
@@ -130,23 +186,25 @@ def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None):
     # the organizer re-scores to rank: a sealed board is scored as revealed
     assemble_reference(Path(competition) / "reference_data", board, ref_dir, reveal=True)
     program_dir = PROGRAM
+    ref_key = tree_hash(ref_dir).hexdigest() if analysed else None
     entries = submissions_in(submissions_dir)
     names = [team_name(p) for p in entries]
     if len(set(names)) != len(names):
         raise SystemExit("two submissions have the same team name: %s" % sorted(n for n in names if names.count(n) > 1))
-    progress = Progress(len(entries), stream)
+    progress = Progress(len(entries), stream, label="board %s " % board)
+    runs = out_dir / "runs" / board
     records, todo = {}, []
     for path, name in zip(entries, names):
         key = run_key(path, ref_dir, program_dir)
-        record = cached(out_dir / "runs" / name, key)
+        record = cached(runs / name, key, analysed)
         if record is not None:
             records[name] = record
             progress.step(from_cache=True, failed=record["exit_code"] != 0)
         else:
             todo.append((path, name, key))
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(score_one, str(path), str(ref_dir), str(program_dir), str(out_dir / "runs" / name),
-                               key): name for path, name, key in todo}
+        futures = {pool.submit(score_one, str(path), str(ref_dir), str(program_dir), str(runs / name), key,
+                               ref_key): name for path, name, key in todo}
         for future in concurrent.futures.as_completed(futures):
             record = future.result()
             records[futures[future]] = record
@@ -155,7 +213,8 @@ def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None):
 
 
 def column_order(competition, board):
-    """(primary key, sort 'asc'|'desc', other keys in leaderboard order) from the board config and competition.yaml."""
+    """(primary key, sort 'asc'|'desc', other keys in leaderboard order, {key: label}) from the board config and
+    competition.yaml."""
     config = load_board_config(Path(competition) / "reference_data", board)
     columns = {}
     path = Path(competition) / "competition.yaml"
@@ -167,27 +226,65 @@ def column_order(competition, board):
                   key=lambda k: (columns[k].get("rank", 10 ** 6), k))
     primary = config.get("primary_key") or (keys[0] if keys else None)
     sort = (columns.get(primary) or {}).get("sort", "desc")
-    return primary, sort, keys
+    labels = {k: str(c.get("label")) for k, c in columns.items() if c.get("label")}
+    return primary, sort, keys, labels
 
 
-def leaderboard(records, primary, sort, keys):
-    """Rows [rank, team, status, scores..., error], best first; ties share a rank; failures unranked, last."""
-    keys = keys or sorted({k for r in records.values() for k in r["scores"]})
-    if primary is None and keys:
-        primary = keys[0]
+def ranked_teams(records, primary, sort):
+    """[(rank, team)] of the scored teams, best first; ties share a rank."""
     ok = [(t, r) for t, r in records.items() if r["exit_code"] == 0]
-    failed = sorted((t, r) for t, r in records.items() if r["exit_code"] != 0)
     sign = 1.0 if sort == "asc" else -1.0
     ok.sort(key=lambda tr: (sign * round(float(tr[1]["scores"].get(primary, 0.0)), 10), tr[0]))
-    rows, rank, previous = [], 0, None
+    out, rank, previous = [], 0, None
     for position, (team, record) in enumerate(ok, start=1):
         value = round(float(record["scores"].get(primary, 0.0)), 10)
         if value != previous:
             rank, previous = position, value
-        rows.append([rank, team, "scored"] + [record["scores"].get(k, "") for k in keys] + [""])
-    for team, record in failed:
-        rows.append(["", team, "failed"] + [""] * len(keys) + [record["error"]])
-    return ["rank", "submission", "status"] + list(keys) + ["error"], rows
+        out.append((rank, team))
+    return out
+
+
+def leaderboard(records, primary, sort, keys, tier_rows=None):
+    """Rows [rank, tier, team, status, scores..., p vs previous, p in tier, error], best first; ties share a rank;
+    failures unranked, last."""
+    keys = keys or sorted({k for r in records.values() for k in r["scores"]})
+    if primary is None and keys:
+        primary = keys[0]
+    tier_of = {row.team: row for row in (tier_rows or [])}
+    rows = []
+    for rank, team in ranked_teams(records, primary, sort):
+        record, t = records[team], tier_of.get(team)
+        rows.append([rank, t.tier if t else "", team, "scored"] + [record["scores"].get(k, "") for k in keys]
+                    + [_p(t.p_vs_previous) if t else "", _p(t.p_in_tier) if t else "", ""])
+    for team, record in sorted((t, r) for t, r in records.items() if r["exit_code"] != 0):
+        rows.append(["", "", team, "failed"] + [""] * len(keys) + ["", "", record["error"]])
+    return ["rank", "tier", "submission", "status"] + list(keys) + ["p_vs_previous", "p_in_tier", "error"], rows
+
+
+def _p(value):
+    return "" if value is None else round(float(value), 6)
+
+
+def significance(competition_dir, board, out_dir, records, primary, sort, alpha, permutations, seed):
+    """The tier rows of the scored teams on ``board`` and the competition used to compute them."""
+    ref_dir = Path(out_dir).resolve() / ("reference_%s" % board)
+    comp = Competition.open(str(ref_dir))
+    order = [team for _, team in ranked_teams(records, primary, sort)]
+    group = {records[t].get("analysis", {}).get("group") for t in order} - {None}
+    if not order or len(group) != 1:
+        return [], comp, None
+    group = group.pop()
+    runs = Path(out_dir).resolve() / "runs" / board
+    tables = {t: np.load(runs / t / UNITS, allow_pickle=False) for t in order}
+    statistic = lambda sums: comp.family.unit_scores(group, sums, comp.cfg)[comp.cfg.primary_key]  # noqa: E731
+    return tiers(order, tables, statistic, alpha, permutations, seed), comp, group
+
+
+def similar(out_dir, board, records, comp, threshold):
+    runs = Path(out_dir).resolve() / "runs" / board
+    answers = {t: np.load(runs / t / ANSWERS, allow_pickle=False) for t, r in records.items()
+               if r["exit_code"] == 0 and (runs / t / ANSWERS).exists()}
+    return similar_groups(answers, comp.boards.mask(board), threshold)
 
 
 def write_csv(path, header, rows):
@@ -208,42 +305,135 @@ def spreadsheet_safe(value):
     return value
 
 
-def _cell(value):
-    if isinstance(value, float):
-        return "%.4f" % value
-    return html.escape(str(value))
+def side_by_side(boards, primary, sort, all_records):
+    """Rows [team, then rank and primary score on each board, rank change]: the main board first."""
+    ranks = {b: dict((team, rank) for rank, team in ranked_teams(all_records[b], primary, sort)) for b in boards}
+    teams = sorted(set().union(*[set(all_records[b]) for b in boards]),
+                   key=lambda t: (ranks[boards[0]].get(t, 10 ** 9), t))
+    rows = []
+    for team in teams:
+        row = [team]
+        for b in boards:
+            record = all_records[b].get(team) or {"exit_code": None, "scores": {}}
+            row += [ranks[b].get(team, ""), record["scores"].get(primary, "") if record["exit_code"] == 0 else ""]
+        main, other = ranks[boards[0]].get(team), ranks[boards[-1]].get(team) if len(boards) > 1 else None
+        row.append(other - main if main is not None and other is not None and len(boards) > 1 else "")
+        rows.append(row)
+    header = ["submission"]
+    for b in boards:
+        header += ["rank %s" % b, "%s %s" % (primary, b)]
+    return header + ["rank change (%s - %s)" % (boards[-1], boards[0]) if len(boards) > 1 else "rank change"], rows
 
 
-def write_html(path, title, header, rows, primary):
-    head = "".join("<th%s>%s</th>" % (' class="primary"' if h == primary else "", html.escape(h)) for h in header)
-    body = "\n".join("<tr class=\"%s\">%s</tr>" % (html.escape(str(r[2])), "".join("<td>%s</td>" % _cell(v) for v in r))
-                     for r in rows)
-    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title><style>"
-            "body{font-family:sans-serif;margin:24px}table{border-collapse:collapse}"
-            "th,td{border:1px solid #ccc;padding:4px 8px}th{background:#f3f3f3}.primary{background:#eef6ff}"
-            "tr.failed td{color:#a00}</style></head><body><h1>%s</h1>\n<table><tr>%s</tr>\n%s\n</table>"
-            "</body></html>\n" % (html.escape(title), html.escape(title), head, body))
-    Path(path).write_text(page, encoding="utf-8")
+def _score(value):
+    return float(value) if value != "" else ""
+
+
+def page(title, board, labels, primary, keys, header, rows, tier_rows, method, groups, sbs, threshold, unit_noun):
+    """The leaderboard page: ranking with tiers, side by side, similar submissions, failures, every score."""
+    label = labels.get(primary, primary)
+    ranking = [[r[0], r[1], r[2], _score(r[4 + keys.index(primary)]) if primary in keys else "", r[-3], r[-2]]
+               for r in rows if r[3] == "scored"]
+    sections = [report.Section("Ranking on board %s" % board, [
+        report.Table(["rank", "tier", "submission", label, "p vs previous", "p in tier"], ranking, digits=4),
+        report.Text(method, "note")])]
+    if sbs is not None:
+        sbs_header, sbs_rows = sbs
+        sections.append(report.Section("Boards side by side", [report.Table(
+            sbs_header, [[_score(v) if isinstance(v, float) else v for v in row] for row in sbs_rows], digits=4),
+            report.Text("Each board's own rank by %s; a positive change means the submission ranks lower on the "
+                        "second board." % label, "note")]))
+    similar_rows = [[g.kind, ", ".join(g.teams), "; ".join("%s ~ %s: %.4f" % p for p in g.pairs)] for g in groups]
+    sections.append(report.Section("Similar submissions", [
+        report.Table(["kind", "submissions", "agreement on board %s" % board], similar_rows) if similar_rows else
+        report.Text("No two submissions are identical or agree on %.0f%% or more of board %s's %s."
+                    % (100 * threshold, board, unit_noun), "note"),
+        report.Text("Identical: the same answer on every unit after reading (row order, format, encoding and "
+                    "zipping do not count). Similar: the same answer on at least %.0f%% of board %s's %s. Two "
+                    "strong systems also agree on many units; look at the files before deciding."
+                    % (100 * threshold, board, unit_noun), "note")]))
+    failed = [[r[2], r[-1]] for r in rows if r[3] == "failed"]
+    if failed:
+        sections.append(report.Section("Failed submissions", [report.Table(["submission", "error"], failed)]))
+    scored = [r for r in rows if r[3] == "scored"]
+    tables = []
+    for start in range(0, len(keys), KEYS_PER_TABLE):  # a few columns per table: none off-screen on a laptop
+        part = list(range(start, min(start + KEYS_PER_TABLE, len(keys))))
+        tables.append(report.Table(["rank", "submission"] + [labels.get(keys[k], keys[k]) for k in part],
+                                   [[r[0], r[2]] + [_score(r[4 + k]) for k in part] for r in scored], digits=4))
+    sections.append(report.Section("Every score on board %s" % board, tables))
+    return report.render(title, sections, "%d submissions, %d scored" % (len(rows), len(ranking)))
+
+
+def method_note(comp, group, alpha, permutations, seed, n_pairs):
+    if comp is None or group is None:
+        return "No significance tiers: the primary score has no per-unit counts."
+    return ("Tiers: a paired approximate randomization test over board %s's %d %s (%d permutations, seed %d; each "
+            "permutation swaps two submissions' per-unit counts on every unit with probability 1/2 and recomputes "
+            "%s from the sums). A submission starts a new tier when it differs from some member of the current "
+            "tier at p < %g; members of a tier are pairwise not significantly different. p vs previous: the test "
+            "against the submission just above; p in tier: the smallest p against the members of its tier (the "
+            "one that decides). No correction for multiple tests: of %d adjacent pairs, about %.1f would differ at "
+            "this level by chance alone." % (comp.cfg.board, int(comp.boards.mask(comp.cfg.board).sum()),
+                                             comp.family.unit_noun.texts["en"], permutations, seed,
+                                             comp.cfg.primary_key, alpha, n_pairs, alpha * n_pairs))
+
+
+def other_boards(competition, board):
+    return [b for b in board_configs(Path(competition) / "reference_data") if b != board]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m organizer rescore", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
-    parser.add_argument("board", help="A, B or any board_<X>.yaml name")
+    parser.add_argument("board", help="the board to rank: A, B or any board_<X>.yaml name")
     parser.add_argument("submissions", help="folder with one file, zip or folder per team")
     parser.add_argument("out", help="output folder (kept between runs: finished submissions are skipped)")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="level of the tier tests (default 0.05)")
+    parser.add_argument("--permutations", type=int, default=DEFAULT_PERMUTATIONS,
+                        help="permutations of each paired test (default %d)" % DEFAULT_PERMUTATIONS)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--similar", type=float, default=DEFAULT_THRESHOLD,
+                        help="agreement on the board's units that flags two submissions (default 0.95)")
+    parser.add_argument("--compare", nargs="*", default=None,
+                        help="other boards to score for the side-by-side view (default: every other board)")
     args = parser.parse_args(argv)
+    if not 0 < args.alpha < 1 or not 0 < args.similar <= 1 or args.permutations < 1:
+        parser.error("--alpha must be in (0, 1), --similar in (0, 1], --permutations at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    records = rescore(args.competition, args.board, args.submissions, out, args.jobs)
-    primary, sort, keys = column_order(args.competition, args.board)
-    header, rows = leaderboard(records, primary, sort, keys)
+    compare = other_boards(args.competition, args.board) if args.compare is None else args.compare
+    all_records = {args.board: rescore(args.competition, args.board, args.submissions, out, args.jobs, analysed=True)}
+    for other in compare:
+        all_records[other] = rescore(args.competition, other, args.submissions, out, args.jobs)
+    records = all_records[args.board]
+    primary, sort, keys, labels = column_order(args.competition, args.board)
+    tier_rows, comp, group = significance(args.competition, args.board, out, records, primary, sort, args.alpha,
+                                          args.permutations, args.seed)
+    header, rows = leaderboard(records, primary, sort, keys, tier_rows)
     write_csv(out / "leaderboard.csv", header, rows)
-    write_html(out / "leaderboard.html", "Board %s: %d submissions" % (args.board, len(rows)), header, rows, primary)
-    failed = sum(r[2] == "failed" for r in rows)
-    print("wrote %s and %s (%d scored, %d failed)" % (out / "leaderboard.csv", out / "leaderboard.html",
-                                                       len(rows) - failed, failed))
+    write_csv(out / "tiers.csv", ["tier", "rank", "submission", primary, "p_vs_previous", "p_in_tier", "method"],
+              [[t.tier, r[0], t.team, t.score, _p(t.p_vs_previous), _p(t.p_in_tier),
+                "paired approximate randomization, %d permutations, alpha %g" % (args.permutations, args.alpha)]
+               for t, r in zip(tier_rows, [r for r in rows if r[3] == "scored"])])
+    found = similar(out, args.board, records, comp, args.similar)
+    write_csv(out / "similar.csv", ["group", "kind", "submission", "other", "agreement"],
+              [[k + 1, g.kind, a, b, round(share, 6)] for k, g in enumerate(found) for a, b, share in g.pairs])
+    boards = [args.board] + [b for b in compare if b in all_records]
+    sbs = side_by_side(boards, primary, sort, all_records)
+    write_csv(out / "side_by_side.csv", *sbs)
+    title = (comp.cfg.title if comp is not None and comp.cfg.title else "Board %s" % args.board) + \
+        ": board %s, re-scored" % args.board
+    note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0))
+    unit_noun = comp.family.unit_noun.texts["en"] if comp is not None else "units"
+    (out / "leaderboard.html").write_text(page(title, args.board, labels, primary, keys, header, rows, tier_rows, note,
+                                               found, sbs if len(boards) > 1 else None, args.similar, unit_noun),
+                                          encoding="utf-8")
+    failed = sum(r[3] == "failed" for r in rows)
+    print("wrote %s, tiers.csv, similar.csv, side_by_side.csv and leaderboard.html (%d scored, %d failed, %d tiers, "
+          "%d groups of similar submissions)" % (out / "leaderboard.csv", len(rows) - failed, failed,
+                                                 max([t.tier for t in tier_rows] + [0]), len(found)))
     return 0
 
 

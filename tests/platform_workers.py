@@ -6,6 +6,11 @@ CodaLab v1, competitions-v1-compute-worker @0453401, worker.py:
   then every ``*.zip`` at the top of the bundle dir is extracted into a folder named after it, and kept.
 - the input bundle is ``input.txt`` made by codalab-competitions apps/web/tasks.py (``score``): a YAML
   ``metadata`` file in INPUT with ref/res URLs, ``submitted-by``, ``competition-phase``, ... .
+- its ``history`` key names ``history.txt``, a metadata bundle (not a zip): ``get_bundle`` makes
+  INPUT/history/, copies the file there as ``metadata`` and fetches each of its keys into a folder of that
+  name. tasks.py once listed every earlier finished submission of the participant there as
+  ``%03d/%03d/output/: <its private_output.zip>`` (phase, submission number); since commit 57e625b
+  (2017-02-19) the list is empty. ``run_v1(history=...)`` lays out either.
 - ``run``: ``output/detailed_results.html`` is created empty before the program runs; the command from
   program/metadata has ``$program``, ``$predictions``, ``$input``, ``$output``, ``$tmp``, ``$shared``
   replaced and is split on single spaces (no shell); cwd is the run folder. After it:
@@ -99,7 +104,18 @@ def v1_get_bundle(data, bundle_path):
     return bundle_path
 
 
-def run_v1(base, program_zip, reference_zip, submission_zip, phase=2):
+def v1_history(history, folder):
+    """INPUT/history/ from {(phase, submission number): private_output.zip bytes}; {} is today's empty list."""
+    folder = Path(folder)
+    folder.mkdir(parents=True)
+    lines = ["%03d/%03d/output/: https://example.org/private_output_%d_%d.zip" % (p, n, p, n)
+             for p, n in sorted(history)]
+    (folder / "metadata").write_text("\n".join(lines), encoding="utf-8")
+    for (p, n), data in sorted(history.items()):
+        v1_get_bundle(data, folder / ("%03d/%03d/output/" % (p, n)))
+
+
+def run_v1(base, program_zip, reference_zip, submission_zip, phase=2, submission=1, history=None):
     base = Path(base)
     run = base / "run"
     v1_get_bundle(program_zip, run / "program")
@@ -108,8 +124,10 @@ def run_v1(base, program_zip, reference_zip, submission_zip, phase=2):
     (inp / "metadata").write_text("ref: https://example.org/ref.zip\nres: https://example.org/res.zip\n"
                                   "history: https://example.org/h\nscores: https://example.org/s\n"
                                   "coopetition: https://example.org/c\nsubmitted-by: someone\n"
-                                  "submitted-at: 2026-01-05T10:00:00\ncompetition-submission: 1\n"
-                                  "competition-phase: %d\nautomatic-submission: False" % phase, encoding="utf-8")
+                                  "submitted-at: 2026-01-05T10:00:00\ncompetition-submission: %d\n"
+                                  "competition-phase: %d\nautomatic-submission: False" % (submission, phase),
+                                  encoding="utf-8")
+    v1_history(history or {}, inp / "history")
     v1_get_bundle(reference_zip, inp / "ref")
     v1_get_bundle(submission_zip, inp / "res")
     out = run / "output"

@@ -37,7 +37,11 @@ def test_v1_layout_nested_zips_at_their_roots(competition):
         name = spec["reference_data"]
         board = bundle.REFERENCE_ZIP.match(name).group(1)
         ref = members(root[name])
-        assert ref["config.yaml"] == (reference_dir / ("board_%s.yaml" % board)).read_bytes()
+        own = (reference_dir / ("board_%s.yaml" % board)).read_bytes()
+        assert ref["config.yaml"].startswith(own)  # the board's config, then the title and labels it lacks
+        added = yaml.safe_load(ref["config.yaml"][len(own):])
+        assert added["title"] == comp["title"]
+        assert added["columns"] == {k: c["label"] for k, c in comp["leaderboard"]["columns"].items()}
         expected = {p.name for p in reference_dir.iterdir() if p.is_file() and not
                     (p.name.startswith("board_") and p.suffix == ".yaml")} | {"config.yaml"}
         assert set(ref) == expected

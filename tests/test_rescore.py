@@ -84,9 +84,10 @@ def test_ties_share_a_rank_and_failures_come_last():
     records = {"b": {"exit_code": 0, "scores": {"s": 0.5}}, "a": {"exit_code": 0, "scores": {"s": 0.5}},
                "c": {"exit_code": 0, "scores": {"s": 0.9}}, "d": {"exit_code": 1, "scores": {}, "error": "bad"}}
     header, rows = rescore.leaderboard(records, "s", "desc", ["s"])
-    assert [(r[0], r[1]) for r in rows] == [(1, "c"), (2, "a"), (2, "b"), ("", "d")]
+    assert header[:4] == ["rank", "tier", "submission", "status"] and header[-1] == "error"
+    assert [(r[0], r[2]) for r in rows] == [(1, "c"), (2, "a"), (2, "b"), ("", "d")]
     _, rows = rescore.leaderboard(records, "s", "asc", ["s"])
-    assert [(r[0], r[1]) for r in rows][:3] == [(1, "a"), (1, "b"), (3, "c")]
+    assert [(r[0], r[2]) for r in rows][:3] == [(1, "a"), (1, "b"), (3, "c")]
 
 
 def test_team_names_that_look_like_formulas_stay_text_in_the_csv(tmp_path):

@@ -54,14 +54,18 @@ def test_every_counter_by_hand(tmp_path):
     assert scores["view_recall"] == pytest.approx(3 / 5, abs=1e-9)     # of 5 gold views
     assert scores["view_f1"] == pytest.approx(3 / 5, abs=1e-9)
     page = (out / "detailed_results.html").read_text(encoding="utf-8")
-    for row in ("<td>tp: views found with the right opinion</td><td>2</td>",
-                "<td>fp: views found with a wrong opinion</td><td>1</td>",
-                "<td>fn1: gold views missed</td><td>2</td>",
-                "<td>fn2: predicted views that are no gold view</td><td>2</td>",
-                # 3x3 table, rows predicted, columns gold pos/neu/neg, then the row total
-                "<td>pos</td><td>1</td><td>1</td><td>0</td><td>2</td>",
-                "<td>neu</td><td>0</td><td>0</td><td>0</td><td>0</td>",
-                "<td>neg</td><td>0</td><td>0</td><td>1</td><td>1</td>"):
+    for row in ("<td class=\"t\">tp: views found with the right opinion</td><td>2</td>",
+                "<td class=\"t\">fp: views found with a wrong opinion</td><td>1</td>",
+                "<td class=\"t\">fn1: gold views missed</td><td>2</td>",
+                "<td class=\"t\">fn2: predicted views that are no gold view</td><td>2</td>",
+                # gold rows, predicted columns, both by gold count (pos 2, neu 2, neg 1), then the views not
+                # found (fn1: 1 2号 pos, 003 丰田 neu) and the row total; the spurious views (fn2: 002 本田 neu,
+                # 12 号 pos) are a row of their own
+                "<td class=\"t\">pos</td><td>1</td><td>0</td><td>0</td><td>1</td><td>2</td>",
+                "<td class=\"t\">neu</td><td>1</td><td>0</td><td>0</td><td>1</td><td>2</td>",
+                "<td class=\"t\">neg</td><td>0</td><td>0</td><td>1</td><td>0</td><td>1</td>",
+                "<td class=\"t\">(no gold view)</td><td>1</td><td>1</td><td>0</td><td class=\"t\"></td><td>2</td>",
+                "<td class=\"t\">predicted total</td><td>3</td><td>1</td><td>1</td><td class=\"t\"></td><td class=\"t\"></td>"):
         assert row in page, row
 
 
@@ -214,11 +218,18 @@ def test_real_gold_against_itself_and_sklearn_confusion(tmp_path):
     # gold repeats are identical in Label.csv, so each key has one opinion
     first = gold.drop_duplicates(["SentenceId", "View"])
     joined = pred.merge(first, on=["SentenceId", "View"], suffixes=("_p", "_g"))
-    matrix = confusion_matrix(joined["Opinion_p"], joined["Opinion_g"], labels=["pos", "neu", "neg"])
+    # gold rows, predicted columns, classes by their number of gold views
+    support = first["Opinion"].value_counts()
+    order = sorted(["pos", "neu", "neg"], key=lambda c: (-support.get(c, 0), ["pos", "neu", "neg"].index(c)))
+    matrix = confusion_matrix(joined["Opinion_g"], joined["Opinion_p"], labels=order)
+    found = first.merge(pred[["SentenceId", "View"]], on=["SentenceId", "View"], how="left", indicator=True)
+    missed = found.loc[found["_merge"] == "left_only", "Opinion"].value_counts()
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
-    for i, name in enumerate(["pos", "neu", "neg"]):
-        row = "<td>%s</td>%s<td>%d</td>" % (name, "".join("<td>%d</td>" % v for v in matrix[i]), matrix[i].sum())
+    for i, name in enumerate(order):
+        row = "<td class=\"t\">%s</td>%s<td>%d</td><td>%d</td>" % (name, "".join("<td>%d</td>" % v for v in matrix[i]),
+                                                       missed.get(name, 0), matrix[i].sum() + missed.get(name, 0))
         assert row in page, row
+    assert page.index(">%s</td>" % order[0]) < page.index(">%s</td>" % order[2])
     scores = read_scores(tmp_path / "out")
     assert scores["view_precision"] == 1.0
     assert scores["view_recall"] == pytest.approx(len(pred) / len(first), abs=1e-9)

@@ -14,11 +14,15 @@ Example::
     primary_key: score
     options: {scheme: iob2}
     report: full                  # full, or sealed: placeholders only while the phase runs
+    title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
+    columns: {score: "S = 0.5 S1 + 0.5 S2"}   # leaderboard labels, likewise
+    intervals: {resamples: 1000, level: 0.95, in_scores: false}
+    feedback: {ladder: none, round_to: null, class_counts: true}   # board A only
 """
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional
 
 import yaml
@@ -30,6 +34,10 @@ CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
 LANGUAGES = ("en", "zh")
 REPORTS = ("full", "sealed")
+LADDERS = ("none", "fixed", "parameter_free")
+INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
+TITLE_MAX = 200
+LABEL_MAX = 100
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,34 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Intervals:
+    """Bootstrap intervals of the primary score (``intervals:``); resamples 0 turns them off."""
+
+    resamples: int = 1000
+    level: float = 0.95
+    seed: int = 20240101
+    in_scores: bool = False   # also write <primary>_ci_low and <primary>_ci_high to the scores files
+
+    def keys(self, primary):
+        """The extra score keys written when ``in_scores`` is set."""
+        return [primary + suffix for suffix in INTERVAL_SUFFIXES] if self.in_scores and self.resamples else []
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a board-A run tells participants (``feedback:``): docs/report.md says what each setting costs."""
+
+    ladder: str = "none"          # none, fixed or parameter_free (Blum & Hardt's Ladder)
+    ladder_step: float = 0.01     # fixed Ladder: the margin a new score must beat, and its rounding
+    round_to: Optional[int] = None   # decimals of every public score (None: all 10)
+    class_counts: bool = True     # False: no per-class counts, charts or matrices on the page
+
+    @property
+    def active(self):
+        return self.ladder != "none" or self.round_to is not None or not self.class_counts
+
+
+@dataclass(frozen=True)
 class Config:
     task: str
     board: str
@@ -77,6 +113,10 @@ class Config:
     report: str = "full"
     max_submission_mb: Optional[float] = None
     ref_dir: str = "."
+    title: Optional[str] = None
+    columns: Dict[str, str] = field(default_factory=dict)
+    intervals: Intervals = Intervals()
+    feedback: Feedback = Feedback()
 
     def path(self, slot):
         """Absolute path of a reference file named in ``files``."""
@@ -84,7 +124,9 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "max_submission_mb")
+             "report", "max_submission_mb", "title", "columns", "intervals", "feedback")
+_INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
+_FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
 
 NOT_ALLOWED = Message("config.not_allowed", "config.yaml: {key} is {value}; allowed: {allowed}.",
                       "config.yaml：{key} 的值 {value} 不合法；允许：{allowed}。")
@@ -157,7 +199,7 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback")
 
 
 def task_only(raw):
@@ -233,9 +275,75 @@ def parse_config(raw, families, ref_dir="."):
         raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
                                       allowed=MAX_SUBMISSION_MB.description))
 
+    title = _text_or_none(raw, "title", TITLE_MAX)
+    intervals = _intervals(raw)
+    columns = _columns(raw, keys + intervals.keys(primary))
+    feedback = _feedback(raw, board)
+
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
-                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir)
+                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
+                  columns=columns, intervals=intervals, feedback=feedback)
+
+
+def _text_or_none(raw, key, limit):
+    value = raw.get(key)
+    if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > limit):
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed="a non-empty string of at most %d "
+                                                                           "characters" % limit))
+    return value.strip() if value is not None else None
+
+
+def _columns(raw, keys):
+    """``columns: {key: label}``: the organizer's label of leaderboard keys (from competition.yaml)."""
+    columns = {}
+    for key, label in _mapping(raw, "columns").items():
+        if key not in keys:
+            raise ConfigError(NOT_ALLOWED(key="columns", value=_show(key), allowed=", ".join(keys)))
+        if not isinstance(label, str) or not label.strip() or len(label) > LABEL_MAX:
+            raise ConfigError(NOT_ALLOWED(key="columns." + key, value=_show(label),
+                                          allowed="a non-empty string of at most %d characters" % LABEL_MAX))
+        columns[key] = label.strip()
+    return columns
+
+
+def _sub_keys(given, key, allowed):
+    unknown = sorted(set(given) - set(allowed))
+    if unknown:
+        raise ConfigError(UNKNOWN_KEY(key="%s.%s" % (key, clip(unknown[0], 40)), allowed=", ".join(allowed)))
+
+
+def _checked(given, key, name, check, default):
+    value = given.get(name, default)
+    if not check.predicate(value):
+        raise ConfigError(NOT_ALLOWED(key="%s.%s" % (key, name), value=_show(value), allowed=check.description))
+    return value
+
+
+def _intervals(raw):
+    given = _mapping(raw, "intervals")
+    _sub_keys(given, "intervals", _INTERVAL_KEYS)
+    d = Intervals()
+    return Intervals(resamples=int(_checked(given, "intervals", "resamples", RESAMPLES, d.resamples)),
+                     level=float(_checked(given, "intervals", "level", LEVEL, d.level)),
+                     seed=int(_checked(given, "intervals", "seed", SEED, d.seed)),
+                     in_scores=_checked(given, "intervals", "in_scores", BOOLEAN, d.in_scores))
+
+
+def _feedback(raw, board):
+    given = _mapping(raw, "feedback")
+    _sub_keys(given, "feedback", _FEEDBACK_KEYS)
+    if given and board != "A":
+        raise ConfigError(NOT_ALLOWED(key="feedback", value=_show(given), allowed="nothing on board %s (feedback "
+                                                                              "settings apply to board A only)" % board))
+    d = Feedback()
+    ladder = given.get("ladder", d.ladder)
+    if not isinstance(ladder, str) or ladder not in LADDERS:
+        raise ConfigError(NOT_ALLOWED(key="feedback.ladder", value=_show(ladder), allowed=", ".join(LADDERS)))
+    round_to = _checked(given, "feedback", "round_to", ROUND_TO, d.round_to)
+    return Feedback(ladder=ladder, ladder_step=float(_checked(given, "feedback", "ladder_step", STEP, d.ladder_step)),
+                    round_to=None if round_to is None else int(round_to),
+                    class_counts=_checked(given, "feedback", "class_counts", BOOLEAN, d.class_counts))
 
 
 def glob_problem(pattern):
@@ -306,3 +414,10 @@ def number_in(low, high, integer=False, open_low=False):
 
 
 MAX_SUBMISSION_MB = number_in(0, 8192, open_low=True)
+RESAMPLES = number_in(0, 100000, integer=True)
+LEVEL = number_in(0.5, 0.999)
+SEED = number_in(0, 2 ** 32 - 1, integer=True)
+STEP = number_in(0, 0.5, open_low=True)
+BOOLEAN = Check(lambda v: isinstance(v, bool), "true, false")
+ROUND_TO = Check(lambda v: v is None or (not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= 10),
+                 "null or an integer in [0, 10]")

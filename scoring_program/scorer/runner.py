@@ -3,22 +3,54 @@
 What a participant can reach (scores.txt, scores.json, detailed_results.html,
 stdout, stderr) depends only on the submission and the scored board. Files
 for the organizer go to OUTPUT/private/, and only where the platform keeps
-that folder from participants (``hosts.private_is_hidden``).
+that folder from participants (``hosts.private_is_hidden``): the real scores
+of a sealed board, notes on the gold, the provenance of the run (digests of
+the program, the config and the reference data) and the Ladder's state.
 """
 import os
 import traceback
 from dataclasses import dataclass
 
-from . import hosts, report
+from . import hosts, ladder, provenance, report, resampling
 from .api import Competition, ordered_keys, ordered_scores, reference_dir, submission_dir
+from .config import find_config
 from .outputs import write_scores, write_text
+from .problems import Message
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
+PROVENANCE = "provenance.json"
 # every file a run may write in private/ (cleared at the start of a run, as the scores are)
 PRIVATE_FILES = ("scores.txt", "scores.json", "detailed_results.html", "board_B_scores.txt", "board_B_scores.json",
-                 "reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE)
+                 "reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
+                 ladder.STATE_FILE, ladder.UNITS_FILE)
 SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
+
+LADDER_TITLE = Message("report.ladder.title", "Public board: the Ladder", "公开榜单：Ladder 机制")
+LADDER_FIXED = Message(
+    "report.ladder.fixed",
+    "This board shows a new score only when it beats your best shown score by more than {step}, rounded to "
+    "{step}; otherwise your best shown scores stay. {outcome} Scores are released this way so that repeated "
+    "submissions cannot learn the board's answers; the final ranking uses the other board.",
+    "本榜单仅在新成绩比你已显示的最好成绩高出 {step} 以上时才显示新成绩（按 {step} 取整）；否则保持你已显示的最好"
+    "成绩。{outcome}这样发布成绩，是为了让反复提交无法从榜单中学到答案；最终排名使用另一个榜单。")
+LADDER_FREE = Message(
+    "report.ladder.free",
+    "This board shows a new score only when it beats your best shown score by more than one standard error of "
+    "the difference between the two submissions on this board's {units}; otherwise your best shown scores stay. "
+    "{outcome} Scores are released this way so that repeated submissions cannot learn the board's answers; the "
+    "final ranking uses the other board.",
+    "本榜单仅在新成绩比你已显示的最好成绩高出两次提交在本榜单{units}上差值的一个标准误以上时才显示新成绩；否则保持"
+    "你已显示的最好成绩。{outcome}这样发布成绩，是为了让反复提交无法从榜单中学到答案；最终排名使用另一个榜单。")
+LADDER_IMPROVED = Message("report.ladder.improved", "This submission is your new best.", "本次提交是你新的最好成绩。")
+LADDER_KEPT = Message("report.ladder.kept", "This submission did not beat your best by the margin.",
+                      "本次提交没有以足够的幅度超过你的最好成绩。")
+ROUNDED = Message("report.feedback.rounded", "Scores on this board are rounded to {digits} decimals.",
+                  "本榜单的成绩保留 {digits} 位小数。")
+NO_CLASS_COUNTS = Message("report.feedback.no_class_counts",
+                          "Counts per class and per group are not shown on this board.",
+                          "本榜单不显示按类别或分组的计数。")
+FEEDBACK_TITLE = Message("report.feedback.title", "About this board", "关于本榜单")
 
 
 @dataclass
@@ -34,12 +66,19 @@ def run(input_dir, output_dir):
     comp = Competition.open(reference_dir(input_dir))
     submission = comp.read_submission(submission_dir(input_dir))
     private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_is_hidden(input_dir) else None
+    program = provenance.program_digest()
+    if private:
+        _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
+            program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir)))
     if comp.cfg.report == "sealed":
-        return _run_sealed(comp, submission, output_dir, private)
+        return _run_sealed(comp, submission, output_dir, private, program)
     cfg = comp.cfg
     result = comp.score(submission)
     scores = ordered_scores(result.scores, cfg.primary_key)
-    _write_outputs(output_dir, comp, result, scores)
+    if cfg.board == "A" and cfg.feedback.ladder != "none":
+        shown = _ladder(comp, result, scores, input_dir, output_dir, private, program)
+    else:
+        shown = _write_outputs(output_dir, comp, result, scores, program)
     if private:
         # Notes quote the gold; board-B scores are the hidden board. Nothing here may change what the
         # participant sees, so a failure is only recorded for the organizer.
@@ -48,31 +87,126 @@ def run(input_dir, output_dir):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
         if cfg.private_output and cfg.board == "A":
             _privately(private, lambda: write_scores(private, comp.scores(submission, "B"), prefix="board_B_"))
-    return RunResult(cfg.board, scores, result.summary)
+    return RunResult(cfg.board, shown, result.summary)
 
 
-def _write_outputs(output_dir, comp, result, scores):
+def page_title(comp):
+    return report.BOARD_TITLE(title=comp.cfg.title or comp.family.title, board=comp.cfg.board)
+
+
+def footer(comp, program):
+    config = provenance.file_digest(find_config(comp.cfg.ref_dir))
+    return report.FOOTER(program=provenance.short(program), config=provenance.short(config))
+
+
+def primary_interval(comp, result):
+    """(low, high) of the primary score on the scored board, or None (turned off, or no sum over units)."""
     cfg = comp.cfg
-    write_scores(output_dir, scores)
-    title = "%s: board %s" % (comp.family.title, cfg.board)
-    sections = [report.Section("Scores", [report.Scores(scores, cfg.primary_key)])] + list(result.sections)
-    write_text(os.path.join(output_dir, "detailed_results.html"), report.render(title, sections, result.summary))
+    group = result.units_of(cfg.primary_key)
+    if group is None or cfg.intervals.resamples <= 0:
+        return None
+    statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[cfg.primary_key]  # noqa: E731
+    return resampling.interval(group.make(), statistic, cfg.intervals.resamples, cfg.intervals.level,
+                               cfg.intervals.seed, salt=group.name)
 
 
-def _run_sealed(comp, submission, output_dir, private):
+def _rounding(cfg):
+    """The decimals public scores are rounded to on this board (None: not rounded)."""
+    return cfg.feedback.round_to if cfg.board == "A" else None
+
+
+def _round_all(values, digits):
+    return {k: round(float(v), digits) for k, v in values.items()} if digits is not None else dict(values)
+
+
+def _write_outputs(output_dir, comp, result, scores, program):
+    """scores.txt, scores.json and the page of a full report; returns the scores written."""
+    cfg = comp.cfg
+    digits = _rounding(cfg)
+    bounds = primary_interval(comp, result)
+    if bounds is not None and digits is not None:
+        bounds = tuple(round(v, digits) for v in bounds)
+    shown = _round_all(scores, digits)
+    written = dict(shown)
+    if bounds is not None:
+        written.update(zip(cfg.intervals.keys(cfg.primary_key), bounds))
+    write_scores(output_dir, written)
+
+    unit = comp.family.unit_noun()
+    score_blocks = [report.Scores(shown, cfg.primary_key, cfg.columns, bounds, cfg.intervals.level)]
+    if bounds is not None:
+        score_blocks.append(report.Text(report.INTERVAL_NOTE(
+            key=cfg.columns.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
+            units=unit, resamples=cfg.intervals.resamples, seed=cfg.intervals.seed), "note"))
+    elif cfg.intervals.resamples > 0 and result.units and result.units_of(cfg.primary_key) is None:
+        score_blocks.append(report.Text(report.NO_INTERVAL(key=cfg.primary_key, units=unit), "note"))
+    sections = [report.Section(report.SCORES_TITLE, score_blocks)]
+    feedback = []
+    if digits is not None:
+        feedback.append(report.Text(ROUNDED(digits=digits), "note"))
+    hide_classes = cfg.board == "A" and not cfg.feedback.class_counts
+    if hide_classes:
+        feedback.append(report.Text(NO_CLASS_COUNTS, "note"))
+    if feedback:
+        sections.append(report.Section(FEEDBACK_TITLE, feedback))
+    sections += [s for s in result.sections if not (hide_classes and s.per_class)]
+    write_text(os.path.join(output_dir, "detailed_results.html"),
+               report.render(page_title(comp), sections, result.summary, cfg.language, footer(comp, program)))
+    return shown
+
+
+def _ladder(comp, result, scores, input_dir, output_dir, private, program):
+    """The Ladder's released scores (files, stdout and a page without details); the state to private/."""
+    cfg = comp.cfg
+    settings = cfg.feedback
+    key = provenance.file_digest(find_config(cfg.ref_dir))
+    state, best_units = ladder.previous(input_dir, key)
+    _, number = ladder.run_metadata(input_dir)
+    group = result.units_of(cfg.primary_key)
+    margin, table = None, None
+    if settings.ladder == "parameter_free" and group is not None:
+        table = group.make()
+        statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[cfg.primary_key]  # noqa: E731
+        if state is not None:
+            margin = ladder.paired_margin(table, best_units, statistic, cfg.intervals.seed)
+    after = ladder.step(state, scores, cfg.primary_key, settings, cfg.primary_key in comp.family.lower_is_better,
+                        margin, number, key)
+    shown = _round_all(ordered_scores(after.released, cfg.primary_key), settings.round_to)
+    write_scores(output_dir, shown)
+    outcome = LADDER_IMPROVED if after.improved else LADDER_KEPT
+    if settings.ladder == "fixed":
+        note = LADDER_FIXED(step="%g" % settings.ladder_step, outcome=outcome())
+    else:
+        note = LADDER_FREE(units=comp.family.unit_noun(), outcome=outcome())
+    sections = [report.Section(report.SCORES_TITLE, [report.Scores(shown, cfg.primary_key, cfg.columns)]),
+                report.Section(LADDER_TITLE, [report.Text(note, "note")])]
+    write_text(os.path.join(output_dir, "detailed_results.html"),
+               report.render(page_title(comp), sections, None, cfg.language, footer(comp, program)))
+    if private:
+        def save():
+            write_text(os.path.join(private, ladder.STATE_FILE), after.to_json())
+            if after.improved and table is not None:
+                with open(os.path.join(private, ladder.UNITS_FILE), "wb") as fh:
+                    fh.write(ladder.units_bytes(table))
+        _privately(private, save)
+    return shown
+
+
+def _run_sealed(comp, submission, output_dir, private, program):
     """Placeholders where participants look; the real scores and report in ``private`` (or nowhere)."""
     cfg = comp.cfg
     placeholders = {key: SEALED_VALUE for key in ordered_keys(comp.family.leaderboard_keys(cfg.options),
                                                                cfg.primary_key)}
     write_scores(output_dir, placeholders)
-    summary = ("Submission received and valid (checked against all %d test items). Board %s is sealed: its scores "
-               "and report are shown when the organizers reveal it." % (len(comp.reference.units), cfg.board))
+    n_items = len(comp.reference.units)
+    summary = report.SEALED_RECEIVED(n=n_items, board=cfg.board).text(cfg.language)
     write_text(os.path.join(output_dir, "detailed_results.html"),
-               report.sealed_page("%s: board %s" % (comp.family.title, cfg.board), cfg.board, SEALED_VALUE, summary))
+               report.sealed_page(page_title(comp), cfg.board, SEALED_VALUE, n_items, cfg.language,
+                                  footer(comp, program)))
     if private:
         def real():
             result = comp.score(submission)
-            _write_outputs(private, comp, result, ordered_scores(result.scores, cfg.primary_key))
+            _write_outputs(private, comp, result, ordered_scores(result.scores, cfg.primary_key), program)
         _privately(private, real)
     return RunResult(cfg.board, placeholders, summary, sealed=True)
 

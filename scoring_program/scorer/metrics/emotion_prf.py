@@ -25,16 +25,24 @@ OFFICIAL_EPSILON = 1e-8
 
 
 def emotion_scores(num, pred_den, gold_den, gold_pairs, epsilon):
-    """Dict: per-emotion arrays ``p``, ``r``, ``f`` (emotions 1..6) and the weighted/micro scalars."""
-    num, pred_den, gold_den, n = (np.asarray(a, dtype=float)[1:] for a in (num, pred_den, gold_den, gold_pairs))
+    """Dict: per-emotion arrays ``p``, ``r``, ``f`` (emotions 1..6) and the weighted/micro scalars.
+
+    Inputs may be stacks (..., 7): every value then has the leading shape (one set of scores per row).
+    """
+    num, pred_den, gold_den, n = (np.asarray(a, dtype=float)[..., 1:] for a in (num, pred_den, gold_den, gold_pairs))
     p = safe_div(num, pred_den + epsilon)
     r = safe_div(num, gold_den + epsilon)
     f = safe_div(2 * p * r, p + r + epsilon)
-    w = safe_div(n, n.sum())
-    micro_p = safe_div(num.sum(), pred_den.sum() + epsilon)
-    micro_r = safe_div(num.sum(), gold_den.sum() + epsilon)
+    w = safe_div(n, n.sum(axis=-1, keepdims=True))
+    micro_p = safe_div(num.sum(axis=-1), pred_den.sum(axis=-1) + epsilon)
+    micro_r = safe_div(num.sum(axis=-1), gold_den.sum(axis=-1) + epsilon)
     micro_f = safe_div(2 * micro_p * micro_r, micro_p + micro_r + epsilon)
+    weighted = lambda v: _plain(np.sum(v * w, axis=-1))  # noqa: E731
     return {"p": p, "r": r, "f": f, "weights": w,
-            "weighted_p": float(np.sum(p * w)), "weighted_r": float(np.sum(r * w)),
-            "weighted_f1": float(np.sum(f * w)),
+            "weighted_p": weighted(p), "weighted_r": weighted(r), "weighted_f1": weighted(f),
             "micro_p": micro_p, "micro_r": micro_r, "micro_f1": micro_f}
+
+
+def _plain(value):
+    """A Python float for one set of scores, the array for a stack."""
+    return float(value) if np.ndim(value) == 0 else value

@@ -35,5 +35,20 @@ def kappa_from_confusion(matrix):
     return float((po - pe) / (1.0 - pe))
 
 
+def kappa_from_confusions(matrices):
+    """Cohen's kappa of every square matrix of a stack (..., c, c), with the rules of ``kappa_from_confusion``.
+
+    >>> kappa_from_confusions(np.array([[[2, 0, 0], [0, 1, 1], [0, 0, 0]], [[1, 0, 0], [0, 0, 0], [0, 0, 0]]])).tolist()
+    [0.6, 1.0]
+    """
+    matrices = np.asarray(matrices, dtype=float)
+    n = matrices.sum(axis=(-2, -1))
+    po = np.divide(np.trace(matrices, axis1=-2, axis2=-1), n, out=np.zeros_like(n), where=n > 0)
+    expected = (matrices.sum(axis=-1) * matrices.sum(axis=-2)).sum(axis=-1)
+    pe = np.divide(expected, n * n, out=np.zeros_like(n), where=n > 0)
+    kappa = np.divide(po - pe, 1.0 - pe, out=np.ones_like(n), where=pe < 1.0)
+    return np.where(n > 0, kappa, 0.0)
+
+
 def cohen_kappa(gold, pred, n_classes):
     return kappa_from_confusion(confusion(gold, pred, n_classes))

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import report
+from .. import digests, report
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.kappa import confusion, kappa_from_confusion
+from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, decode, match, stray_inside
@@ -25,7 +25,7 @@ from ..problems import Message
 from ..tables import (match_ids, missing_ids, read_public_table, read_reference_table, read_table, reference_ids,
                       strip_cells)
 from ..tagcodes import encode, split_tokens
-from .base import Contract, Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily, Units
 
 CLASSES = ("0", "1", "2")
 CLASS_NAMES = ("0 negative", "1 positive", "2 neutral")
@@ -40,6 +40,11 @@ BAD_TAG = Message("bank.bad_tag", "{where}: tag {pos} is {token}, which is not a
 TAG_COUNT = Message("bank.tag_count", "{where}: {given} tags for a comment of {length} characters; give exactly one tag "
                     "per character, separated by spaces.",
                     "{where}：评论有 {length} 个字符，却给出了 {given} 个标签；每个字符恰好一个标签，用空格分隔。")
+UNIT = Message("bank.unit", "comments", "评论")
+TYPE_CHART = Message("bank.report.type_f1", "F1 per entity type (strict matching), types sorted by gold count",
+                     "各实体类型的 F1（严格匹配），按标准答案中的数量排序")
+CLASS_CHART = Message("bank.report.class_matrix", "Sentiment class: gold rows, predicted columns",
+                      "情感类别：行为标准答案，列为预测")
 GOLD_CLASS = Message("reference.bank_class", "{where}: class {value!r} is not 0, 1 or 2.", None)
 GOLD_TAG = Message("reference.bank_tag", "{where}: tag {pos} is not one of {tags}.", None)
 GOLD_LENGTH = Message("reference.bank_length", "{where}: {given} tags for a text of {length} characters.", None)
@@ -71,6 +76,7 @@ class BankSubmission:
 class BankComments(TaskFamily):
     name = "bank_comments"
     title = "Bank comments: entities + sentiment"
+    unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     options = {
         "scheme": Option("iob2", tuple(SCHEMES), "how tags become entities: strict IOB2 or conlleval chunking"),
@@ -183,12 +189,25 @@ class BankComments(TaskFamily):
         gold_t = np.bincount(gold.type, minlength=n_types)
         p, r, f1 = prf(tp_t.sum(), pred_t.sum(), gold_t.sum())
 
-        matrix = confusion(ref.classes[doc_mask], sub.classes[doc_mask], len(CLASSES))
+        gold_class, pred_class = ref.classes[doc_mask], sub.classes[doc_mask]
+        matrix = confusion(gold_class, pred_class, len(CLASSES))
         kappa = kappa_from_confusion(matrix)
         accuracy = float(np.trace(matrix) / matrix.sum()) if matrix.sum() else 0.0
         w = float(cfg.options["ner_weight"])
         scores = {"score": w * f1 + (1.0 - w) * kappa, "ner_f1": f1, "kappa": kappa,
                   "ner_precision": p, "ner_recall": r, "class_accuracy": accuracy}
+
+        def per_comment():
+            """Per comment: entities right, predicted and gold, then the one-hot (gold, predicted) class cell."""
+            n = len(lengths)
+            ends = np.cumsum(lengths)
+            doc = lambda spans: np.searchsorted(ends, spans.start, side="right")  # noqa: E731
+            table = np.zeros((n, 3 + len(CLASSES) ** 2))
+            table[:, 0] = np.bincount(doc(pred)[pred_hit], minlength=n)
+            table[:, 1] = np.bincount(doc(pred), minlength=n)
+            table[:, 2] = np.bincount(doc(gold), minlength=n)
+            table[np.arange(n), 3 + gold_class * len(CLASSES) + pred_class] = 1.0
+            return table
 
         stray = len(stray_inside(pred_codes, doc_start))
         decodings = [(scheme, gold, pred)]
@@ -203,7 +222,27 @@ class BankComments(TaskFamily):
         ]
         summary = "%d comments, %d characters; entities decoded as %s." % (
             int(doc_mask.sum()), int(lengths.sum()), scheme.description)
-        return Result(scores, sections, summary)
+        units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), per_comment)]
+        return Result(scores, sections, summary, units)
+
+    def unit_scores(self, group, sums, cfg):
+        sums = np.asarray(sums, dtype=float)
+        p, r, f1 = prf(sums[..., 0], sums[..., 1], sums[..., 2])
+        cells = sums[..., 3:].reshape(sums.shape[:-1] + (len(CLASSES), len(CLASSES)))
+        kappa = kappa_from_confusions(cells)
+        total = cells.sum(axis=(-2, -1))
+        accuracy = np.divide(np.trace(cells, axis1=-2, axis2=-1), total, out=np.zeros_like(total), where=total > 0)
+        w = float(cfg.options["ner_weight"])
+        return {"score": w * f1 + (1.0 - w) * kappa, "ner_f1": f1, "kappa": kappa, "ner_precision": p,
+                "ner_recall": r, "class_accuracy": accuracy}
+
+    def unit_answers(self, ref, sub):
+        """Each comment's tags (with their positions) and class."""
+        lengths = ref.contract.lengths
+        doc = np.repeat(np.arange(len(lengths)), lengths)
+        position = np.arange(len(doc)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        tags = digests.per_unit(doc, len(lengths), position, sub.codes)
+        return digests.combine(tags, sub.classes)
 
 
 def _token_order(counts, order):
@@ -235,15 +274,29 @@ def _ill_formed_notes(codes, lengths, units, tagset, scheme_name, name):
     return notes
 
 
+def by_support(support):
+    """Class indices by decreasing support, ties in the classes' own order.
+
+    >>> by_support(np.array([3, 9, 3, 0])).tolist()
+    [1, 0, 2, 3]
+    """
+    support = np.asarray(support)
+    return np.lexsort((np.arange(len(support)), -support))
+
+
 def _entity_section(types, tp, n_pred, n_gold):
-    rows = []
-    for k, name in enumerate(types):
+    rows, f1s = [], []
+    order = by_support(n_gold)
+    for k in order:
         p, r, f = prf(tp[k], n_pred[k], n_gold[k])
-        rows.append([name, int(n_gold[k]), int(n_pred[k]), int(tp[k]), p, r, f])
+        rows.append([types[k], int(n_gold[k]), int(n_pred[k]), int(tp[k]), p, r, f])
+        f1s.append(f)
     p, r, f = prf(tp.sum(), n_pred.sum(), n_gold.sum())
     rows.append(["all (micro)", int(n_gold.sum()), int(n_pred.sum()), int(tp.sum()), p, r, f])
-    return report.Section("Entities (S1)", [report.Table(
-        ["type", "gold", "predicted", "correct", "precision", "recall", "F1"], rows)])
+    return report.Section("Entities (S1)", [
+        report.Table(["type", "gold", "predicted", "correct", "precision", "recall", "F1"], rows),
+        report.Bars(TYPE_CHART, [types[k] for k in order], [(report.SERIES_F1, f1s)]),
+    ], per_class=True)
 
 
 def _first_overlap(spans: Spans, others: Spans):
@@ -315,12 +368,16 @@ def _views_section(decodings, scored):
 
 
 def _class_section(matrix, kappa, accuracy):
-    rows = [[CLASS_NAMES[i]] + [int(v) for v in matrix[i]] + [int(matrix[i].sum())] for i in range(len(CLASSES))]
-    rows.append(["predicted total"] + [int(v) for v in matrix.sum(axis=0)] + [int(matrix.sum())])
+    order = by_support(matrix.sum(axis=1))
+    names = [CLASS_NAMES[i] for i in order]
+    shown = matrix[np.ix_(order, order)]
+    rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]
+    rows.append(["predicted total"] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
     return report.Section("Sentiment class (S2)", [
-        report.Table(["gold \\ predicted"] + list(CLASS_NAMES) + ["gold total"], rows,
+        report.Table([report.MATRIX_CORNER] + names + ["gold total"], rows,
                      caption="Cohen's kappa %.4f, accuracy %.4f" % (kappa, accuracy)),
-    ])
+        report.Heatmap(CLASS_CHART, names, names, shown.tolist()),
+    ], per_class=True)
 
 
 FAMILY = BankComments()

@@ -21,14 +21,24 @@ registry finds it by itself, so adding a family touches nothing else
    a problem that makes the rest unreadable is raised. Returns the submission,
    or None when problems were collected.
 4. ``score(reference, submission, mask, cfg) -> Result``: score the units
-   where ``mask`` (a boolean array in reference order) is True.
+   where ``mask`` (a boolean array in reference order) is True. The Result
+   also names, in ``units``, the per-unit counts behind its keys; and
+   ``unit_scores(group, sums, cfg)`` turns column sums of such counts back
+   into those keys, so intervals and paired tests resample units without
+   re-running the metric (``scorer.resampling``).
+5. ``unit_answers(reference, submission) -> uint64 array``: a digest of the
+   submitted answer of every unit (reference order), to tell identical and
+   nearly identical submissions apart (the organizer's rescore).
 """
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..config import Option
+from ..problems import Message
+
+UNITS = Message("report.unit.units", "units", "单元")
 
 
 @dataclass
@@ -53,12 +63,35 @@ class Reference:
 
 
 @dataclass
+class Units:
+    """The per-unit counts behind some leaderboard keys, one row per unit of the board (reference order).
+
+    Summing the rows of any sample of units and passing the sums to
+    ``family.unit_scores(name, sums, cfg)`` gives every key of ``keys`` on that
+    sample; on all the rows it gives the Result's own values. ``make`` builds
+    the table when asked (most runs resample one group only).
+    """
+
+    name: str
+    keys: Tuple[str, ...]
+    make: Callable[[], np.ndarray]
+
+
+@dataclass
 class Result:
     """Scores in leaderboard order, plus the report's sections for this board."""
 
     scores: Dict[str, float]
     sections: List[Any] = field(default_factory=list)
     summary: str = ""
+    units: List[Units] = field(default_factory=list)
+
+    def units_of(self, key):
+        """The Units group that holds ``key``, or None (a key that is no sum over units, e.g. macro AP)."""
+        for group in self.units:
+            if key in group.keys:
+                return group
+        return None
 
 
 class TaskFamily:
@@ -74,6 +107,10 @@ class TaskFamily:
     options: Dict[str, Option] = {}
     # the file of the starting kit that lists the test items without answers (for the offline check)
     public_inputs = "test_public.csv"
+    # what a unit of the board is, for the page ("documents", "sentences", ...)
+    unit_noun: Message = UNITS
+    # leaderboard keys where a smaller value is better (the others: larger is better)
+    lower_is_better: Sequence[str] = ()
 
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""
@@ -89,4 +126,12 @@ class TaskFamily:
         raise NotImplementedError
 
     def score(self, reference, submission, mask, cfg) -> Result:
+        raise NotImplementedError
+
+    def unit_scores(self, group, sums, cfg) -> Dict[str, np.ndarray]:
+        """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape)."""
+        raise NotImplementedError
+
+    def unit_answers(self, reference, submission) -> np.ndarray:
+        """A uint64 digest of the submitted answer of each unit, in reference order."""
         raise NotImplementedError

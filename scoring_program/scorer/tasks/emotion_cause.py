@@ -29,14 +29,15 @@ from typing import Dict, List, Optional
 import numpy as np
 import pandas as pd
 
-from .. import report
+from .. import digests, report
 from ..errors import ReferenceDataError, SubmissionError
 from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
 from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
-from .base import Contract, Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily, Units
+from .bank_comments import by_support
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -62,6 +63,16 @@ NO_SUBTASK_FILE = Message("ecac.no_subtask_file", "this phase scores subtask {su
 PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, without pairs
 
 
+UNIT = Message("ecac.unit", "conversations", "对话")
+F1_CHART = Message("ecac.report.f1_chart", "Subtask {subtask}: F1 per emotion, emotions sorted by gold pairs",
+                   "子任务 {subtask}：各情绪的 F1，按标准答案中的情绪-原因对数排序")
+MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pairs at the same position, gold rows, "
+                       "predicted columns", "子任务 {subtask}：相同位置上情绪-原因对的情绪，行为标准答案，列为预测")
+# the per-emotion counts of each subtask, in the column order of its per-conversation table (7 columns each)
+BLOCKS = {1: ("gold", "strict", "pred", "prop_num", "prop_pred", "prop_gold", "fuzzy"),
+          2: ("gold", "strict", "pred")}
+
+
 def _subtasks(options):
     return {"1": (1,), "2": (2,), "both": (1, 2)}[options["subtasks"]]
 
@@ -85,6 +96,7 @@ class EcacSubmission:
 class EmotionCause(TaskFamily):
     name = "emotion_cause"
     title = "Emotion-cause pairs in conversations"
+    unit_noun = UNIT
     default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
                      "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
     submission_slots = ("subtask1", "subtask2")
@@ -170,7 +182,7 @@ class EmotionCause(TaskFamily):
         clean = cfg.options["mode"] == "clean"
         epsilon = 0.0 if clean else OFFICIAL_EPSILON
         in_board = mask
-        scores, sections = {}, []
+        scores, sections, units = {}, [], []
         for subtask in _subtasks(cfg.options):
             gold = ref.gold[subtask]
             gold = gold.take(in_board[gold.conv])
@@ -184,22 +196,43 @@ class EmotionCause(TaskFamily):
                 continue
             pred = submitted.pairs.take(in_board[submitted.pairs.conv])
             n_neutral = int((pred.emotion == 0).sum())
-            if subtask == 1:
-                found, table = _subtask1(gold, pred, epsilon, clean)
-            else:
-                found, table = _subtask2(gold, pred, epsilon)
+            counted = _subtask1(gold, pred, clean) if subtask == 1 else _subtask2(gold, pred)
+            found, table = _subtask_scores(subtask, {name: _counts(*how) for name, how in counted.items()}, epsilon)
+            table["position"] = POSITION[subtask]
             scores.update(found)
             n_read = int(in_board[submitted.read_conv].sum())
             odd = "" if clean else _odd_pairs_note(pred, ref.contract.convs, subtask)
             sections += _sections(subtask, table, gold, pred, n_read, n_neutral, submitted.n_unknown_conversations,
                                   odd)
+            units.append(Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
+                               _per_conversation(counted, subtask, in_board)))
         for line in sub.ignored:
             sections.append(report.Section("Not scored", [report.Text(line, "note")]))
         summary = ("%d conversations; mode %s (%s)." % (
             int(in_board.sum()), cfg.options["mode"],
             "exact division, each gold span credited once" if clean else
             "the official scorer's rules, +1e-8 in every denominator"))
-        return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary)
+        return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
+
+    def unit_scores(self, group, sums, cfg):
+        subtask = int(group[-1])
+        sums = np.asarray(sums, dtype=float)
+        blocks = {name: sums[..., 7 * j:7 * (j + 1)] for j, name in enumerate(BLOCKS[subtask])}
+        epsilon = 0.0 if cfg.options["mode"] == "clean" else OFFICIAL_EPSILON
+        return _subtask_scores(subtask, blocks, epsilon)[0]
+
+    def unit_answers(self, ref, sub):
+        """Each conversation's pairs of every subtask scored."""
+        n = len(ref.units)
+        parts = []
+        for subtask in (1, 2):
+            submitted = sub.pairs.get(subtask)
+            if submitted is None:
+                parts.append(np.zeros(n, dtype=np.uint64))
+                continue
+            q = submitted.pairs
+            parts.append(digests.per_unit(q.conv, n, q.emo_utt, q.cause_utt, q.start, q.end, q.emotion))
+        return digests.combine(*parts)
 
 
 def _unknown_rule(options):
@@ -210,38 +243,63 @@ def _unknown_rule(options):
     return rule
 
 
-def _counts(codes, weights=None):
+POSITION = {1: ("conv", "emo_utt", "cause_utt", "start", "end"), 2: ("conv", "emo_utt", "cause_utt")}
+
+
+def _counts(conv, codes, weights=None):
     return np.bincount(codes, weights=weights, minlength=N_EMOTIONS).astype(float)
 
 
-def _subtask1(gold, pred, epsilon, clean):
-    n_gold = _counts(gold.emotion)
-    strict_gold, strict_pred = strict_hits(gold, pred)
-    strict = emotion_scores(_counts(pred.emotion[strict_pred]), _counts(pred.emotion), n_gold, n_gold, epsilon)
+def _subtask1(gold, pred, clean):
+    """What each per-emotion count of subtask 1 sums: (conversation, emotion, weight) of the pairs it counts."""
+    _, strict_pred = strict_hits(gold, pred)
     _, fuzzy_pred = fuzzy_hits(gold, pred)
-    fuzzy = emotion_scores(_counts(pred.emotion[fuzzy_pred]), _counts(pred.emotion), n_gold, n_gold, epsilon)
     match = proportional(gold, pred, once=clean)
-    prop = emotion_scores(_counts(pred.emotion, match.overlap), _counts(pred.emotion, pred.length),
-                          _counts(gold.emotion, gold.length * match.gold_count), n_gold, epsilon)
-    scores = {}
-    for prefix, s in (("strict", strict), ("Proportional", prop), ("fuzzy", fuzzy)):
-        scores.update({"weighted_%s_precision" % prefix: s["weighted_p"], "weighted_%s_recall" % prefix: s["weighted_r"],
-                       "weighted_%s_f1" % prefix: s["weighted_f1"], "%s_precision" % prefix: s["micro_p"],
-                       "%s_recall" % prefix: s["micro_r"], "%s_f1" % prefix: s["micro_f1"]})
-    counts = {"gold": n_gold, "pred": _counts(pred.emotion), "strict": _counts(pred.emotion[strict_pred]),
-              "fuzzy": _counts(pred.emotion[fuzzy_pred])}
-    return scores, {"scores": {"strict": strict, "proportional": prop, "fuzzy": fuzzy}, "counts": counts,
-                    "position": ("conv", "emo_utt", "cause_utt", "start", "end")}
+    return {"gold": (gold.conv, gold.emotion), "strict": (pred.conv[strict_pred], pred.emotion[strict_pred]),
+            "pred": (pred.conv, pred.emotion), "prop_num": (pred.conv, pred.emotion, match.overlap),
+            "prop_pred": (pred.conv, pred.emotion, pred.length),
+            "prop_gold": (gold.conv, gold.emotion, gold.length * match.gold_count),
+            "fuzzy": (pred.conv[fuzzy_pred], pred.emotion[fuzzy_pred])}
 
 
-def _subtask2(gold, pred, epsilon):
-    n_gold = _counts(gold.emotion)
+def _subtask2(gold, pred):
     _, hit = strict_hits(gold, pred)
-    s = emotion_scores(_counts(pred.emotion[hit]), _counts(pred.emotion), n_gold, n_gold, epsilon)
+    return {"gold": (gold.conv, gold.emotion), "strict": (pred.conv[hit], pred.emotion[hit]),
+            "pred": (pred.conv, pred.emotion)}
+
+
+def _subtask_scores(subtask, c, epsilon):
+    """The keys of a subtask from its per-emotion counts ``c`` (name -> (..., 7)), and the parts the page shows."""
+    if subtask == 1:
+        strict = emotion_scores(c["strict"], c["pred"], c["gold"], c["gold"], epsilon)
+        fuzzy = emotion_scores(c["fuzzy"], c["pred"], c["gold"], c["gold"], epsilon)
+        prop = emotion_scores(c["prop_num"], c["prop_pred"], c["prop_gold"], c["gold"], epsilon)
+        scores = {}
+        for prefix, s in (("strict", strict), ("Proportional", prop), ("fuzzy", fuzzy)):
+            scores.update({"weighted_%s_precision" % prefix: s["weighted_p"],
+                           "weighted_%s_recall" % prefix: s["weighted_r"], "weighted_%s_f1" % prefix: s["weighted_f1"],
+                           "%s_precision" % prefix: s["micro_p"], "%s_recall" % prefix: s["micro_r"],
+                           "%s_f1" % prefix: s["micro_f1"]})
+        return scores, {"scores": {"strict": strict, "proportional": prop, "fuzzy": fuzzy}, "counts": c}
+    s = emotion_scores(c["strict"], c["pred"], c["gold"], c["gold"], epsilon)
     scores = {"precision_pair": s["micro_p"], "recall_pair": s["micro_r"], "f1_pair": s["micro_f1"],
               "weighted_precision": s["weighted_p"], "weighted_recall": s["weighted_r"], "weighted_f1": s["weighted_f1"]}
-    counts = {"gold": n_gold, "pred": _counts(pred.emotion), "strict": _counts(pred.emotion[hit])}
-    return scores, {"scores": {"pair": s}, "counts": counts, "position": ("conv", "emo_utt", "cause_utt")}
+    return scores, {"scores": {"pair": s}, "counts": c}
+
+
+def _per_conversation(counted, subtask, in_board):
+    """A builder of the per-conversation table of a subtask: the per-emotion counts of each conversation."""
+    def table():
+        row = np.cumsum(in_board) - 1
+        n = int(in_board.sum())
+        blocks = []
+        for name in BLOCKS[subtask]:
+            conv, emotion = counted[name][:2]
+            weights = counted[name][2] if len(counted[name]) > 2 else None
+            blocks.append(np.bincount(row[conv] * N_EMOTIONS + emotion, weights=weights,
+                                      minlength=n * N_EMOTIONS).reshape(n, N_EMOTIONS))
+        return np.concatenate(blocks, axis=1).astype(float)
+    return table
 
 
 def _dominant_emotion(gold, n_convs):
@@ -302,8 +360,9 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     parts = list(table["scores"].items())
     for name, _ in parts:
         headers += ["%s P" % name, "%s R" % name, "%s F1" % name]
+    order = 1 + by_support(counts["gold"][1:])   # the six emotions by gold pairs (neutral is not scored)
     rows = []
-    for j in range(1, N_EMOTIONS):
+    for j in order:
         row = [EMOTIONS[j], float(parts[0][1]["weights"][j - 1]), int(counts["gold"][j]), int(counts["pred"][j]),
                int(counts["strict"][j])]
         for _, s in parts:
@@ -322,16 +381,24 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
         notes += " " + odd
     matrix = emotion_confusion(gold, pred, table["position"])
     labels = list(EMOTIONS) + ["(none)"]
-    conf_rows = [[labels[i]] + [int(v) for v in matrix[i]] for i in range(len(labels))]
+    # every emotion (neutral too: a pair can be predicted neutral) by gold count, then (none)
+    shown = list(by_support(matrix[:N_EMOTIONS].sum(axis=1))) + [N_EMOTIONS]
+    sorted_matrix = matrix[np.ix_(shown, shown)]
+    names = [labels[i] for i in shown]
+    conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]
     where = "utterances and span" if subtask == 1 else "utterances"
+    f1_series = [(name, [float(s["f"][j - 1]) for j in order]) for name, s in parts]
     return [
         report.Section("Subtask %d: per emotion" % subtask,
-                       [report.Table(headers, rows), report.Text(notes, "note")]),
+                       [report.Table(headers, rows), report.Text(notes, "note"),
+                        report.Bars(F1_CHART(subtask=subtask), [EMOTIONS[j] for j in order], f1_series)],
+                       per_class=True),
         report.Section("Subtask %d: emotions of pairs at the same %s" % (subtask, where), [
-            report.Table(["gold \\ predicted"] + labels, conf_rows,
+            report.Table([report.MATRIX_CORNER] + names, conf_rows,
                          caption="(none) row: predictions where no gold pair is; (none) column: gold pairs "
                                  "nobody predicted."),
-        ]),
+            report.Heatmap(MATRIX_CHART(subtask=subtask), names, names, sorted_matrix.tolist()),
+        ], per_class=True),
     ]
 
 

@@ -25,19 +25,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import report
+import pandas as pd
+
+from .. import digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
 from ..problems import Message
 from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
-from .base import Contract, Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily, Units
 
 COLUMNS = ("id", "keywords")
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
         "micro_recall"]
 NOTE_LINES = 50
+UNIT = Message("keywords.unit", "samples", "样本")
+SIZE_TITLE = Message("keywords.report.sizes", "By gold-set size", "按标准答案关键词数分组")
+SIZE_CHART = Message("keywords.report.size_chart", "Mean per-sample precision, recall and F1 by the number of gold "
+                     "keywords", "按标准答案关键词数分组的样本平均精确率、召回率和 F1")
+SIZE_HEADERS = (Message("keywords.report.size", "gold keywords", "标准关键词数"),
+                Message("keywords.report.samples", "samples", "样本数"),
+                Message("keywords.report.mean_p", "mean precision", "平均精确率"),
+                Message("keywords.report.mean_r", "mean recall", "平均召回率"),
+                Message("keywords.report.mean_f1", "mean F1", "平均 F1"),
+                Message("keywords.report.right", "right / gold keywords", "正确 / 标准关键词"))
+SIZE_NOTE = Message("keywords.report.size_note", "Counted samples only (see the mode above); sizes of {top} and "
+                    "more are one group.", "仅统计计入平均的样本（见上文的模式）；{top} 个及以上合为一组。")
+SIZE_TOP = 6
 GOLD_EMPTY_ID = Message("reference.keywords_empty_id", "{where} has an empty id.", None)
 GOLD_REPEATED = Message("reference.keywords_repeated", "{file} repeats id {id}.", None)
 
@@ -66,6 +81,7 @@ class KeywordSubmission:
 class Keywords(TaskFamily):
     name = "keywords"
     title = "Keyword sets"
+    unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     options = {
         "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
@@ -128,12 +144,37 @@ class Keywords(TaskFamily):
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
         scores = sample_scores(c, g, p, counted)
         sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
-                    _keyword_section(c, g, p, counted)]
+                    _keyword_section(c, g, p, counted),
+                    _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
         summary = ("%d samples on this board, %d counted (mode %s); keywords joined by %r, compared %s."
                    % (int(on_board.sum()), int(counted.sum()), cfg.options["mode"], cfg.options["keyword_separator"],
                       "after " + "+".join(steps) if steps else "exactly as written (no normalisation)"))
-        return Result(scores, sections, summary)
+
+        def per_sample():
+            """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""
+            w = counted[on_board].astype(float)
+            cb, gb, pb = (np.asarray(a, dtype=float)[on_board] for a in (c, g, p))
+            return np.column_stack([w, w * safe_div(cb, pb), w * safe_div(cb, gb), w * safe_div(2 * cb, pb + gb),
+                                    w * cb, w * gb, w * pb])
+
+        return Result(scores, sections, summary, [Units("samples", tuple(KEYS), per_sample)])
+
+    def unit_scores(self, group, sums, cfg):
+        sums = np.asarray(sums, dtype=float)
+        n = sums[..., 0]
+        macro_p, macro_r, macro_f = (safe_div(sums[..., k], n) for k in (1, 2, 3))
+        micro_p, micro_r, micro_f = prf(sums[..., 4], sums[..., 6], sums[..., 5])
+        return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
+                "f1_of_macro_pr": f_beta(macro_p, macro_r), "micro_f1": micro_f, "micro_precision": micro_p,
+                "micro_recall": micro_r}
+
+    def unit_answers(self, ref, sub):
+        """Each sample's set of keywords (a keyword written twice counts once, as in scoring)."""
+        codes, items = pd.factorize(sub.items)
+        pairs = np.unique(sub.rows.astype(np.int64) * max(len(items), 1) + codes)
+        return digests.per_unit(pairs // max(len(items), 1), len(ref.units),
+                                np.asarray(items, dtype=object)[pairs % max(len(items), 1)].astype(str))
 
 
 def sample_scores(c, g, p, counted):
@@ -179,6 +220,26 @@ def _keyword_section(c, g, p, counted):
     rows = [["gold keywords", int(g[counted].sum())], ["predicted keywords", int(p[counted].sum())],
             ["right (in both)", int(c[counted].sum())]]
     return report.Section("Keywords in the counted samples (micro counts)", [report.Table(["what", "keywords"], rows)])
+
+
+def _size_section(c, g, p, counted):
+    """Samples grouped by their number of gold keywords: how the score varies with the size of the answer."""
+    c, g, p = (np.asarray(a, dtype=np.int64)[counted] for a in (c, g, p))
+    size = np.minimum(g, SIZE_TOP)
+    n = np.bincount(size, minlength=SIZE_TOP + 1)
+    mean = lambda v: safe_div(np.bincount(size, weights=v, minlength=SIZE_TOP + 1), n)  # noqa: E731
+    mp, mr, mf = mean(safe_div(c, p)), mean(safe_div(c, g)), mean(safe_div(2 * c, p + g))
+    right, gold = np.bincount(size, weights=c, minlength=SIZE_TOP + 1), np.bincount(size, weights=g, minlength=SIZE_TOP + 1)
+    shown = [k for k in range(SIZE_TOP + 1) if n[k]]
+    names = ["%d+" % k if k == SIZE_TOP else str(k) for k in shown]
+    rows = [[names[i], int(n[k]), float(mp[k]), float(mr[k]), float(mf[k]), "%d / %d" % (right[k], gold[k])]
+            for i, k in enumerate(shown)]
+    return report.Section(SIZE_TITLE, [
+        report.Table(list(SIZE_HEADERS), rows, caption=SIZE_NOTE(top=SIZE_TOP)),
+        report.Bars(SIZE_CHART, names, [(report.SERIES_PRECISION, [float(mp[k]) for k in shown]),
+                                        (report.SERIES_RECALL, [float(mr[k]) for k in shown]),
+                                        (report.SERIES_F1, [float(mf[k]) for k in shown])]),
+    ], per_class=True)
 
 
 FAMILY = Keywords()

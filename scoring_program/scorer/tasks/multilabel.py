@@ -24,18 +24,20 @@ from typing import Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from .. import report
+from .. import digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
 from ..metrics import multilabel as ml
 from ..metrics import ranking
+from ..metrics.prf import f_beta, prf, safe_div
 from ..problems import Message
 from ..tables import (match_ids, missing_ids, read_public_table, read_reference_bytes, read_reference_table,
                       read_table, reference_ids, strip_cells)
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
-from .base import Contract, Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily, Units
+from .bank_comments import by_support
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000
@@ -56,6 +58,12 @@ NEEDS_SCORES = Message("multilabel.needs_scores", "{where}: this task keeps the 
                        "the file needs a scores column; write the header id,labels,scores and one score per label.",
                        "{where}：本任务只保留分数 >= {threshold} 的标签，因此文件需要 scores 列；请写表头 id,labels,scores，"
                        "每个标签一个分数。")
+UNIT = Message("multilabel.unit", "samples", "样本")
+CLASS_CHART = Message("multilabel.report.class_chart", "Precision and recall per class, classes sorted by gold count",
+                      "各类别的精确率和召回率，按标准答案中的数量排序")
+CLASS_CHART_CUT = Message("multilabel.report.class_chart_cut", "The {shown} classes with the most gold labels of {n}; "
+                          "the table has them all.", "显示标准答案标签最多的 {shown} 个类别（共 {n} 个）；表中列出全部类别。")
+CHART_CLASSES = 30
 GOLD_UNKNOWN = Message("reference.multilabel_unknown", "{where}: {token!r} is not in {labels}.", None)
 GOLD_TWICE = Message("reference.multilabel_twice", "{where}: label {token!r} is listed twice.", None)
 GOLD_GRADE_COUNT = Message("reference.multilabel_grade_count", "{where}: {given} grades for {n} labels.", None)
@@ -136,6 +144,8 @@ class MultilabelSubmission:
 class Multilabel(TaskFamily):
     name = "multilabel"
     title = "Multi-label classification"
+    unit_noun = UNIT
+    lower_is_better = ("coverage_error", "label_ranking_loss")
     default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
     options = OPTIONS
 
@@ -296,7 +306,86 @@ class Multilabel(TaskFamily):
         ]
         summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.contract.labels),
                                                                  _set_rule(opts))
-        return Result(scores, sections, summary)
+        predicted = sub.predicted[rows]
+
+        def sets():
+            return np.column_stack([np.ones(len(gold)), samples.both_empty, counts.tp_sample, counts.pred_sample,
+                                    counts.gold_sample, samples.precision, samples.recall, samples.f1,
+                                    samples.fbeta]).astype(float)
+
+        def classes():
+            return np.concatenate([predicted & gold, predicted, gold], axis=1).astype(float)
+
+        def at_k(k):
+            def table():
+                at = ranking.grades_at_ranks(ranked, grades, k)
+                return np.column_stack([np.ones(len(gold)), ranked_both_empty,
+                                        ranking.average_precision(at, grades, k, opts["map_denominator"]),
+                                        ranking.ndcg(at, grades, k, opts["ndcg_gain"]), ranking.err(at, g_max)])
+            return table
+
+        set_keys = [k for k in SET_KEYS + FBETA_KEYS if k in scores]
+        units = [Units("sets", tuple(k for k in set_keys if k.startswith(("micro", "sample"))), sets),
+                 Units("classes", tuple(k for k in set_keys if k.startswith(("class", "macro"))), classes)]
+        units += [Units("ranking@%d" % k, tuple(t % k for t in RANK_KEYS), at_k(k)) for k in _ks(opts["k"])]
+        units.append(Units("label_ranking", tuple(LABEL_RANKING_KEYS[:3]),
+                           lambda: np.column_stack([np.ones(len(gold)), lrap, coverage, loss])))
+        return Result(scores, sections, summary, units)
+
+    def unit_scores(self, group, sums, cfg):
+        opts = cfg.options
+        sums = np.asarray(sums, dtype=float)
+        rule = opts["both_empty"]
+        beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
+
+        def mean(total, n, empty):  # ml.sample_mean's rules on sums (values are 0 where both sides are empty)
+            if rule == "one":
+                return safe_div(total + empty, n)
+            if rule == "skip":
+                return safe_div(total, n - empty)
+            return safe_div(total, n)
+
+        if group == "sets":
+            n, empty, tp, pred, gold = (sums[..., k] for k in range(5))
+            mp, mr, mf = prf(tp, pred, gold)
+            out = {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr,
+                   "sample_avg_precision": mean(sums[..., 5], n, empty),
+                   "sample_avg_recall": mean(sums[..., 6], n, empty), "sample_avg_f1": mean(sums[..., 7], n, empty)}
+            if opts["beta"] is not None:
+                out.update(micro_fbeta=prf(tp, pred, gold, beta)[2], sample_avg_fbeta=mean(sums[..., 8], n, empty))
+            return out
+        if group == "classes":
+            c = sums.shape[-1] // 3
+            tp, pred, gold = sums[..., :c], sums[..., c:2 * c], sums[..., 2 * c:]
+            covered = _class_masks(tp, pred, gold, opts["classes"])
+            p, r, f1 = prf(tp, pred, gold)
+            fb = f_beta(p, r, beta)
+            k = covered.sum(axis=-1)
+            avg = lambda v: safe_div(np.where(covered, v, 0.0).sum(axis=-1), k)  # noqa: E731
+            cp, cr = avg(p), avg(r)
+            out = {"class_avg_f1": f_beta(cp, cr), "class_avg_precision": cp, "class_avg_recall": cr,
+                   "macro_f1": avg(f1)}
+            if opts["beta"] is not None:
+                out["macro_fbeta"] = avg(fb)
+            return out
+        if group.startswith("ranking@"):
+            k = int(group.split("@")[1])
+            n, empty = sums[..., 0], sums[..., 1]
+            return {t % k: mean(sums[..., 2 + j], n, empty) for j, t in enumerate(RANK_KEYS)}
+        if group == "label_ranking":
+            n = sums[..., 0]
+            return dict(zip(LABEL_RANKING_KEYS[:3], (safe_div(sums[..., j], n) for j in (1, 2, 3))))
+        raise KeyError(group)
+
+    def unit_answers(self, ref, sub):
+        """Each sample's ranked list (labels by rank, with their scores) and predicted set."""
+        n = len(ref.units)
+        row, rank = np.nonzero(sub.ranked >= 0)
+        listed = [rank, sub.ranked[row, rank].astype(np.int64)]
+        if sub.ranked_scores is not None:
+            listed.append(sub.ranked_scores[row, rank])
+        set_row, set_class = np.nonzero(sub.predicted)
+        return digests.combine(digests.per_unit(row, n, *listed), digests.per_unit(set_row, n, set_class))
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -413,14 +502,29 @@ def _averages_section(scores, mask, opts):
                                           report.Text(note, "note")])
 
 
+def _class_masks(tp, pred, gold, rule):
+    """``ml.class_mask`` for stacked counts (..., classes)."""
+    if rule == "all":
+        return np.ones(gold.shape, dtype=bool)
+    if rule == "gold":
+        return gold > 0
+    return (gold > 0) | (pred > 0)
+
+
 def _class_section(labels, counts, mask, class_ap):
     p, r, f1, _ = ml.per_class(counts)
+    order = by_support(counts.gold_class)
     rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
              float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), "yes" if mask[c] else "no"]
-            for c in range(len(labels))]
-    return report.Section("Per class", [report.Table(
-        ["class", "gold", "predicted", "correct", "precision", "recall", "F1", "average precision",
-         "in class averages"], rows)])
+            for c in order]
+    shown = order[:CHART_CLASSES]
+    blocks = [report.Table(["class", "gold", "predicted", "correct", "precision", "recall", "F1", "average precision",
+                            "in class averages"], rows),
+              report.Bars(CLASS_CHART, [labels[c] for c in shown],
+                          [(report.SERIES_PRECISION, [float(p[c]) for c in shown]),
+                           (report.SERIES_RECALL, [float(r[c]) for c in shown])],
+                          caption=CLASS_CHART_CUT(shown=len(shown), n=len(labels)) if len(shown) < len(labels) else "")]
+    return report.Section("Per class", blocks, per_class=True)
 
 
 def _label_ranking_section(scores, mask, opts, has_scores):

@@ -24,14 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import report
+from .. import digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
 from ..problems import Message
 from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
-from .base import Contract, Reference, Result, TaskFamily
+from .base import Contract, Reference, Result, TaskFamily, Units
+from .bank_comments import by_support
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
@@ -55,6 +56,14 @@ CONFLICTING = Message("views.conflicting", "{where}: SentenceId {id}, View {view
                       "at line {first}); give each view of a sentence exactly once, with one opinion.",
                       "{where}：SentenceId {id}、View {view} 以不同的情感再次出现（第一次在第 {first} 行）；"
                       "每个句子的每个视角只写一次，只给一个情感。")
+UNIT = Message("views.unit", "sentences", "句子")
+MATRIX_CHART = Message("views.report.matrix", "Opinions: gold rows, predicted columns (views found, missed and "
+                       "spurious)", "情感：行为标准答案，列为预测（找到的、漏掉的和多余的视角）")
+NOT_FOUND = Message("views.report.not_found", "(not found)", "（未找到）")
+NO_GOLD_VIEW = Message("views.report.no_gold_view", "(no gold view)", "（非标准视角）")
+MATRIX_CAPTION = Message("views.report.matrix_caption", "Rows: the gold opinion; columns: the submitted opinion. "
+                         "The diagonal is tp; (not found) is fn1, (no gold view) is fn2.",
+                         "行：标准答案情感；列：提交的情感。对角线为 tp；（未找到）为 fn1，（非标准视角）为 fn2。")
 GOLD_EMPTY_ID = Message("reference.views_empty_id", "{where} has an empty SentenceId.", None)
 GOLD_TWICE = Message("reference.views_twice", "{file} lists SentenceId {id} twice.", None)
 GOLD_UNLISTED = Message("reference.views_unlisted", "{where}: SentenceId {id} is not in {listing}; list every test "
@@ -89,6 +98,7 @@ class ViewSubmission:
 class ViewSentiment(TaskFamily):
     name = "view_sentiment"
     title = "View-sentiment pairs"
+    unit_noun = UNIT
     default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
@@ -193,8 +203,16 @@ class ViewSentiment(TaskFamily):
         g = position[found]
         op = pred_opinion[found]
         right = accepted[g, op]
-        gold_column = np.where(right, op, first[g])
-        table = np.bincount(op * len(CLASSES) + gold_column, minlength=len(CLASSES) ** 2).reshape(len(CLASSES), -1)
+        gold_opinion = np.where(right, op, first[g])
+        n_classes = len(CLASSES)
+        missed = np.ones(len(keys), dtype=bool)
+        missed[g] = False
+        # gold rows (the 3 opinions, then views that are no gold view), predicted columns (then views not found)
+        table = np.zeros((n_classes + 1, n_classes + 1), dtype=np.int64)
+        table[:n_classes, :n_classes] = np.bincount(gold_opinion * n_classes + op,
+                                                    minlength=n_classes ** 2).reshape(n_classes, n_classes)
+        table[:n_classes, n_classes] = np.bincount(first[missed], minlength=n_classes)
+        table[n_classes, :n_classes] = np.bincount(pred_opinion[~found], minlength=n_classes)
 
         n_gold, n_pred = len(keys), len(pred_keys)
         tn = int(found.sum())
@@ -208,6 +226,18 @@ class ViewSentiment(TaskFamily):
         scores = {"f1": f1, "precision": precision, "recall": recall,
                   "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
 
+        def per_sentence():
+            """Per sentence of the board: tp, fp, fn1, fn2."""
+            board = np.cumsum(on_board) - 1   # sentence code -> row of the board's table
+            n = int(on_board.sum())
+            sentence = board[sub.sentence[pred_in]]
+            found_in = np.bincount(sentence[found], minlength=n)
+            right_in = np.bincount(sentence[found][right], minlength=n)
+            gold_in_sentence = np.bincount(board[ref.key_sentence[gold_in]], minlength=n)
+            pred_in_sentence = np.bincount(sentence, minlength=n)
+            return np.column_stack([right_in, found_in - right_in, gold_in_sentence - found_in,
+                                    pred_in_sentence - found_in]).astype(float)
+
         merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
         sections = [_count_section(counts), _table_section(table, counts)]
         if merged:
@@ -218,7 +248,21 @@ class ViewSentiment(TaskFamily):
                    % (int(on_board.sum()), n_gold, n_pred, cfg.options["opinion_labels"],
                       "after " + "+".join(cfg.options["view_normalisation"]) if cfg.options["view_normalisation"]
                       else "exactly as written"))
-        return Result(scores, sections, summary)
+        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), per_sentence)]
+        return Result(scores, sections, summary, units)
+
+    def unit_scores(self, group, sums, cfg):
+        sums = np.asarray(sums, dtype=float)
+        tp, fp, fn1, fn2 = (sums[..., k] for k in range(4))
+        precision = safe_div(tp, tp + fp + fn2)
+        recall = safe_div(tp, tp + fn1)
+        view_p, view_r, view_f = prf(tp + fp, tp + fp + fn2, tp + fp + fn1)
+        return {"f1": f_beta(precision, recall), "precision": precision, "recall": recall,
+                "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
+
+    def unit_answers(self, ref, sub):
+        """Each sentence's set of (view, opinion) pairs."""
+        return digests.per_unit(sub.sentence, len(ref.units), sub.view.astype(str), sub.opinion)
 
 
 def _opinions(cells, labels):
@@ -289,13 +333,18 @@ def _count_section(c):
 
 
 def _table_section(table, c):
-    head = ["predicted \\ gold"] + list(CLASSES) + ["predicted total"]
-    rows = [[CLASSES[i]] + [int(v) for v in table[i]] + [int(table[i].sum())] for i in range(len(CLASSES))]
-    rows.append(["gold total"] + [int(v) for v in table.sum(axis=0)] + [int(table.sum())])
-    rows.append(["view not found (fn1)", c["fn1"], "", "", ""])
-    rows.append(["spurious view (fn2)", c["fn2"], "", "", ""])
-    return report.Section("Opinions of the views found", [report.Table(
-        head, rows, caption="Rows: the submitted opinion; columns: the gold opinion. The diagonal is tp.")])
+    n = len(CLASSES)
+    order = list(by_support(table[:n, :].sum(axis=1)))
+    shown = table[np.ix_(order + [n], order + [n])]
+    names = [CLASSES[i] for i in order]
+    head = [report.MATRIX_CORNER] + names + [NOT_FOUND, "gold total"]
+    rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(n)]
+    rows.append([NO_GOLD_VIEW] + [int(v) for v in shown[n, :n]] + ["", int(shown[n].sum())])
+    rows.append(["predicted total"] + [int(v) for v in shown[:, :n].sum(axis=0)] + ["", ""])
+    return report.Section("Opinions of the views found", [
+        report.Table(head, rows, caption=MATRIX_CAPTION),
+        report.Heatmap(MATRIX_CHART, names + [NO_GOLD_VIEW], names + [NOT_FOUND], shown.tolist()),
+    ], per_class=True)
 
 
 FAMILY = ViewSentiment()

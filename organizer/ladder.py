@@ -1,0 +1,191 @@
+"""A Ladder public board kept by the organizer: the state lives here, not in the platform's history.
+
+    python3 -m organizer ladder COMPETITION_DIR SUBMISSIONS_DIR OUT_DIR [--board A] [--step 0.01 | --parameter-free]
+
+The platforms give a scoring run no usable history of a team's earlier
+submissions (scorer/ladder.py says why), so the Ladder's state cannot travel
+through them. This tool keeps it: SUBMISSIONS_DIR holds one folder per team,
+and in it the team's submissions (files, zips or folders) in the order their
+names sort (001.zip, 002.zip, ...), as downloaded from the platform. Each
+submission is scored on the board (board A by default) by the engine, and the
+Ladder (scorer/ladder.py: fixed step, or parameter-free) decides what the
+public board shows. OUT_DIR/ladder_state.json keeps every team's state and
+the submissions already counted, so the next run only scores new ones (a team
+whose earlier files changed is replayed from its first).
+
+Writes OUT_DIR/ladder.csv and OUT_DIR/ladder.html: the public board to publish
+(the released scores, not the exact ones). Use it with a board-A phase that
+shows no exact score (for example ``report: sealed`` on board A, or
+``feedback: {round_to: 1, class_counts: false}``), otherwise the platform's
+own leaderboard gives the exact scores away.
+"""
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .layout import assemble_reference, load_board_config
+from .rescore import SKIP, tree_hash, write_csv
+from scorer import ladder, report
+from scorer.api import Competition, ordered_scores
+from scorer.config import Feedback
+from scorer.errors import ScoringError
+
+STATE = "ladder_state.json"
+
+
+def team_submissions(folder):
+    """{team: [submission paths in name order]} of SUBMISSIONS_DIR."""
+    teams = {}
+    for team in sorted(Path(folder).iterdir()):
+        if team.is_dir() and team.name not in SKIP and not team.name.startswith("."):
+            teams[team.name] = [p for p in sorted(team.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
+    return teams
+
+
+def _res_folder(submission, tmp):
+    """A res/ folder holding ``submission`` (a file, a zip or a folder)."""
+    res = Path(tmp) / "res"
+    if res.exists():
+        shutil.rmtree(res)
+    if submission.is_dir():
+        shutil.copytree(submission, res)
+    else:
+        res.mkdir(parents=True)
+        shutil.copy2(submission, res / submission.name)
+    return res
+
+
+def settings_of(config, step=None, parameter_free=False):
+    """The Ladder's settings: the command line's, else the board config's feedback, else a fixed step of 0.01."""
+    given = (config or {}).get("feedback") or {}
+    if parameter_free:
+        return Feedback(ladder="parameter_free", round_to=given.get("round_to"))
+    if step is not None:
+        return Feedback(ladder="fixed", ladder_step=step, round_to=given.get("round_to"))
+    if given.get("ladder") in ("fixed", "parameter_free"):
+        return Feedback(ladder=given["ladder"], ladder_step=float(given.get("ladder_step", 0.01)),
+                        round_to=given.get("round_to"))
+    return Feedback(ladder="fixed", ladder_step=0.01, round_to=given.get("round_to"))
+
+
+def update(comp, board, teams, saved, settings, units_dir, seed):
+    """The state of every team after its submissions; ``saved`` is the previous run's (kept where unchanged)."""
+    cfg, primary = comp.cfg, comp.cfg.primary_key
+    lower = primary in comp.family.lower_is_better
+    key = json.dumps([board, settings.ladder, settings.ladder_step, primary])
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for team, paths in teams.items():
+            digests = [tree_hash(p).hexdigest() for p in paths]
+            before = saved.get(team) or {}
+            done = before.get("done", [])
+            if before.get("key") != key or digests[:len(done)] != done:
+                before, done = {}, []   # changed files or settings: replay the team from its first submission
+            state = ladder.State.from_json(json.dumps(before["state"])) if before.get("state") else None
+            errors = dict(before.get("errors", {}))
+            best_name = before.get("best_name", "")
+            units_path = Path(units_dir) / ("%s.npy" % hashlib.sha256(team.encode("utf-8")).hexdigest()[:16])
+            best_units = np.load(units_path) if state is not None and units_path.exists() else None
+            for number, (path, digest) in enumerate(zip(paths, digests), start=1):
+                if number <= len(done):
+                    continue
+                done.append(digest)
+                try:
+                    submission = comp.read_submission(str(_res_folder(path, tmp)))
+                except ScoringError as exc:
+                    errors[path.name] = exc.message
+                    continue
+                result = comp.score(submission, board)
+                scores = ordered_scores(result.scores, primary)
+                group = result.units_of(primary)
+                table = group.make() if group is not None else None
+                margin = None
+                if settings.ladder == "parameter_free" and table is not None and state is not None:
+                    statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[primary]  # noqa: E731
+                    margin = ladder.paired_margin(table, best_units, statistic, seed)
+                state = ladder.step(state, scores, primary, settings, lower, margin, number, key)
+                if state.improved:
+                    best_name = path.name
+                    if table is not None:
+                        np.save(units_path, table, allow_pickle=False)
+                        best_units = table
+            out[team] = {"key": key, "done": done, "errors": errors, "best_name": best_name,
+                         "state": dict(state.__dict__) if state else {}}
+    return out
+
+
+def board_rows(records, primary, sort, keys, settings):
+    """[rank, team, released primary, other released keys, best submission, submissions counted], best first."""
+    scored = [(t, r) for t, r in records.items() if r["state"].get("released")]
+    sign = 1.0 if sort == "asc" else -1.0
+    scored.sort(key=lambda tr: (sign * tr[1]["state"]["released"][primary], tr[0]))
+    rows, rank, previous = [], 0, None
+    for position, (team, record) in enumerate(scored, start=1):
+        released = record["state"]["released"]
+        if settings.round_to is not None:
+            released = {k: round(v, settings.round_to) for k, v in released.items()}
+        if released[primary] != previous:
+            rank, previous = position, released[primary]
+        rows.append([rank, team] + [float(released.get(k, 0.0)) for k in keys] + [record["best_name"],
+                                                                                    len(record["done"])])
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m organizer ladder", description=__doc__.split("\n\n")[0])
+    parser.add_argument("competition")
+    parser.add_argument("submissions", help="one folder per team holding its submissions, in name order")
+    parser.add_argument("out", help="output folder (keeps the state between runs)")
+    parser.add_argument("--board", default="A")
+    parser.add_argument("--step", type=float, default=None, help="the fixed Ladder's step (default: the config's, "
+                                                                 "else 0.01)")
+    parser.add_argument("--parameter-free", action="store_true", help="the parameter-free Ladder")
+    args = parser.parse_args(argv)
+    if args.step is not None and not 0 < args.step <= 0.5:
+        parser.error("--step must be in (0, 0.5]")
+    out = Path(args.out)
+    (out / "units").mkdir(parents=True, exist_ok=True)
+    reference = Path(args.competition) / "reference_data"
+    settings = settings_of(load_board_config(reference, args.board), args.step, args.parameter_free)
+    path = out / STATE
+    saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    with tempfile.TemporaryDirectory() as tmp:
+        comp = Competition.open(str(assemble_reference(reference, args.board, Path(tmp) / "ref", reveal=True)))
+        records = update(comp, args.board, team_submissions(args.submissions), saved, settings, out / "units",
+                         comp.cfg.intervals.seed)
+    path.write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
+    keys = list(comp.family.leaderboard_keys(comp.cfg.options))
+    primary = comp.cfg.primary_key
+    keys = [primary] + [k for k in keys if k != primary]
+    sort = "asc" if primary in comp.family.lower_is_better else "desc"
+    rows = board_rows(records, primary, sort, keys, settings)
+    header = ["rank", "team"] + keys + ["best submission", "submissions"]
+    write_csv(out / "ladder.csv", header, rows)
+    how = ("a new score is shown when it beats the team's shown score by more than %g, rounded to %g"
+           % (settings.ladder_step, settings.ladder_step) if settings.ladder == "fixed" else
+           "a new score is shown when it beats the team's shown score by more than one standard error of the "
+           "paired difference over the board's units")
+    labels = comp.cfg.columns
+    page = report.render("%s: public board %s (the Ladder)" % (comp.cfg.title or comp.family.title, args.board), [
+        report.Section("Public board", [
+            report.Table(["rank", "team", labels.get(primary, primary), "best submission", "submissions"],
+                         [[r[0], r[1], r[2], r[-2], r[-1]] for r in rows]),
+            report.Text("The Ladder: %s; otherwise the team's best shown scores stay." % how, "note")]),
+        report.Section("Every released score", [report.Table(
+            ["rank", "team"] + [labels.get(k, k) for k in keys], [r[:-2] for r in rows])]),
+    ], lang=comp.cfg.language)
+    (out / "ladder.html").write_text(page, encoding="utf-8")
+    errors = sum(len(r["errors"]) for r in records.values())
+    print("wrote %s and %s (%d teams, %d submissions counted, %d refused)" % (
+        out / "ladder.csv", out / "ladder.html", len(rows), sum(len(r["done"]) for r in records.values()), errors))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
