@@ -22,6 +22,11 @@ registry finds it by itself, so adding a family touches nothing else
    or None when problems were collected.
 4. ``score(reference, submission, mask, cfg) -> Result``: score the units
    where ``mask`` (a boolean array in reference order) is True.
+5. ``advice(submission, contract, cfg) -> [Problem]`` (optional): warnings
+   about a valid submission that will score badly (rows missing where that is
+   allowed, keywords joined by another separator, every row the same, ...),
+   each saying how to fix it. Only the offline check calls it, after a read
+   without problems: a warning never changes what a platform does.
 """
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
@@ -90,3 +95,7 @@ class TaskFamily:
 
     def score(self, reference, submission, mask, cfg) -> Result:
         raise NotImplementedError
+
+    def advice(self, submission, contract, cfg) -> List[Any]:
+        """Warnings (Problems) about a valid ``submission`` that will score badly; none by default."""
+        return []

@@ -34,6 +34,7 @@ from ..errors import ReferenceDataError, SubmissionError
 from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
 from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
+from ..problems import Message
 from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
 from .base import Contract, Reference, Result, TaskFamily
 
@@ -51,6 +52,18 @@ SLOT = {1: "subtask1", 2: "subtask2"}
 GOLD = {1: "subtask1_gold", 2: "subtask2_gold"}
 N_EMOTIONS = len(EMOTIONS)
 PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, without pairs
+
+
+ADVICE_ABSENT = Message("emotion_cause.advice_absent", "there is no {file}: every subtask {subtask} score will be 0. "
+                        "Add {file} to the zip if you have predictions for subtask {subtask}.",
+                        "没有 {file}：子任务 {subtask} 的所有分数都将为 0。如有子任务 {subtask} 的预测，请把 {file} 放进 zip。")
+ADVICE_NO_PAIR = Message("emotion_cause.advice_no_pair", "{file} has no pair in any conversation: every subtask "
+                         "{subtask} score will be 0. List the emotion-cause pairs you find.",
+                         "{file} 的所有对话都没有任何配对：子任务 {subtask} 的所有分数都将为 0。请列出找到的情绪-原因配对。")
+ADVICE_NEUTRAL = Message("emotion_cause.advice_neutral", "every pair of {file} has the emotion neutral, which is never "
+                         "scored: every subtask {subtask} score will be 0. Give each pair one of {emotions}.",
+                         "{file} 的所有配对的情绪都是 neutral，而 neutral 从不计分：子任务 {subtask} 的所有分数都将为 0。"
+                         "请为每个配对给出 {emotions} 之一。")
 
 
 def _subtasks(options):
@@ -154,6 +167,21 @@ class EmotionCause(TaskFamily):
             pairs[subtask] = read_submission(data, file.name, contract.convs, subtask, _unknown_rule(cfg.options),
                                              official=cfg.options["mode"] == "official")
         return EcacSubmission(pairs, ignored)
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """A scored subtask without its file, without any pair, or with neutral pairs only."""
+        found = []
+        for subtask in _subtasks(cfg.options):
+            submitted = sub.pairs.get(subtask)
+            name = cfg.files[SLOT[subtask]]
+            if submitted is None:
+                found.append(ADVICE_ABSENT(file=name, subtask=subtask))
+            elif not len(submitted.read_conv):
+                found.append(ADVICE_NO_PAIR(file=name, subtask=subtask))
+            elif not submitted.pairs.emotion.any():  # code 0 is neutral
+                found.append(ADVICE_NEUTRAL(file=name, subtask=subtask, emotions=", ".join(EMOTIONS[1:])))
+        return found
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

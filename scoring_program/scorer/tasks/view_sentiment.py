@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import report
+from .. import advice, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
@@ -55,6 +55,11 @@ CONFLICTING = Message("views.conflicting", "{where}: SentenceId {id}, View {view
                       "at line {first}); give each view of a sentence exactly once, with one opinion.",
                       "{where}：SentenceId {id}、View {view} 以不同的情感再次出现（第一次在第 {first} 行）；"
                       "每个句子的每个视角只写一次，只给一个情感。")
+ADVICE_JOINED = Message("views.advice_joined", "{share} of the rows have a View holding {found}: several views look "
+                        "joined in one row, which counts as one view that matches none. Write one row per view "
+                        "(SentenceId, View, Opinion).",
+                        "{share} 的行的 View 含有 {found}：似乎把多个视角写在了同一行，这只算作一个不匹配任何视角的视角。"
+                        "请每个视角写一行（SentenceId, View, Opinion）。")
 GOLD_EMPTY_ID = Message("reference.views_empty_id", "{where} has an empty SentenceId.", None)
 GOLD_TWICE = Message("reference.views_twice", "{file} lists SentenceId {id} twice.", None)
 GOLD_UNLISTED = Message("reference.views_unlisted", "{where}: SentenceId {id} is not in {listing}; list every test "
@@ -174,6 +179,14 @@ class ViewSentiment(TaskFamily):
             return None
         return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
                               merged_sentence=sentence[~keep])
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """Several views joined in one View cell."""
+        found, held = advice.most_common_separator(sub.view)
+        if found is not None and held > 0.5:
+            return [ADVICE_JOINED(share=advice.share(held), found=repr(found))]
+        return []
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):
