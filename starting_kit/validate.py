@@ -25,8 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGES = (("numpy", "numpy"), ("pandas", "pandas"), ("yaml", "PyYAML"))
 # Said before the engine (which holds every other message) can be imported.
 NEEDS = {
-    "en": "{tool} needs {what}: install them with  python3 -m pip install -r requirements.txt  (in the starting kit)",
-    "zh": "{tool} 需要 {what}：请在 starting kit 目录中用  python3 -m pip install -r requirements.txt  安装",
+    "en": "{tool} cannot run, missing: {what}. Install what it needs with  python3 -m pip install -r "
+          "requirements.txt  (in the starting kit).",
+    "zh": "{tool} 无法运行，缺少：{what}。请在 starting kit 目录中用  python3 -m pip install -r requirements.txt  "
+          "安装所需的包。",
 }
 NEEDS_PYTHON = {
     "en": "{tool} needs Python 3.9 or newer; this is Python {version}.",
