@@ -152,6 +152,13 @@ def test_score_local_says_the_test_set_of_a_message_is_the_dev_set(kit, tmp_path
                          "items.)")
 
 
+def test_a_path_that_is_not_there_is_one_line(kit):
+    for script in ("validate.py", "score_local.py"):
+        proc = tool(kit, script, "nosuch.csv")
+        assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr
+        assert "cannot find " in proc.stdout + proc.stderr and "nosuch.csv" in proc.stdout + proc.stderr
+
+
 def test_score_local_without_dev_data_says_so(kit, tmp_path):
     proc = tool(kit, "score_local.py", "sample_submission.csv", "--dev", tmp_path / "nothing")
     assert proc.returncode == 2 and "no dev data with gold in" in proc.stderr and "Traceback" not in proc.stderr

@@ -45,6 +45,8 @@ WARNINGS = Message("kit.warnings", "{file}: {n} warning(s): the file is valid an
 NO_PUBLIC = Message("kit.no_public", "cannot find the public test inputs {name} in {folder}; run this from the "
                     "starting kit or pass --public.",
                     "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。")
+NO_FILE = Message("kit.no_file", "cannot find {path}; give the path of your prediction file, folder or zip.",
+                  "找不到 {path}；请给出预测文件、文件夹或 zip 的路径。")
 NO_CONFIG = Message("kit.no_config", "cannot find the task configuration ({name}); pass --config.",
                     "找不到任务配置（{name}）；请用 --config 指定。")
 # one group of problems: the same message in the same column of the same file, on many lines
@@ -80,6 +82,8 @@ class CheckResult:
 
 def check(submission, public_dir, raw_config):
     """All format problems of ``submission`` (a file, a folder or a zip) against ``public_dir``; warnings if none."""
+    if not os.path.exists(submission):
+        return CheckResult(fatal=NO_FILE(path=submission).text(language(raw_config)), language=language(raw_config))
     try:
         task = Task.public(public_dir, raw_config)
     except ScoringError as exc:
@@ -182,6 +186,8 @@ def score_dev(prediction, dev_dir, out_dir, public_dir=None, raw_config=None):
     """
     lang = language(raw_config)
     folder = os.path.basename(os.path.normpath(dev_dir)) + "/"
+    if not os.path.exists(prediction):
+        return DevRun(2, [], NO_FILE(path=prediction).text(lang))
     try:
         comp = Competition.open(dev_dir)
     except ScoringError as exc:
