@@ -156,7 +156,7 @@ class Keywords(TaskFamily):
             codes, distinct = pd.factorize(sub.items)
             pairs = np.unique(sub.rows.astype(np.int64) * max(len(distinct), 1) + codes)
             if len(pairs) == int(filled.sum()) * len(distinct):  # every filled row holds every keyword given
-                value = clip(cfg.options["keyword_separator"].join(map(str, distinct)), 60)
+                value = clip(sep.join(map(str, distinct)), 60)
                 found.append(ADVICE_SAME(n=advice.count(filled.sum()), value=repr(value)))
         return found
 
