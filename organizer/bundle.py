@@ -9,7 +9,8 @@ v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
     scoring_program.zip       scoring_program/ (metadata, score.py, scorer/), no __pycache__
     reference_data_A.zip      reference_data/ minus board_*.yaml, plus board_A.yaml as config.yaml
     reference_data_B.zip      same with board_B.yaml
-    starting_kit.zip          starting_kit/ plus a copy of the engine, so its tools run offline
+    starting_kit.zip          starting_kit/ plus validate.py, score_local.py, requirements.txt (the runtime
+                              pins), kit_config.yaml and a copy of the engine, so its tools run offline
 
 v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
 (one task per phase) and the pages under ``pages/``.
@@ -40,6 +41,7 @@ PAGE_KEYS = ("overview", "evaluation", "terms", "data")
 KIT_TOOLS = ("validate.py", "score_local.py")
 KIT_ENGINE = "scoring_program"
 KIT_CONFIG = "kit_config.yaml"
+KIT_REQUIREMENTS = "requirements.txt"
 
 
 # -- deterministic zips -----------------------------------------------------------------------------
@@ -114,8 +116,22 @@ def kit_config(competition):
     return yaml.safe_dump(raw, allow_unicode=True, sort_keys=True).encode("utf-8")
 
 
+def kit_requirements():
+    """The kit's requirements.txt: the runtime pins of the project's requirements.txt, without its comments
+    (they speak of the project's own files, which a participant does not have).
+
+    >>> [l for l in kit_requirements().decode().splitlines() if l.startswith("pandas")]
+    ['pandas==2.2.3']
+    """
+    pins = [line.strip() for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+    header = ("# What validate.py, score_local.py and the scoring program in scoring_program/ need (Python 3.9 to "
+              "3.12),\n# the versions the platform scores with:  python3 -m pip install -r requirements.txt\n")
+    return (header + "\n".join(pins) + "\n").encode("utf-8")
+
+
 def starting_kit_entries(competition):
-    """starting_kit/ + the participant tools + the engine, so the kit works without the project."""
+    """starting_kit/ + the participant tools, their requirements and the engine: the kit works without the project."""
     kit = Path(competition) / "starting_kit"
     entries = folder_entries(kit) if kit.is_dir() else {}
     for tool in KIT_TOOLS:
@@ -123,6 +139,8 @@ def starting_kit_entries(competition):
             source = ROOT / "starting_kit" / tool
             if source.is_file():
                 entries[tool] = source.read_bytes()
+    if KIT_REQUIREMENTS not in entries:
+        entries[KIT_REQUIREMENTS] = kit_requirements()
     entries.update(folder_entries(program_dir(competition), KIT_ENGINE + "/"))
     config = kit_config(competition)
     if config is not None and KIT_CONFIG not in entries:

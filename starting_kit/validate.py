@@ -4,22 +4,69 @@
     python3 validate.py SUBMISSION [--public FOLDER] [--config CONFIG.yaml]
 
 SUBMISSION is your prediction file (or the zip you will upload). It is checked
-against the public test inputs of this starting kit (for the bank task,
-test_public.csv: its ids and the length of each text), never against answers.
-Every problem is printed with its file line; the exit code is 1 if there is
-any, 0 if the file is ready to upload. Needs Python 3 with numpy, pandas and
-PyYAML (the versions in the competition's requirements).
+against the public test inputs of this starting kit (their ids, and what the
+task needs of them, such as the length of each text), never against answers.
+Every problem is printed with its file line; problems met on many lines are
+grouped. A file without problems may still get warnings: it is valid, but it
+will score badly (rows missing, keywords joined by the wrong separator, the
+same answer on every row, ...), each with how to fix it.
+
+Exit code: 0 the file can be uploaded (warnings or not), 1 it has problems,
+2 the check could not run. Needs Python 3.9+ with numpy, pandas and PyYAML:
+python3 -m pip install -r requirements.txt
 """
 import argparse
 import glob
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGES = (("numpy", "numpy"), ("pandas", "pandas"), ("yaml", "PyYAML"))
+# Said before the engine (which holds every other message) can be imported.
+NEEDS = {
+    "en": "{tool} cannot run, missing: {what}. Install what it needs with  python3 -m pip install -r "
+          "requirements.txt  (in the starting kit).",
+    "zh": "{tool} 无法运行，缺少：{what}。请在 starting kit 目录中用  python3 -m pip install -r requirements.txt  "
+          "安装所需的包。",
+}
+NEEDS_PYTHON = {
+    "en": "{tool} needs Python 3.9 or newer; this is Python {version}.",
+    "zh": "{tool} 需要 Python 3.9 或更新的版本；当前是 Python {version}。",
+}
+
+
+def kit_language():
+    """The competition's language from kit_config.yaml, read as plain text (PyYAML may be missing)."""
+    try:
+        with open(os.path.join(HERE, "kit_config.yaml"), encoding="utf-8-sig") as fh:
+            found = re.search(r"^language:\s*['\"]?(en|zh)\b", fh.read(), re.MULTILINE)
+    except OSError:
+        return "en"
+    return found.group(1) if found else "en"
+
+
+def require_packages(tool):
+    """Exit 2 with one line (no traceback) when Python is too old or a package cannot be imported."""
+    lang = kit_language()
+    if sys.version_info < (3, 9):
+        sys.stderr.write(NEEDS_PYTHON[lang].format(tool=tool, version=sys.version.split()[0]) + "\n")
+        sys.exit(2)
+    missing = []
+    for module, package in PACKAGES:
+        try:
+            __import__(module)
+        except Exception as exc:  # ImportError, or a broken install that fails while importing
+            missing.append(package if isinstance(exc, ImportError) else "%s (%s: %s)" % (
+                package, type(exc).__name__, " ".join(str(exc).split())[:80]))
+    if missing:
+        what = ", ".join(missing) if lang == "en" else "、".join(missing)
+        sys.stderr.write(NEEDS[lang].format(tool=tool, what=what) + "\n")
+        sys.exit(2)
 
 
 def find_engine():
-    """The scoring program's folder: shipped inside the kit, or beside it in the organizers' repository."""
+    """The scoring program's folder: shipped inside the kit, or beside it in the organizers' copy."""
     for folder in (os.path.join(HERE, "scoring_program"), os.path.join(HERE, os.pardir, "scoring_program")):
         if os.path.isfile(os.path.join(folder, "scorer", "__init__.py")):
             folder = os.path.abspath(folder)
@@ -47,7 +94,7 @@ def read_config(path):
         return yaml.safe_load(fh.read().decode("utf-8-sig"))
 
 
-def _utf8_output():
+def utf8_output():
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(encoding="utf-8", errors="replace")
@@ -61,28 +108,19 @@ def main(argv=None):
     parser.add_argument("--public", default=HERE, help="folder of the public test inputs (default: this kit)")
     parser.add_argument("--config", help="task configuration (default: kit_config.yaml)")
     args = parser.parse_args(argv)
-    _utf8_output()
+    utf8_output()
+    require_packages("validate.py")
     find_engine()
-    from scorer import i18n
-    from scorer.public_check import check
+    from scorer.public_check import NO_CONFIG, check, report_lines
 
     config = args.config or find_config()
     if config is None or not os.path.isfile(config):
-        print(i18n.text("no_config", "en", name=config or "kit_config.yaml"))
+        print(NO_CONFIG(name=config or "kit_config.yaml").text(kit_language()), file=sys.stderr)
         return 2
     result = check(args.submission, args.public, read_config(config))
-    name = os.path.basename(args.submission)
-    if result.fatal:
-        for problem in result.problems:
-            print(problem)
-        return 2
-    if not result.problems:
-        print(i18n.text("ok", result.language, file=name, n=result.units))
-        return 0
-    print(i18n.text("found", result.language, file=name, n=len(result.problems)))
-    for problem in result.problems:
-        print("  - " + problem)
-    return 1
+    lines, code = report_lines(result, os.path.basename(os.path.normpath(args.submission)))
+    print("\n".join(lines))
+    return code
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ def broken(tmp_path):
 def test_the_kit_validates_the_sample_without_the_project(kit):
     proc = tool(kit, "validate.py", "sample_submission.csv")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "no problems found (checked against the 5000 test items)" in proc.stdout
+    assert "no problems found (checked against the 5,000 test items)" in proc.stdout
 
 
 def test_validate_prints_every_problem(kit, tmp_path):
@@ -119,10 +119,49 @@ def test_score_local_on_the_dev_set_equals_the_oracles(kit, tmp_path):
             assert float(value) == pytest.approx(expected[key], abs=1e-9), key
 
 
-def test_score_local_reports_a_wrong_prediction_in_one_line(kit):
+def test_score_local_says_what_it_scored(kit, tmp_path):
+    proc = tool(kit, "score_local.py", "dev/sample_prediction.csv", "--out", tmp_path / "scores")
+    assert proc.returncode == 0 and proc.stderr == ""
+    out = proc.stdout.splitlines()
+    assert out[0] == "Scored the dev set (300 items in dev/) as the platform scores the test set:"
+    assert out[1].startswith("  score: ") and "board all" not in proc.stdout
+
+
+def test_score_local_given_the_test_file_says_it_is_the_test_file(kit):
     proc = tool(kit, "score_local.py", "sample_submission.csv")  # test ids, not dev ids
     assert proc.returncode == 1
-    assert len([l for l in proc.stderr.splitlines() if l.strip()]) == 1 and "Traceback" not in proc.stderr
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and "Traceback" not in proc.stderr
+    assert lines[0] == ("ERROR (submission error): sample_submission.csv is a prediction for the test set (its ids are "
+                        "the test items of the public test inputs), but score_local.py scores predictions for the dev "
+                        "set in dev/; give it a prediction for the dev items, and check a test prediction with "
+                        "validate.py.")
+    assert "not in the test set" not in proc.stderr
+
+
+def test_score_local_says_the_test_set_of_a_message_is_the_dev_set(kit, tmp_path):
+    lines = (kit / "dev" / "sample_prediction.csv").read_text(encoding="utf-8").split("\n")
+    lines[5] = "nosuchid," + lines[5].split(",", 1)[1]
+    bad = tmp_path / "dev_pred.csv"
+    bad.write_text("\n".join(lines), encoding="utf-8")
+    proc = tool(kit, "score_local.py", bad)
+    assert proc.returncode == 1
+    line = proc.stderr.strip()
+    assert "\n" not in line and "id 'nosuchid' is not in the test set" in line
+    assert line.endswith("(score_local.py checks against the dev set in dev/: here the test set means its 300 dev "
+                         "items.)")
+
+
+def test_a_path_that_is_not_there_is_one_line(kit):
+    for script in ("validate.py", "score_local.py"):
+        proc = tool(kit, script, "nosuch.csv")
+        assert proc.returncode == 2 and "Traceback" not in proc.stdout + proc.stderr
+        assert "cannot find " in proc.stdout + proc.stderr and "nosuch.csv" in proc.stdout + proc.stderr
+
+
+def test_score_local_without_dev_data_says_so(kit, tmp_path):
+    proc = tool(kit, "score_local.py", "sample_submission.csv", "--dev", tmp_path / "nothing")
+    assert proc.returncode == 2 and "no dev data with gold in" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_the_dev_set_shares_no_item_with_the_test_set():

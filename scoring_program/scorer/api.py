@@ -74,13 +74,22 @@ class Task:
 
     def problems(self, res_dir):
         """Every problem of the submission in ``res_dir`` (a list of Problems, in file and line order)."""
+        return self.collect(res_dir)[1]
+
+    def collect(self, res_dir):
+        """(the submission or None, every problem in file and line order): one read, nothing stops it early.
+
+        The submission is there only when there is no problem (the offline check then asks for advice).
+        """
         files = self.submitted_files(res_dir)
         problems = Problems(SubmissionError, collect=True)
+        submission = None
         try:
-            self.family.read_submission(files, self.contract, self.cfg, problems)
+            submission = self.family.read_submission(files, self.contract, self.cfg, problems)
         except SubmissionError as exc:  # a problem that leaves the rest unreadable ends the list
             problems.found.append(exc.problem)
-        return problems.sorted([f.name for f in files.values() if f is not None])
+        found = problems.sorted([f.name for f in files.values() if f is not None])
+        return (None if found else submission), found
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 The messages themselves are ``scorer.problems.Message`` objects declared with
 the code that finds each problem; here are only the frame of score.py's one
-error line, how a place is written (``where``) and the starting kit's
-validate tool texts. Templates use ``str.format`` fields.
+error line and how a place is written (``where``); the starting kit's tools
+declare their own in ``public_check``.
 
 >>> error_line("submission error", "x.csv line 2: bad", "zh")
 '错误（提交文件有误）：x.csv line 2: bad'
@@ -21,27 +21,9 @@ _WHO_ZH = {
     "internal error": "评分程序内部错误",
 }
 
-MESSAGES = {
-    "ok": ("{file}: no problems found (checked against the {n} test items).",
-           "{file}：未发现问题（已对照 {n} 个测试样本检查）。"),
-    "found": ("{file}: {n} problem(s) found:",
-              "{file}：发现 {n} 个问题："),
-    "no_public": ("cannot find the public test inputs {name} in {folder}; run this from the starting kit "
-                  "or pass --public.",
-                  "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。"),
-    "no_config": ("cannot find the task configuration ({name}); pass --config.",
-                  "找不到任务配置（{name}）；请用 --config 指定。"),
-}
-
 
 def pick(lang):
     return lang if lang in LANGUAGES else "en"
-
-
-def text(key, lang="en", **fields):
-    """The message ``key`` in ``lang`` with ``fields`` filled in."""
-    en, zh = MESSAGES[key]
-    return (zh if pick(lang) == "zh" else en).format(**fields)
 
 
 _WHERE_ZH = (" 第 %d 行", "（id %s）", "，列 %s")

@@ -73,13 +73,17 @@ class Problem:
     def key(self):
         return self.message.key
 
-    def text(self, lang="en"):
-        """The one-line message in ``lang`` (English where the message has no such text)."""
+    def text(self, lang="en", where=None):
+        """The one-line message in ``lang`` (English where the message has no such text).
+
+        ``where`` replaces the written place (the offline check names several lines at once).
+        """
         from . import i18n
 
         lang = lang if lang in LANGUAGES else "en"
         template = self.message.texts.get(lang) or self.message.texts["en"]
-        where = i18n.where(lang, self.file, self.line, self.column, self.unit) if self.file is not None else ""
+        if where is None:
+            where = i18n.where(lang, self.file, self.line, self.column, self.unit) if self.file is not None else ""
         values = {k: v.text(lang) if isinstance(v, Problem) else v for k, v in self.args}
         for name in ("file", "line", "unit", "column"):  # the place's parts, for templates that name them
             values.setdefault(name, getattr(self, name))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import digests, report
+from .. import advice, digests, report
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
@@ -45,6 +45,13 @@ TYPE_CHART = Message("bank.report.type_f1", "F1 per entity type (strict matching
                      "各实体类型的 F1（严格匹配），按标准答案中的数量排序")
 CLASS_CHART = Message("bank.report.class_matrix", "Sentiment class: gold rows, predicted columns",
                       "情感类别：行为标准答案，列为预测")
+ADVICE_ONE_CLASS = Message("bank.advice_one_class", "all {n} rows have class {value}: Cohen's kappa, {weight} of the "
+                           "score, will be 0 unless the gold has one class too. Predict the class of each comment.",
+                           "全部 {n} 行的类别都是 {value}：除非金标准也只有一个类别，否则 Cohen's kappa（占总分的 {weight}）"
+                           "将为 0。请为每条评论分别预测类别。")
+ADVICE_NO_ENTITY = Message("bank.advice_no_entity", "every tag is O, so no entity is predicted: the entity F1, {weight} "
+                           "of the score, will be 0. Tag the entities with B-<type> and I-<type>.",
+                           "所有标签都是 O，没有预测任何实体：实体 F1（占总分的 {weight}）将为 0。请用 B-<类型> 和 I-<类型> 标注实体。")
 GOLD_CLASS = Message("reference.bank_class", "{where}: class {value!r} is not 0, 1 or 2.", None)
 GOLD_TAG = Message("reference.bank_tag", "{where}: tag {pos} is not one of {tags}.", None)
 GOLD_LENGTH = Message("reference.bank_length", "{where}: {given} tags for a text of {length} characters.", None)
@@ -169,6 +176,18 @@ class BankComments(TaskFamily):
             codes = codes[_token_order(enc.counts, order)]
             classes = classes[order]
         return BankSubmission(codes=codes, classes=classes)
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """One class for every comment (kappa 0), no entity at all (entity F1 0)."""
+        found = []
+        w = float(cfg.options["ner_weight"])
+        if len(sub.classes) >= 2 and (sub.classes == sub.classes[0]).all() and w < 1:
+            found.append(ADVICE_ONE_CLASS(n=advice.count(len(sub.classes)), value=CLASSES[int(sub.classes[0])],
+                                          weight=advice.share(1 - w)))
+        if len(sub.codes) and not sub.codes.any() and w > 0:  # code 0 is O
+            found.append(ADVICE_NO_ENTITY(weight=advice.share(w)))
+        return found
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

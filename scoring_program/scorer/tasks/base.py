@@ -29,6 +29,11 @@ registry finds it by itself, so adding a family touches nothing else
 5. ``unit_answers(reference, submission) -> uint64 array``: a digest of the
    submitted answer of every unit (reference order), to tell identical and
    nearly identical submissions apart (the organizer's rescore).
+6. ``advice(submission, contract, cfg) -> [Problem]`` (optional): warnings
+   about a valid submission that will score badly (rows missing where that is
+   allowed, keywords joined by another separator, every row the same, ...),
+   each saying how to fix it. Only the offline check calls it, after a read
+   without problems: a warning never changes what a platform does.
 """
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -135,3 +140,7 @@ class TaskFamily:
     def unit_answers(self, reference, submission) -> np.ndarray:
         """A uint64 digest of the submitted answer of each unit, in reference order."""
         raise NotImplementedError
+
+    def advice(self, submission, contract, cfg) -> List[Any]:
+        """Warnings (Problems) about a valid ``submission`` that will score badly; none by default."""
+        return []

@@ -71,6 +71,16 @@ MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pai
 # the per-emotion counts of each subtask, in the column order of its per-conversation table (7 columns each)
 BLOCKS = {1: ("gold", "strict", "pred", "prop_num", "prop_pred", "prop_gold", "fuzzy"),
           2: ("gold", "strict", "pred")}
+ADVICE_ABSENT = Message("emotion_cause.advice_absent", "there is no {file}: every subtask {subtask} score will be 0. "
+                        "Add {file} to the zip if you have predictions for subtask {subtask}.",
+                        "没有 {file}：子任务 {subtask} 的所有分数都将为 0。如有子任务 {subtask} 的预测，请把 {file} 放进 zip。")
+ADVICE_NO_PAIR = Message("emotion_cause.advice_no_pair", "{file} has no pair in any conversation: every subtask "
+                         "{subtask} score will be 0. List the emotion-cause pairs you find.",
+                         "{file} 的所有对话都没有任何配对：子任务 {subtask} 的所有分数都将为 0。请列出找到的情绪-原因配对。")
+ADVICE_NEUTRAL = Message("emotion_cause.advice_neutral", "every pair of {file} has the emotion neutral, which is never "
+                         "scored: every subtask {subtask} score will be 0. Give each pair one of {emotions}.",
+                         "{file} 的所有配对的情绪都是 neutral，而 neutral 从不计分：子任务 {subtask} 的所有分数都将为 0。"
+                         "请为每个配对给出 {emotions} 之一。")
 
 
 def _subtasks(options):
@@ -176,6 +186,21 @@ class EmotionCause(TaskFamily):
         if problems:
             return None
         return EcacSubmission(pairs, ignored)
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """A scored subtask without its file, without any pair, or with neutral pairs only."""
+        found = []
+        for subtask in _subtasks(cfg.options):
+            submitted = sub.pairs.get(subtask)
+            name = cfg.files[SLOT[subtask]]
+            if submitted is None:
+                found.append(ADVICE_ABSENT(file=name, subtask=subtask))
+            elif not len(submitted.read_conv):
+                found.append(ADVICE_NO_PAIR(file=name, subtask=subtask))
+            elif not submitted.pairs.emotion.any():  # code 0 is neutral
+                found.append(ADVICE_NEUTRAL(file=name, subtask=subtask, emotions=", ".join(EMOTIONS[1:])))
+        return found
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

@@ -24,12 +24,11 @@ non-empty prediction and a non-empty gold set, as the source document's code doe
 from dataclasses import dataclass
 
 import numpy as np
-
 import pandas as pd
 
-from .. import digests, report
+from .. import advice, digests, report
 from ..config import Check, Option
-from ..errors import ReferenceDataError, SubmissionError
+from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
 from ..problems import Message
@@ -54,6 +53,20 @@ SIZE_NOTE = Message("keywords.report.size_note", "Counted samples only (see the 
                     "more are one group.", "仅统计计入平均的样本（见上文的模式）；{top} 个及以上合为一组。")
 SIZE_TOP = 6
 GOLD_EMPTY_ID = Message("reference.keywords_empty_id", "{where} has an empty id.", None)
+ADVICE_MISSING = Message("keywords.advice_missing", "{n} test id(s) have no row, so each of them scores 0: {ids}. "
+                         "Write one row for every id of the test inputs.",
+                         "有 {n} 个测试 id 没有对应的行，每个都得 0 分：{ids}。请为测试输入中的每个 id 写一行。")
+ADVICE_EMPTY = Message("keywords.advice_empty", "{n} row(s) have no keyword, so each of them scores 0: {ids}. Give at "
+                       "least one keyword per document.",
+                       "有 {n} 行没有任何关键词，每行都得 0 分：{ids}。请为每个文档至少给一个关键词。")
+ADVICE_SEPARATOR = Message("keywords.advice_separator", "every row holds a single keyword, and {share} of them contain "
+                           "{found}: the keywords look joined by {found}, but this task joins them with {sep}, so each "
+                           "row counts as one long keyword. Join the keywords of a row with {sep}.",
+                           "每行都只有一个关键词，其中 {share} 含有 {found}：关键词似乎用 {found} 连接，但本任务用 {sep} "
+                           "连接关键词，因此每行只算作一个很长的关键词。请用 {sep} 连接同一行的关键词。")
+ADVICE_SAME = Message("keywords.advice_same", "all {n} rows give the same keywords ({value}): a document scores only "
+                      "what its own keywords share with these. Predict the keywords of each document.",
+                      "全部 {n} 行给出的关键词都相同（{value}）：每个文档只能得到与这些词重合部分的分数。请为每个文档分别预测关键词。")
 GOLD_REPEATED = Message("reference.keywords_repeated", "{file} repeats id {id}.", None)
 
 
@@ -133,6 +146,33 @@ class Keywords(TaskFamily):
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
         return KeywordSubmission(rows=sample[rows], items=items, present=present)
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """Rows missing or empty (named by their public ids), another separator, every row the same."""
+        found = []
+        units = np.asarray(contract.units, dtype=object)
+        per_sample = np.bincount(sub.rows, minlength=len(units))
+        missing = units[~sub.present]
+        if len(missing):
+            found.append(ADVICE_MISSING(n=advice.count(len(missing)), ids=advice.ids(missing)))
+        empty = units[sub.present & (per_sample == 0)]
+        if len(empty):
+            found.append(ADVICE_EMPTY(n=advice.count(len(empty)), ids=advice.ids(empty)))
+        filled = sub.present & (per_sample > 0)
+        sep = cfg.options["keyword_separator"]
+        if filled.any() and (per_sample[filled] == 1).all():
+            other, held = advice.most_common_separator(sub.items, exclude=sep)
+            if other is not None and held > 0.5:
+                found.append(ADVICE_SEPARATOR(share=advice.share(held), found=repr(other), sep=repr(sep)))
+                return found
+        if filled.sum() >= 2:
+            codes, distinct = pd.factorize(sub.items)
+            pairs = np.unique(sub.rows.astype(np.int64) * max(len(distinct), 1) + codes)
+            if len(pairs) == int(filled.sum()) * len(distinct):  # every filled row holds every keyword given
+                value = clip(sep.join(map(str, distinct)), 60)
+                found.append(ADVICE_SAME(n=advice.count(filled.sum()), value=repr(value)))
+        return found
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

@@ -24,7 +24,7 @@ from typing import Optional, Tuple
 import numpy as np
 import pandas as pd
 
-from .. import digests, report
+from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
@@ -64,6 +64,22 @@ CLASS_CHART = Message("multilabel.report.class_chart", "Precision and recall per
 CLASS_CHART_CUT = Message("multilabel.report.class_chart_cut", "The {shown} classes with the most gold labels of {n}; "
                           "the table has them all.", "显示标准答案标签最多的 {shown} 个类别（共 {n} 个）；表中列出全部类别。")
 CHART_CLASSES = 30
+ADVICE_SAME = Message("multilabel.advice_same", "all {n} rows list the same labels ({labels}): every sample gets the "
+                      "same answer, which scores like a constant guess. Predict the labels of each sample.",
+                      "全部 {n} 行列出的标签都相同（{labels}）：每个样本得到同一个答案，得分相当于常数猜测。请为每个样本分别预测标签。")
+ADVICE_NO_LABEL = Message("multilabel.advice_no_label", "no row lists any label: every set measure will be 0 (a sample "
+                          "whose gold has no label is the only one that can score). List the labels of each sample.",
+                          "没有任何一行列出标签：所有集合指标都将为 0（只有金标准无标签的样本可能得分）。请为每个样本列出标签。")
+ADVICE_BELOW = Message("multilabel.advice_below", "no score reaches {threshold}, so every predicted set is empty (this "
+                       "task keeps the labels with score >= {threshold}) and every set measure will be 0. Give the "
+                       "labels you predict a score of at least {threshold}.",
+                       "没有任何分数达到 {threshold}，因此每个预测集合都为空（本任务只保留分数 >= {threshold} 的标签），"
+                       "所有集合指标都将为 0。请给预测的标签至少 {threshold} 的分数。")
+ADVICE_RANGE = Message("multilabel.advice_range", "{n} row(s) have scores outside [0, 1]: {ids}. This task keeps the "
+                       "labels with score >= {threshold}, read as probabilities; write probabilities (for example "
+                       "the sigmoid of a logit), not raw scores.",
+                       "有 {n} 行的分数超出 [0, 1]：{ids}。本任务把分数当作概率，只保留分数 >= {threshold} 的标签；"
+                       "请写概率（例如对 logit 取 sigmoid），不要写原始分数。")
 GOLD_UNKNOWN = Message("reference.multilabel_unknown", "{where}: {token!r} is not in {labels}.", None)
 GOLD_TWICE = Message("reference.multilabel_twice", "{where}: label {token!r} is listed twice.", None)
 GOLD_GRADE_COUNT = Message("reference.multilabel_grade_count", "{where}: {given} grades for {n} labels.", None)
@@ -252,6 +268,28 @@ class Multilabel(TaskFamily):
         order = np.argsort(position)
         return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """Every row the same, no label at all, no score at the threshold, scores that are no probabilities."""
+        found = []
+        ranked, units = sub.ranked, np.asarray(contract.units, dtype=object)
+        listed = (ranked >= 0).any(axis=1) if ranked.shape[1] else np.zeros(len(ranked), dtype=bool)
+        threshold = cfg.options["set_threshold"]
+        if not listed.any():
+            return [ADVICE_NO_LABEL()]
+        if len(ranked) >= 2 and (ranked == ranked[0]).all():
+            names = " ".join(contract.labels[c] for c in ranked[0] if c >= 0)
+            found.append(ADVICE_SAME(n=advice.count(len(ranked)), labels=repr(clip(names, 60))))
+        if threshold is not None and not sub.predicted.any():
+            found.append(ADVICE_BELOW(threshold=threshold))
+        if threshold is not None and 0 <= threshold <= 1 and sub.ranked_scores is not None:
+            scores = sub.ranked_scores
+            outside = ((scores < 0) | (scores > 1)).any(axis=1)  # NaN (past the list's end) compares False
+            if outside.any():
+                found.append(ADVICE_RANGE(n=advice.count(outside.sum()), ids=advice.ids(units[outside]),
+                                          threshold=threshold))
+        return found
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

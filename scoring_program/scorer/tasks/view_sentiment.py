@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import digests, report
+from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
@@ -64,6 +64,11 @@ NO_GOLD_VIEW = Message("views.report.no_gold_view", "(no gold view)", "（非标
 MATRIX_CAPTION = Message("views.report.matrix_caption", "Rows: the gold opinion; columns: the submitted opinion. "
                          "The diagonal is tp; (not found) is fn1, (no gold view) is fn2.",
                          "行：标准答案情感；列：提交的情感。对角线为 tp；（未找到）为 fn1，（非标准视角）为 fn2。")
+ADVICE_JOINED = Message("views.advice_joined", "{share} of the rows have a View holding {found}: several views look "
+                        "joined in one row, which counts as one view that matches none. Write one row per view "
+                        "(SentenceId, View, Opinion).",
+                        "{share} 的行的 View 含有 {found}：似乎把多个视角写在了同一行，这只算作一个不匹配任何视角的视角。"
+                        "请每个视角写一行（SentenceId, View, Opinion）。")
 GOLD_EMPTY_ID = Message("reference.views_empty_id", "{where} has an empty SentenceId.", None)
 GOLD_TWICE = Message("reference.views_twice", "{file} lists SentenceId {id} twice.", None)
 GOLD_UNLISTED = Message("reference.views_unlisted", "{where}: SentenceId {id} is not in {listing}; list every test "
@@ -184,6 +189,14 @@ class ViewSentiment(TaskFamily):
             return None
         return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
                               merged_sentence=sentence[~keep])
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """Several views joined in one View cell."""
+        found, held = advice.most_common_separator(sub.view)
+        if found is not None and held > 0.5:
+            return [ADVICE_JOINED(share=advice.share(held), found=repr(found))]
+        return []
 
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):

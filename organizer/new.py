@@ -1,0 +1,299 @@
+"""Make a complete competition folder from a gold file, a task family and a few flags.
+
+    python3 -m organizer new FAMILY GOLD OUT_DIR --title TITLE [--language en|zh] [--ratio-a 0.4] [--seed 2024]
+        [--start 2026-01-05] [--final-start DATE] [--dev-gold FILE] [--option KEY=VALUE ...] [--no-check]
+        multilabel:      --labels labels.txt
+        view_sentiment:  --inputs SENTENCES --views VIEWS [--dev-inputs SENTENCES]
+        emotion_cause:   --subtask2-gold FILE
+
+GOLD is in the family's gold format (docs/<family>.md; docs/organizers.md,
+"Start a competition", turns public data sets into it). OUT_DIR gets:
+
+    competition.yaml         phases A (feedback) and B (final, sealed), columns from the family's keys
+    pages/, logo.png         overview, evaluation, data, terms in the competition's language
+    reference_data/          the gold, boards.csv (seeded, stratified), board_A.yaml, board_B.yaml
+    starting_kit/            public test inputs (the gold without its answers), a sample submission
+                             (a plain baseline from public inputs only), README.md, dev/ with --dev-gold
+
+The folder is then linted as ``python3 -m organizer check`` does (``--no-check``
+skips it). Options of the family (``--option k=5``, values in YAML) go into both
+board configs; the pages describe the options given.
+"""
+import argparse
+import datetime as dt
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import yaml
+
+from . import ROOT
+from .boards import counts, make_boards
+from .start import FAMILIES, start_of
+from .start.base import code_list
+from .start.render import column_labels, fill, markdown_html, reflow, texts
+from scorer.api import ordered_keys
+from scorer.config import parse_config
+from scorer.errors import ScoringError
+from scorer.tasks import families
+
+PAGES = ("overview", "evaluation", "data", "terms")
+
+
+def main(argv=None):
+    args = parse_arguments(argv)
+    out = Path(args.out)
+    if out.exists() and any(out.iterdir()):
+        raise SystemExit("%s exists and is not empty; new writes a whole competition folder: name a new one" % out)
+    start = start_of(args.family)
+    test = start.read(args.gold, args)
+    dev = start.read(args.dev_gold, args, dev=True) if args.dev_gold else None
+    if dev is not None:
+        shared = sorted(set(test.units) & set(dev.units))
+        if shared:
+            raise SystemExit("the dev gold and the gold share %d id(s) (first: %s); a dev item must not be a test "
+                             "item, since the dev answers ship in the starting kit" % (len(shared), shared[0]))
+    options = family_options(args.family, start.options(args), args.option)
+    try:
+        build(out, args, start, test, dev, options)
+    except ScoringError as exc:  # the gold does not load: the organizer reads every detail
+        shutil.rmtree(out, ignore_errors=True)
+        raise SystemExit("the gold does not load: %s" % exc.message)
+    except BaseException:  # no half-made competition is left behind
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    if args.no_check:
+        return 0
+    from . import check
+
+    problems = check.check_path(out)
+    check.print_problems(problems, out)
+    return 1 if check.has_errors(problems) else 0
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(prog="python3 -m organizer new", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.add_argument("family", choices=FAMILIES)
+    parser.add_argument("gold", help="the gold file of the test set, in the family's gold format")
+    parser.add_argument("out", help="the competition folder to write (new or empty)")
+    parser.add_argument("--title", required=True, help="the competition's title, as participants see it")
+    parser.add_argument("--language", choices=("en", "zh"), default="en",
+                        help="the language of the pages, the kit and every message participants read (default en)")
+    parser.add_argument("--ratio-a", type=float, default=0.4, help="share of the test units on board A (default 0.4)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the board split (default 2024)")
+    parser.add_argument("--start", type=_date, default=dt.date.today(), help="start of phase A (default today)")
+    parser.add_argument("--final-start", type=_date, help="start of phase B (default 8 weeks after --start)")
+    parser.add_argument("--dev-gold", help="a dev set in the same format: ships with its answers in the kit's dev/")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
+    parser.add_argument("--no-check", action="store_true", help="do not lint the folder afterwards")
+    for name in FAMILIES:
+        start_of(name).arguments(parser)
+    args = parser.parse_args(argv)
+    if not 0 < args.ratio_a < 1:
+        parser.error("--ratio-a must be between 0 and 1")
+    args.final_start = args.final_start or args.start + dt.timedelta(weeks=8)
+    if args.final_start <= args.start:
+        parser.error("--final-start must be after --start")
+    return args
+
+
+def _date(text):
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a date YYYY-MM-DD" % text)
+
+
+def family_options(family, fixed, given):
+    """Every option of the family: its default, what the files fix, then --option KEY=VALUE (checked)."""
+    spec = families()[family].options
+    options = {name: option.default for name, option in spec.items()}
+    options.update(fixed)
+    for item in given:
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in spec:
+            raise SystemExit("--option %s: give KEY=VALUE with KEY one of %s" % (item, ", ".join(spec)))
+        options[key.strip()] = yaml.safe_load(value)
+    try:
+        parse_config({"task": family, "options": options}, families())
+    except ScoringError as exc:
+        raise SystemExit("--option: %s" % exc.message)
+    return options
+
+
+# -- the folder ---------------------------------------------------------------------------------------------
+def build(out, args, start, test, dev, options):
+    family = families()[args.family]
+    reference, kit = out / "reference_data", out / "starting_kit"
+    write_files(reference, test.reference)
+    primary = family.leaderboard_keys(options)[0]
+    files = start.files(args)
+    for board in ("A", "B"):
+        (reference / ("board_%s.yaml" % board)).write_text(
+            config_yaml(args.family, board, files, primary, args.language, options), encoding="utf-8")
+    boards_file, table, strata = make_boards(out, args.ratio_a, args.seed)
+    print("wrote %s: %d units\n%s" % (boards_file, len(table), "\n".join(counts(table, strata))))
+
+    write_files(kit, test.public)
+    sample = start.baseline(test, options, args)
+    write_files(kit, sample)
+    if dev is not None:
+        write_files(kit / "dev", dev_folder(args, start, dev, options))
+
+    text = texts(args.family, args.language)
+    values = dict(text)
+    values.update(start.values(options, text, test))
+    values.update(title=args.title, ratio_a="%g%%" % round(100 * args.ratio_a, 2),
+                  ratio_b="%g%%" % round(100 * (1 - args.ratio_a), 2), sample=start.sample.rstrip("/"),
+                  example=start.example(sample), dev_sample=start.dev_sample.rstrip("/"),
+                  dev_gold=code_list(sorted(dev.reference), args.language) if dev is not None else "")
+    for page in PAGES:
+        write_files(out / "pages", {"%s.html" % page: page_html(page, values).encode("utf-8")})
+    write_files(kit, {"README.md": kit_readme(values, dev is not None, start).encode("utf-8")})
+    keys = ordered_keys(family.leaderboard_keys(options), primary)
+    labels = column_labels(keys, text["columns"], values)
+    (out / "competition.yaml").write_text(competition_yaml(args, values, keys, labels, text["ascending"]),
+                                          encoding="utf-8")
+    shutil.copyfile(ROOT / "logo.png", out / "logo.png")
+    print("wrote %s: competition.yaml, pages/, logo.png, reference_data/, starting_kit/%s"
+          % (out, " (with dev/)" if dev is not None else ""))
+
+
+def dev_folder(args, start, dev, options):
+    """dev/: the dev gold (it ships in the kit), its config (every item scored) and a baseline prediction."""
+    dev_options = dict(options, **start.options(args, dev=True))
+    files = dict(dev.reference)
+    primary = families()[args.family].leaderboard_keys(dev_options)[0]
+    files["config.yaml"] = config_yaml(args.family, "all", start.files(args, dev=True), primary, args.language,
+                                       dev_options).encode("utf-8")
+    for name, data in start.baseline(dev, dev_options, args).items():
+        # sample_submission.csv becomes sample_prediction.csv; a sample folder keeps its files' names
+        files[start.dev_sample + name[len(start.sample):] if start.sample.endswith("/") else start.dev_sample] = data
+    return files
+
+
+def write_files(folder, files):
+    for name, data in files.items():
+        path = Path(folder) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def config_yaml(task, board, files, primary, language, options):
+    """A board config (or the dev set's, board ``all``) with every option and what it means."""
+    spec = families()[task].options
+    if board == "all":
+        lines = ["# config.yaml of the dev set: the task and options of the competition, every item scored."]
+    else:
+        lines = ["# config.yaml of the board-%s phase's reference data (the bundle renames this file)." % board]
+    lines += ["task: %s" % task, "board: %s" % board]
+    if board == "B":
+        lines.append("report: sealed            # placeholders and no report while the phase runs; reveal: "
+                     "python3 -m organizer reveal")
+    if board != "all":
+        lines.append("boards: {file: boards.csv}")
+    lines += ["files: %s" % _flow(files), "primary_key: %s" % primary, "language: %s" % language, "options:"]
+    for name in spec:
+        lines.append("  %-22s # %s" % ("%s: %s" % (name, _flow(options[name])), spec[name].doc))
+    return "\n".join(lines) + "\n"
+
+
+def _flow(value):
+    """A YAML flow value (JSON is YAML): strings quoted, lists in brackets, null."""
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%s: %s" % (k, _flow(v)) for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False)
+
+
+def page_html(page, values):
+    heading = fill(values["heading_" + page], values)
+    if page == "overview":
+        body = markdown_html(fill(values["task"], values)) + "\n" + markdown_html(fill(values["boards"], values))
+    elif page == "data":
+        body = "\n".join(markdown_html(fill(values[k], values)) for k in ("inputs", "format", "check"))
+    elif page == "evaluation":
+        body = markdown_html(fill(values["metric"], values))
+    else:
+        body = markdown_html(fill(values["terms"], values))
+    return "<h3>%s</h3>\n%s\n" % (_escape(heading), body)
+
+
+def _escape(text):
+    import html
+
+    return html.escape(text, quote=False)
+
+
+def kit_readme(values, has_dev, start):
+    """The kit's README.md: written for someone who has only the kit."""
+    f = lambda key: fill(values[key], values)  # noqa: E731
+    files = [f("inputs"), "- " + f("kit_file_sample")]
+    if has_dev:
+        files.append("- " + f("kit_file_dev"))
+    files.append("- " + f("kit_file_tools"))
+    sample = values["sample"] + ("/" if start.sample.endswith("/") else "")
+    parts = ["# " + f("kit_title"), f("task"), f("kit_intro"),
+             "## " + f("kit_files"), "\n".join(files),
+             "## " + f("kit_setup"), f("kit_setup_text"), "    python3 -m pip install -r requirements.txt",
+             "## " + f("kit_submit"), f("format"),
+             "## " + f("kit_check"), "    python3 validate.py %s" % sample, f("kit_check_text")]
+    if has_dev:
+        parts += ["## " + f("kit_dev"), "    python3 score_local.py dev/%s" % values["dev_sample"], f("kit_dev_text")]
+    parts += ["## " + f("kit_scoring"), f("metric"), f("boards")]
+    return "\n\n".join(reflow(part) for part in parts) + "\n"
+
+
+def competition_yaml(args, values, keys, labels, ascending):
+    """competition.yaml (CodaLab v1, which Codabench imports): two phases, one leaderboard, the columns."""
+    q = lambda text: json.dumps(" ".join(str(text).split()), ensure_ascii=False)  # noqa: E731
+    f = lambda key: fill(values[key], values)  # noqa: E731
+    lines = [
+        "# CodaLab v1 competition bundle definition (Codabench accepts v1 bundles too), made by",
+        "# python3 -m organizer new.",
+        "# Build the uploadable zip with: python3 -m organizer bundle %s OUT.zip" % Path(args.out).as_posix(),
+        "# reference_data_A.zip / _B.zip are made from reference_data/ (every data file + board_A.yaml or",
+        "# board_B.yaml renamed config.yaml).",
+        "title: %s" % q(args.title),
+        "description: %s" % q(f("summary")),
+        "image: logo.png",
+        "has_registration: False",
+        "competition_docker_image: codalab/codalab-legacy:py312",
+        "enable_detailed_results: True",
+        "html:",
+    ]
+    lines += ["  %s: %s.html" % (page, page) for page in PAGES]
+    lines.append("phases:")
+    phases = ((1, "a", args.start, "green", "default", 5, 100),
+              (2, "b", args.final_start, "purple", "hide_results", 2, 5))
+    for number, board, start, color, mode, per_day, total in phases:
+        lines += [
+            "  %d:" % number,
+            "    phasenumber: %d" % number,
+            "    label: %s" % q(f("phase_%s_label" % board)),
+            "    description: %s" % q(f("phase_%s_description" % board)),
+            "    start_date: %s" % start.isoformat(),
+            "    max_submissions_per_day: %d" % per_day,
+            "    max_submissions: %d" % total,
+            "    is_scoring_only: True",
+            "    execution_time_limit: 600",
+            "    color: %s" % color,
+            "    leaderboard_management_mode: %s" % mode,
+            "    scoring_program: scoring_program.zip",
+            "    reference_data: reference_data_%s.zip" % board.upper(),
+            "    starting_kit: starting_kit.zip",
+        ]
+    lines += ["leaderboard:", "  leaderboards:", "    Results: &RESULTS", "      label: %s" % q(f("leaderboard")),
+              "      rank: 1", "  columns:"]
+    for rank, key in enumerate(keys, start=1):
+        lines += ["    %s:" % key, "      label: %s" % q(labels[key]), "      leaderboard: *RESULTS",
+                  "      rank: %d" % rank, "      numeric_format: 4",
+                  "      sort: %s" % ("asc" if key in ascending else "desc")]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The shape every family's Start has, and the table helpers they share.
+
+A Start turns the organizer's gold file (plus the family's extra files) into
+``Items``: reference files (the answers, for reference_data/ or dev/), public
+files (what the starting kit shows of the same items, every answer column
+removed) and the public inputs the baseline reads. The test set and the
+optional dev set are read the same way.
+"""
+import io
+from dataclasses import dataclass, field
+from typing import Any, Dict, List
+
+import pandas as pd
+
+
+@dataclass
+class Items:
+    """One set of items: the test set or the dev set."""
+
+    reference: Dict[str, bytes]          # answer files by name (gold.csv, labels.txt, ...)
+    public: Dict[str, bytes]             # what participants get of these items (test_public.csv, ...)
+    units: List[str]                     # the unit ids, to refuse a dev set that shares some with the test set
+    inputs: Any = None                   # what the baseline reads: public columns only
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+class Start:
+    """Base class; a family sets the attributes and implements read, baseline and values."""
+
+    family = ""
+    sample = "sample_submission.csv"     # the kit's sample submission (a file, or a folder ending in /)
+    dev_sample = "sample_prediction.csv"
+
+    def arguments(self, parser):
+        """Add the family's own flags to the ``new`` command."""
+
+    def read(self, gold, args, dev=False) -> Items:
+        raise NotImplementedError
+
+    def files(self, args, dev=False) -> Dict[str, str]:
+        """The config's ``files:`` mapping (reference slots and submission patterns)."""
+        from scorer.tasks import families
+
+        return dict(families()[self.family].default_files)
+
+    def options(self, args, dev=False) -> Dict[str, Any]:
+        """Options that differ from the family defaults because of the files given (e.g. which subtasks)."""
+        return {}
+
+    def baseline(self, items, options, args) -> Dict[str, bytes]:
+        """The sample submission of ``items``: kit-relative name -> bytes, from public inputs only."""
+        raise NotImplementedError
+
+    def values(self, options, texts, items) -> Dict[str, str]:
+        """The family's template fields in the language of ``texts`` (its part of <family>.yaml) for the test
+        ``items``."""
+        return {}
+
+    def example(self, sample) -> str:
+        """The first lines of the sample submission, shown in the format section."""
+        name = sorted(sample)[0]
+        return "\n".join(sample[name].decode("utf-8").split("\n")[:3])
+
+
+# -- tables -----------------------------------------------------------------------------------------
+def read_table(path, columns, what):
+    """The table at ``path`` as strings (ids keep their leading zeros), comma- or TAB-separated by its header.
+
+    ``columns`` must be there (SystemExit naming ``what`` otherwise); other columns are kept.
+    """
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8-sig")
+    except OSError as exc:
+        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
+    except UnicodeDecodeError:
+        raise SystemExit("%s %s is not UTF-8; save it as UTF-8 (new reads UTF-8 only)" % (what, path))
+    header = text.split("\n", 1)[0]
+    sep = "\t" if header.count("\t") > header.count(",") else ","
+    frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise SystemExit("%s %s has no column %s (its columns: %s); new needs %s"
+                         % (what, path, missing[0], ", ".join(map(str, frame.columns)), ", ".join(columns)))
+    return frame
+
+
+def csv_bytes(frame):
+    """A table as the project writes it: UTF-8, comma-separated, LF line ends, no index."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+def text_columns(frame, answers):
+    """The public columns of a gold table: every column but the answers."""
+    return [c for c in frame.columns if c not in answers]
+
+
+def lines_file(path, what):
+    """The non-empty stripped lines of a text file (a list of labels, of views, ...)."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            return [line.strip() for line in fh.read().splitlines() if line.strip()]
+    except OSError as exc:
+        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
+    except UnicodeDecodeError:
+        raise SystemExit("%s %s is not UTF-8; save it as UTF-8" % (what, path))
+
+
+def code_list(values, lang="en"):
+    """Values as Markdown code in a list: `a`, `b` (`a`、`b` in Chinese)."""
+    return ("、" if lang == "zh" else ", ").join("`%s`" % v for v in values)

@@ -1,0 +1,100 @@
+"""new for emotion_cause: the subtask-1 gold JSON (SemEval-2024 Task 3 format) and ``--subtask2-gold``.
+
+Both subtasks are scored; a dev set (``--dev-gold``, subtask-1 format) is
+scored on subtask 1.
+
+The kit's Subtask_1_test.json holds the conversations with only their public
+keys: the pairs are removed, and so is each utterance's ``emotion`` (half of
+every answer). Baseline: every utterance whose text holds "!" feels joy,
+caused by itself (subtask 1: its whole text; subtask 2: its number).
+"""
+import json
+
+from .base import Items, Start
+
+PUBLIC_CONVERSATION = ("conversation_ID", "conversation")
+PUBLIC_UTTERANCE = ("utterance_ID", "text", "speaker", "video_name", "video_source")
+PAIRS = "emotion-cause_pairs"
+
+
+class EmotionCauseStart(Start):
+    family = "emotion_cause"
+    sample = "submission/"
+    dev_sample = "submission/"
+
+    def arguments(self, parser):
+        parser.add_argument("--subtask2-gold", help="emotion_cause: the subtask-2 gold JSON, of the same "
+                            "conversations (required)")
+
+    def read(self, gold, args, dev=False):
+        what = "the dev gold" if dev else "the gold"
+        if not dev and not args.subtask2_gold:
+            raise SystemExit("emotion_cause needs --subtask2-gold FILE: the subtask-2 gold of the same conversations")
+        data = _load(gold, what)
+        reference = {"Subtask_1_gold.json": _dump(data)}
+        if not dev:
+            reference["Subtask_2_gold.json"] = _dump(_load(args.subtask2_gold, "the subtask-2 gold"))
+        public = [{k: c[k] for k in PUBLIC_CONVERSATION if k in c} for c in data]
+        for conv in public:
+            conv["conversation"] = [{k: u[k] for k in PUBLIC_UTTERANCE if k in u} for u in conv["conversation"]]
+        return Items(reference, {"Subtask_1_test.json": _dump(public)},
+                     [str(c.get("conversation_ID")) for c in data], public)
+
+    def files(self, args, dev=False):
+        files = {"subtask1_gold": "Subtask_1_gold.json"}
+        if not dev:
+            files["subtask2_gold"] = "Subtask_2_gold.json"
+        return files
+
+    def options(self, args, dev=False):
+        return {"subtasks": "1" if dev else "both"}
+
+    def baseline(self, items, options, args):
+        one, two = [], []
+        for conv in items.inputs:
+            pairs1, pairs2 = [], []
+            for u, utterance in enumerate(conv["conversation"], start=1):
+                tokens = len(str(utterance.get("text", "")).split())
+                if "!" in str(utterance.get("text", "")) and tokens:
+                    pairs1.append(["%d_joy" % u, "%d_0_%d" % (u, tokens)])
+                    pairs2.append(["%d_joy" % u, "%d" % u])
+            one.append({"conversation_ID": conv["conversation_ID"], PAIRS: pairs1})
+            two.append({"conversation_ID": conv["conversation_ID"], PAIRS: pairs2})
+        out = {self.sample + "Subtask_1_pred.json": _dump(one)}
+        if options["subtasks"] in ("both", "2"):
+            out[self.sample + "Subtask_2_pred.json"] = _dump(two)
+        return out
+
+    def example(self, sample):
+        data = json.loads(sample[self.sample + "Subtask_1_pred.json"].decode("utf-8"))
+        shown = next((c for c in data if c[PAIRS]), data[0])
+        return "[%s,\n ...]" % json.dumps({"conversation_ID": shown["conversation_ID"], PAIRS: shown[PAIRS][:2]},
+                                          ensure_ascii=False)
+
+    def values(self, options, texts, items):
+        subtasks = options["subtasks"]
+        return {"summary_causes": texts["summary_" + subtasks], "files": texts["files_" + subtasks],
+                "absent": texts["absent_" + subtasks],
+                "metric_subtasks": texts["metric_" + subtasks], "mode": texts["mode_" + options["mode"]]}
+
+
+def _load(path, what):
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read().decode("utf-8-sig"))
+    except OSError as exc:
+        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SystemExit("%s %s is not UTF-8 JSON (%s)" % (what, path, exc))
+    if not isinstance(data, list) or not all(isinstance(c, dict) and isinstance(c.get("conversation"), list)
+                                             for c in data):
+        raise SystemExit("%s %s is not a list of conversations ({\"conversation_ID\", \"conversation\": [...], "
+                         "\"%s\": [...]})" % (what, path, PAIRS))
+    return data
+
+
+def _dump(value):
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+START = EmotionCauseStart()

@@ -1,0 +1,61 @@
+"""new for multilabel: gold ``id,labels`` (optional ``grades``, any text columns) and ``--labels labels.txt``.
+
+The kit shows every column but ``labels`` and ``grades``, and labels.txt.
+Baseline: each sample lists the class names that occur as words in its public
+text (underscores read as spaces, case ignored), in the order they occur, each
+with the score 1.
+"""
+import re
+
+from .base import Items, Start, code_list, csv_bytes, lines_file, read_table, text_columns
+
+ANSWERS = ("labels", "grades")
+
+
+class MultilabelStart(Start):
+    family = "multilabel"
+
+    def arguments(self, parser):
+        parser.add_argument("--labels", help="multilabel: labels.txt, the class names, one per line (required)")
+
+    def read(self, gold, args, dev=False):
+        if not args.labels:
+            raise SystemExit("multilabel needs --labels FILE: the class names, one per line (labels.txt)")
+        labels = lines_file(args.labels, "the labels file")
+        labels_txt = ("\n".join(labels) + "\n").encode("utf-8")
+        frame = read_table(gold, ["id", "labels"], "the dev gold" if dev else "the gold")
+        answers = ["id"] + [c for c in ANSWERS if c in frame.columns]
+        public = frame[["id"] + text_columns(frame, ("id",) + ANSWERS)]
+        return Items({"gold.csv": csv_bytes(frame[answers]), "labels.txt": labels_txt},
+                     {"test_public.csv": csv_bytes(public), "labels.txt": labels_txt},
+                     frame["id"].str.strip().tolist(), public, {"labels": labels})
+
+    def baseline(self, items, options, args):
+        frame, labels = items.inputs, items.extra["labels"]
+        texts = frame.drop(columns=["id"]).apply(" ".join, axis=1).str.lower() if frame.shape[1] > 1 \
+            else [""] * len(frame)
+        names = {label: re.compile(r"\b%s\b" % re.escape(label.replace("_", " ").lower())) for label in labels}
+        rows = []
+        for text in texts:  # one pass per sample; the organizer runs this once
+            found = [(m.start(), label) for label, pattern in names.items() for m in [pattern.search(text)] if m]
+            rows.append(" ".join(label for _, label in sorted(found)))
+        out = frame[["id"]].copy()
+        out["labels"] = rows
+        out["scores"] = [" ".join(["1"] * len(r.split())) for r in rows]  # each kept by any set_threshold <= 1
+        return {self.sample: csv_bytes(out)}
+
+    def values(self, options, texts, items):
+        ks = options["k"] if isinstance(options["k"], list) else [options["k"]]
+        top, threshold = options["set_top_k"], options["set_threshold"]
+        rule = {(False, False): "set_all", (True, False): "set_top", (False, True): "set_threshold",
+                (True, True): "set_both"}[(top is not None, threshold is not None)]
+        return {"n_labels": str(len(items.extra["labels"])), "public_columns": code_list(list(items.inputs.columns),
+                                                                                       texts["lang"]),
+                "scores_rule": texts["scores_required" if threshold is not None else "scores_optional"],
+                "set_rule": texts[rule], "top": str(top), "threshold": str(threshold),
+                "classes": texts["classes_" + options["classes"]], "ks": ", ".join(map(str, ks)),
+                "map_denominator": texts["map_" + options["map_denominator"]],
+                "gain": texts["gain_" + options["ndcg_gain"]]}
+
+
+START = MultilabelStart()

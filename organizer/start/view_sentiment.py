@@ -1,0 +1,100 @@
+"""new for view_sentiment: gold ``SentenceId,View,Opinion``, ``--inputs`` the test sentences (``SentenceId`` and
+their text columns) and ``--views`` the list of views participants get.
+
+Reference data: gold.csv and sentences.csv (every test sentence, with or
+without views). The kit shows the inputs table and views.txt. Baseline: the
+views of views.txt found in each sentence's text (longest first, not
+overlapping), each with the neutral opinion.
+"""
+from .base import Items, Start, code_list, csv_bytes, lines_file, read_table, text_columns
+
+GOLD = ["SentenceId", "View", "Opinion"]
+NEUTRAL = {"en": "neu", "zh": "中性", "either": "neu"}
+
+
+class ViewSentimentStart(Start):
+    family = "view_sentiment"
+
+    def arguments(self, parser):
+        parser.add_argument("--inputs", help="view_sentiment: the test sentences, a table with SentenceId and "
+                            "their text (required)")
+        parser.add_argument("--views", help="view_sentiment: the views participants get, one per line or a table "
+                            "with a View column (required)")
+        parser.add_argument("--dev-inputs", help="view_sentiment: the dev sentences (default: those of the dev gold)")
+
+    def read(self, gold, args, dev=False):
+        what = "the dev gold" if dev else "the gold"
+        frame = read_table(gold, GOLD, what)
+        inputs = args.dev_inputs if dev else args.inputs
+        if inputs:
+            sentences = read_table(inputs, ["SentenceId"], "the dev inputs" if dev else "the inputs")
+        elif dev:
+            sentences = frame[["SentenceId"]].drop_duplicates()
+        else:
+            raise SystemExit("view_sentiment needs --inputs FILE: the test sentences (SentenceId and their text), "
+                             "including those without any view")
+        listed = set(sentences["SentenceId"].str.strip())
+        unlisted = frame.loc[~frame["SentenceId"].str.strip().isin(listed), "SentenceId"]
+        if len(unlisted):
+            raise SystemExit("%s %s names %d SentenceId(s) that are not in the sentences (first: %s); keep only the "
+                             "gold rows of listed sentences" % (what, gold, len(unlisted), unlisted.iloc[0]))
+        public = sentences[["SentenceId"] + text_columns(sentences, ("SentenceId",))]
+        return Items({"gold.csv": csv_bytes(frame[GOLD]), "sentences.csv": csv_bytes(sentences[["SentenceId"]])},
+                     {"test_public.csv": csv_bytes(public), "views.txt": self.views_txt(args)},
+                     sentences["SentenceId"].str.strip().tolist(), public)
+
+    def views_txt(self, args):
+        return ("\n".join(self.views(args)) + "\n").encode("utf-8")
+
+    def views(self, args):
+        if not args.views:
+            raise SystemExit("view_sentiment needs --views FILE: the views participants get (one per line, or a "
+                             "table with a View column); the kit ships it as views.txt")
+        with open(args.views, encoding="utf-8-sig") as fh:
+            header = fh.readline()
+        if "View" in header.replace(",", "\t").split("\t") or "View" in header.split():
+            views = read_table(args.views, ["View"], "the views file")["View"].str.strip().tolist()
+        else:
+            views = lines_file(args.views, "the views file")
+        return sorted({v for v in views if v}, key=lambda v: (-len(v), v))
+
+    def baseline(self, items, options, args):
+        by_first = {}
+        for view in self.views(args):  # longest first
+            if len(view) >= 2:
+                by_first.setdefault(view[0], []).append(view)
+        frame = items.inputs
+        text = frame.drop(columns=["SentenceId"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
+        opinion = NEUTRAL[options["opinion_labels"]]
+        rows = []
+        for sentence, content in zip(frame["SentenceId"], text):  # the organizer runs this once
+            found, i = [], 0
+            while i < len(content):
+                for view in by_first.get(content[i], ()):
+                    if content.startswith(view, i):
+                        if view not in found:
+                            found.append(view)
+                        i += len(view) - 1
+                        break
+                i += 1
+            rows += [(sentence, view, opinion) for view in found]
+        if not rows:
+            raise SystemExit("no view of --views occurs in any test sentence, so the sample submission would be "
+                             "empty; give the list of the views of this task")
+        lines = ["SentenceId,View,Opinion"] + [",".join(_csv(v) for v in row) for row in rows]
+        return {self.sample: ("\n".join(lines) + "\n").encode("utf-8")}
+
+    def values(self, options, texts, items):
+        steps = options["view_normalisation"]
+        return {"opinions": texts["opinions_" + options["opinion_labels"]],
+                "repeats": texts["repeats_" + options["repeated_rows"]],
+                "normalisation": texts["normalisation_some"] if steps else texts["normalisation_none"],
+                "steps": "+".join(steps), "public_columns": code_list(list(items.inputs.columns), texts["lang"])}
+
+
+def _csv(value):
+    value = str(value)
+    return '"%s"' % value.replace('"', '""') if any(c in value for c in ',"\n\r') else value
+
+
+START = ViewSentimentStart()

@@ -1,0 +1,63 @@
+"""What the families' warnings share: lists of public ids, counts and shares written for a reader.
+
+A warning (``TaskFamily.advice``) is a Problem about a submission that is valid
+but will score badly; only the offline check (validate.py) asks for them, after
+a read without problems, so nothing here ever changes what a platform does.
+Warnings name test ids only where the public test inputs list them, and never
+say anything about answers.
+
+>>> ids(["a", "b", "c"], limit=2).text("en"), ids(["a", "b", "c"], limit=2).text("zh")
+('a, b and 1 more', 'a, b 等（另有 1 个）')
+>>> ids(["a"]), count(2714), share(0.8571)
+('a', '2,714', '86%')
+"""
+import pandas as pd
+
+from .problems import Message
+from .quoting import clip
+
+SHOWN = 10   # ids named in one warning; the rest are counted
+
+MORE_IDS = Message("advice.more_ids", "{shown} and {more} more", "{shown} 等（另有 {more} 个）")
+
+
+def ids(values, limit=SHOWN):
+    """The first ``limit`` of ``values`` (ids), each cut short, and how many more there are."""
+    values = list(values)
+    shown = ", ".join(clip(v) for v in values[:limit])
+    if len(values) <= limit:
+        return shown
+    return MORE_IDS(shown=shown, more=count(len(values) - limit))
+
+
+def count(n):
+    """A count with thousands separators, as people write it."""
+    return "{:,}".format(int(n))
+
+
+def share(fraction):
+    """A fraction as a whole percentage."""
+    return "%d%%" % round(100 * float(fraction))
+
+
+# separators that people use to join items in one cell instead of the task's own
+LIST_SEPARATORS = (";", "\uff1b", ",", "\uff0c", "\u3001", "|")
+
+
+def most_common_separator(texts, exclude=""):
+    """(separator, share of ``texts`` holding it) for the separator of LIST_SEPARATORS held by most texts.
+
+    >>> most_common_separator(["a;b", "c;d", "e"])
+    (';', 0.6666666666666666)
+    >>> most_common_separator([])
+    (None, 0.0)
+    """
+    texts = pd.Series(list(texts), dtype=object).astype(str)
+    best, best_share = None, 0.0
+    for sep in LIST_SEPARATORS:  # one pass over the column per separator
+        if sep in exclude or not len(texts):
+            continue
+        found = float(texts.str.contains(sep, regex=False).mean())
+        if found > best_share:
+            best, best_share = sep, found
+    return best, best_share

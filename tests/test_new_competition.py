@@ -1,0 +1,299 @@
+"""python3 -m organizer new: a competition of each family made from the real data, as docs/organizers.md says.
+
+The conversion lines and the commands are read from the docs' section "Start a competition" and run as
+written (from a folder laid out like the project root, with ../shared beside it). Each competition is then
+linted, its sample submission scored on both boards and checked with its own starting kit, unzipped alone.
+"""
+import csv
+import io
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+
+from helpers import ROOT, SHARED_DATA, read_scores, run_score
+
+DOCS = ROOT / "docs" / "organizers.md"
+LIMIT_S = 10.0
+
+
+def docs_section():
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index("## Start a competition")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def conversions():
+    """The docs' python blocks, in order."""
+    return re.findall(r"```python\n(.*?)```", docs_section(), re.S)
+
+
+def commands():
+    """family -> the docs' ``python3 -m organizer new`` command line, as argv."""
+    found = {}
+    for line in docs_section().splitlines():
+        if line.strip().startswith("python3 -m organizer new ") and "FAMILY" not in line:
+            argv = shlex.split(line.strip())
+            found[argv[4]] = argv
+    return found
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    """A folder laid out like the project root (../shared beside it), with the docs' conversions run in it."""
+    base = tmp_path_factory.mktemp("organizer")
+    (base / "shared").symlink_to(SHARED_DATA.parent, target_is_directory=True)
+    project = base / "project"
+    project.mkdir()
+    for block in conversions():
+        proc = subprocess.run([sys.executable, "-c", block], cwd=str(project), capture_output=True, text=True,
+                              timeout=600)
+        assert proc.returncode == 0, block + proc.stderr
+    return project
+
+
+def organizer(project, argv):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable] + argv[1:], cwd=str(project), capture_output=True, text=True,
+                          timeout=600, env=env)
+
+
+def test_the_docs_give_a_command_for_each_family():
+    assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
+                                         "view_sentiment"])
+    assert len(conversions()) == 5
+
+
+@pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause"])
+def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
+    from organizer import check
+    from organizer.bundle import starting_kit_entries
+    from organizer.layout import assemble_input
+
+    argv = commands()[family]
+    out = tmp_path / "competition"
+    argv = argv[:6] + [str(out)] + argv[7:]
+    began = time.perf_counter()
+    proc = organizer(workspace, argv)
+    built = time.perf_counter() - began
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 error(s)" in proc.stdout.splitlines()[-1], proc.stdout
+    assert built < LIMIT_S, "new took %.1f s" % built
+
+    began = time.perf_counter()
+    problems = check.check_path(out)
+    assert not check.has_errors(problems), [str(p) for p in problems]
+    assert not problems, [str(p) for p in problems]  # not even a warning
+
+    kit = tmp_path / "kit"
+    with zipfile.ZipFile(io.BytesIO(_zip(starting_kit_entries(out)))) as archive:
+        archive.extractall(kit)
+    sample = next(p for p in (kit / "sample_submission.csv", kit / "submission") if p.exists())
+    for board in ("A", "B"):
+        inp = assemble_input(out / "reference_data", board, sample, tmp_path / board / "input")
+        run = run_score(inp, tmp_path / board / "output")
+        assert run.returncode == 0, run.stderr
+        scores = read_scores(tmp_path / board / "output")
+        if board == "B":  # sealed while its phase runs
+            assert set(scores.values()) == {-1.0}
+        else:
+            assert all(0.0 <= v for v in scores.values())
+    lang = "zh" if "--language" in argv and argv[argv.index("--language") + 1] == "zh" else "en"
+    valid = kit_tool(kit, "validate.py", sample.name)
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    assert ("未发现问题" if lang == "zh" else "no problems found") in valid.stdout.splitlines()[0]
+    dev = kit_tool(kit, "score_local.py", "dev/" + next(p.name for p in (kit / "dev").iterdir()
+                                                          if p.name.startswith(("sample_prediction", "submission"))),
+                   "--out", tmp_path / "dev_scores")
+    assert dev.returncode == 0, dev.stdout + dev.stderr
+    assert (tmp_path / "dev_scores" / "scores.txt").is_file()
+    assert time.perf_counter() - began < LIMIT_S
+
+
+def kit_tool(kit, script, *args):
+    # -E -s: no PYTHONPATH, no user site; cwd = the kit: only the engine inside the kit can be imported
+    return subprocess.run([sys.executable, "-E", "-s", str(kit / script)] + [str(a) for a in args], cwd=str(kit),
+                          capture_output=True, text=True, timeout=600)
+
+
+def _zip(entries):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buf.getvalue()
+
+
+# -- what participants get --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def built(workspace):
+    """family -> its competition folder, made once by the docs' command."""
+    folders = {}
+    for family, argv in commands().items():
+        out = workspace / argv[6]
+        if not (out / "competition.yaml").is_file():
+            proc = organizer(workspace, argv + ["--no-check"])
+            assert proc.returncode == 0, proc.stderr
+        folders[family] = out
+    return folders
+
+
+ANSWERS = {"bank_comments": {"BIO_anno", "class"}, "keywords": {"keywords"}, "multilabel": {"labels", "grades"},
+           "view_sentiment": {"View", "Opinion"}}
+
+
+def test_the_public_inputs_hold_no_answer(built):
+    for family, columns in ANSWERS.items():
+        with open(built[family] / "starting_kit" / "test_public.csv", encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh))
+        assert not set(header) & columns, (family, header)
+    text = (built["emotion_cause"] / "starting_kit" / "Subtask_1_test.json").read_text(encoding="utf-8")
+    assert "emotion-cause_pairs" not in text and '"emotion"' not in text
+
+
+def test_the_sample_submission_is_made_without_the_answers(workspace, tmp_path, monkeypatch):
+    """The same public inputs with other answers give the same sample, byte for byte."""
+    from organizer.new import family_options, parse_arguments
+    from organizer.start import start_of
+
+    monkeypatch.chdir(workspace)  # the docs' paths are relative to the project root
+    for family, argv in commands().items():
+        args = parse_arguments(argv[4:])
+        start = start_of(family)
+        options = family_options(family, start.options(args), args.option)
+        sample = start.baseline(start.read(args.gold, args), options, args)
+        other = tmp_path / (family + "_other")
+        _scramble_answers(family, workspace / args.gold, other)
+        assert start.baseline(start.read(str(other), args), options, args) == sample, family
+
+
+def _scramble_answers(family, gold, out):
+    """A copy of ``gold`` whose answers are shifted by one row (the public columns stay)."""
+    import json
+
+    import pandas as pd
+
+    if family == "emotion_cause":
+        data = json.loads(gold.read_text(encoding="utf-8"))
+        pairs = [c["emotion-cause_pairs"] for c in data]
+        for conv, moved in zip(data, pairs[1:] + pairs[:1]):
+            conv["emotion-cause_pairs"] = moved
+            for utterance in conv["conversation"]:
+                utterance["emotion"] = "joy"
+        out.write_text(json.dumps(data), encoding="utf-8")
+        return
+    sep = "\t" if gold.read_text(encoding="utf-8").split("\n", 1)[0].count("\t") else ","
+    frame = pd.read_csv(gold, sep=sep, dtype=str, keep_default_na=False)
+    for column in ANSWERS[family] & set(frame.columns):
+        frame[column] = list(frame[column].iloc[1:]) + [frame[column].iloc[0]]
+    if family == "bank_comments":  # tags must keep the length of their own text
+        frame["BIO_anno"] = [" ".join(["B-BANK"] * len(t)) for t in frame["text"]]
+    frame.to_csv(out, index=False)
+
+
+# names, not English: the kit's own name, programs, formats and measures
+ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn"}
+
+
+def test_a_chinese_competition_speaks_chinese_to_participants(built):
+    """Pages, README and column labels of the zh competitions: no English beyond names and code."""
+    for family in ("keywords", "bank_comments", "view_sentiment"):
+        folder = built[family]
+        texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
+        texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))
+        import yaml
+
+        comp = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))
+        texts += [c["label"] for c in comp["leaderboard"]["columns"].values()]
+        texts += [p["label"] + p["description"] for p in comp["phases"].values()] + [comp["description"]]
+        for text in texts:
+            prose = re.sub(r"```.*?```|<pre>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
+            prose = re.sub(r"^    .*$", "", prose, flags=re.M)  # indented command lines
+            words = set(re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", prose)) - ALLOWED_LATIN  # F1, PR: symbols
+            assert not words, (family, sorted(words))
+
+
+# -- the command's own rules, on a small hand-made gold ------------------------------------------------------
+def tiny_multilabel(folder, prefix="t", n=30):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "labels.txt").write_text("joy\nanger\nfear\n", encoding="utf-8")
+    rows = ["%s%02d,%s,%s" % (prefix, i, "a joyful day" if i % 2 else "so much anger", "joy" if i % 2 else
+                              "anger fear") for i in range(n)]
+    gold = folder / ("%s.csv" % prefix)
+    gold.write_text("id,text,labels\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return gold
+
+
+def new(*argv):
+    from organizer.new import main
+
+    return main([str(a) for a in argv])
+
+
+def test_new_refuses_a_folder_that_is_not_empty_and_a_dev_set_sharing_test_ids(tmp_path):
+    gold = tiny_multilabel(tmp_path / "data")
+    labels = tmp_path / "data" / "labels.txt"
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(SystemExit, match="exists and is not empty"):
+        new("multilabel", gold, tmp_path / "busy", "--title", "T", "--labels", labels)
+    assert (tmp_path / "busy" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    with pytest.raises(SystemExit, match="share 30 id"):
+        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels, "--dev-gold", gold)
+    with pytest.raises(SystemExit, match="needs --labels"):
+        new("multilabel", gold, tmp_path / "c", "--title", "T")
+    with pytest.raises(SystemExit, match="options.k"):
+        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels, "--option", "k=0")
+    assert not (tmp_path / "c").exists()
+
+
+def test_new_a_gold_that_does_not_load_leaves_nothing_behind(tmp_path):
+    gold = tiny_multilabel(tmp_path / "data")
+    gold.write_text(gold.read_text(encoding="utf-8").replace("anger fear", "anger sorrow"), encoding="utf-8")
+    with pytest.raises(SystemExit, match="the gold does not load: .*'sorrow' is not in labels.txt"):
+        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", tmp_path / "data" / "labels.txt")
+    assert not (tmp_path / "c").exists()
+
+
+def test_new_options_reach_the_configs_the_columns_and_the_texts(tmp_path):
+    import yaml
+
+    gold = tiny_multilabel(tmp_path / "data")
+    dev = tiny_multilabel(tmp_path / "data", prefix="d", n=10)
+    out = tmp_path / "c"
+    assert new("multilabel", gold, out, "--title", "情绪", "--language", "zh", "--labels",
+               tmp_path / "data" / "labels.txt", "--dev-gold", dev, "--option", "set_threshold=0.5",
+               "--option", "k=[1, 2]", "--start", "2026-05-04", "--ratio-a", "0.5") == 0
+    for config in ("reference_data/board_A.yaml", "reference_data/board_B.yaml", "starting_kit/dev/config.yaml"):
+        raw = yaml.safe_load((out / config).read_text(encoding="utf-8"))
+        assert raw["options"]["set_threshold"] == 0.5 and raw["options"]["k"] == [1, 2] and raw["language"] == "zh"
+    assert yaml.safe_load((out / "reference_data/board_B.yaml").read_text(encoding="utf-8"))["report"] == "sealed"
+    comp = yaml.safe_load((out / "competition.yaml").read_text(encoding="utf-8"))
+    columns = comp["leaderboard"]["columns"]
+    assert [k for k in columns][:1] == ["micro_f1"] and "map_at_1" in columns and "ndcg_at_2" in columns
+    assert columns["map_at_2"]["label"] == "MAP@2" and columns["micro_f1"]["label"] == "微平均 F1（合并计数）"
+    assert columns["coverage_error"]["sort"] == "asc" and columns["micro_f1"]["sort"] == "desc"
+    assert str(comp["phases"][1]["start_date"]) == "2026-05-04" and str(comp["phases"][2]["start_date"]) == "2026-06-29"
+    assert "50%" in comp["phases"][1]["description"]
+    evaluation = (out / "pages" / "evaluation.html").read_text(encoding="utf-8")
+    assert "你列出的分数 ≥ 0.5 的标签" in evaluation and "k = 1, 2" in evaluation
+    readme = (out / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# starting kit：情绪\n") and "必需：预测集合取决于它" in readme
+    boards = (out / "reference_data" / "boards.csv").read_text(encoding="utf-8").splitlines()
+    assert boards[0] == "id,board" and sum(l.endswith(",A") for l in boards) == 15
+
+
+def test_the_examples_in_the_organizer_docstrings():
+    import doctest
+
+    from organizer import bundle
+    from organizer.start import render
+
+    for module in (render, bundle):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
