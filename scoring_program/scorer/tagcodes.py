@@ -74,6 +74,22 @@ def encode_cells(cells, vocabulary):
     return Encoded(np.concatenate(codes) if len(codes) > 1 else codes[0], counts)
 
 
+def tokens_of(cells):
+    """(start, length) of every token of ``cells`` in the buffer of the returned Cells, the tokens of each cell,
+    and those Cells (``cells`` itself, or a compact copy when they were not in buffer order)."""
+    cells = _ordered(cells)
+    starts, lengths, counts = [], [], np.zeros(len(cells), dtype=np.int64)
+    scratch = np.zeros(CHUNK_BYTES + 2, dtype=bool)
+    for rows, lo, hi in _runs(cells):
+        if hi - lo + 2 > len(scratch):
+            scratch = np.zeros(hi - lo + 2, dtype=bool)
+        start, length, counts[rows] = _cut(cells, rows, lo, hi, scratch)
+        starts.append(start)
+        lengths.append(length)
+    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
+    return join(starts), join(lengths), counts, cells
+
+
 def _ordered(cells):
     """``cells`` if they lie in buffer order with a byte between any two; else a compact copy that does."""
     full = np.flatnonzero(cells.end > cells.start)
