@@ -22,7 +22,6 @@ Leaderboard keys: f1, precision, recall, view_f1, view_precision, view_recall.
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import report
 from ..config import Check, Option
@@ -30,7 +29,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
 from ..problems import Message
-from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
+from ..cells import Index, duplicated, factorize
+from ..tables import match_ids, read_public_units, read_table, reference_table
 from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -71,7 +71,7 @@ def _steps(value):
 
 @dataclass
 class ViewReference(Reference):
-    views: pd.Index = None             # distinct gold views (normalised)
+    views: Index = None                # distinct gold views (normalised), an exact cells.Index
     key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
     keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
     accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
@@ -81,7 +81,7 @@ class ViewReference(Reference):
 @dataclass
 class ViewSubmission:
     sentence: np.ndarray               # sentence code of each (distinct) submitted pair
-    view: np.ndarray                   # its view (normalised), as written
+    view: object                       # its view (normalised), as written: cells.Cells
     opinion: np.ndarray                # class code 0 pos, 1 neu, 2 neg
     merged_sentence: np.ndarray = None  # sentence codes of identical repeated rows counted once
 
@@ -107,42 +107,42 @@ class ViewSentiment(TaskFamily):
     def load_reference(self, cfg):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
-        listing = read_reference_table(cfg, "sentences", ["SentenceId"])
-        units = strip_cells(listing["SentenceId"])
-        if (units == "").any():
-            i = int(np.flatnonzero((units == "").to_numpy())[0])
-            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], i + 2))
-        if units.duplicated().any():
-            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units[units.duplicated()].iloc[0]))
-        units = units.to_numpy(dtype=object)
+        listing = reference_table(cfg, "sentences", ["SentenceId"])
+        units = listing.cells("SentenceId").strip()
+        empty = units.lengths() == 0
+        if empty.any():
+            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
+        twice = duplicated(units)
+        if twice.any():
+            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(np.flatnonzero(twice)[0])))
 
         name = cfg.files["gold"]
-        gold = read_reference_table(cfg, "gold", list(COLUMNS))
-        sentence = pd.Index(units).get_indexer(strip_cells(gold["SentenceId"]))
+        gold = reference_table(cfg, "gold", list(COLUMNS))
+        sentence = Index(units).get_indexer(gold.cells("SentenceId").strip())
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
-            raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold["SentenceId"][i],
+            raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold.cells("SentenceId").text(i),
                                                       listing=cfg.files["sentences"]))
-        view = normalise(gold["View"].to_numpy(dtype=object), steps)
-        if (view == "").any():
-            i = int(np.flatnonzero(view == "")[0])
+        view = normalise(gold.cells("View"), steps)
+        if (view.lengths() == 0).any():
+            i = int(np.flatnonzero(view.lengths() == 0)[0])
             raise ReferenceDataError(GOLD_EMPTY_VIEW.at(name, i + 2, column="View"))
-        opinion = _opinions(gold["Opinion"], labels)
-        if opinion.isna().any():
-            i = int(np.flatnonzero(opinion.isna().to_numpy())[0])
+        opinion = _opinions(gold.cells("Opinion"), labels)
+        if (opinion < 0).any():
+            i = int(np.flatnonzero(opinion < 0)[0])
             choice = cfg.options["opinion_labels"]
-            raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold["Opinion"][i],
+            raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold.cells("Opinion").text(i),
                                                      labels=LABEL_HELP[choice](), choice=choice))
-        opinion = opinion.to_numpy(dtype=np.int64)
 
-        view_code, views = pd.factorize(view)
-        row_key = sentence.astype(np.int64) * max(len(views), 1) + view_code
+        view_code, first_view = factorize(view)
+        n_views = len(first_view)
+        row_key = sentence.astype(np.int64) * max(n_views, 1) + view_code
         keys, first_row, inverse = np.unique(row_key, return_index=True, return_inverse=True)
         accepted = np.zeros((len(keys), len(CLASSES)), dtype=bool)
         accepted[inverse, opinion] = True
         strata = _strata(sentence, opinion, len(units))
-        notes = _repeat_notes(gold, row_key, inverse, name)
-        return ViewReference(Contract(units), strata=strata, notes=notes, views=pd.Index(views),
+        notes = _repeat_notes(gold, inverse, name)
+        return ViewReference(Contract(units.to_objects()), strata=strata, notes=notes, views=Index(view[first_view]),
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
@@ -154,21 +154,21 @@ class ViewSentiment(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def read_submission(self, files, contract, cfg, problems):
         table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
-        name, line, frame = table.name, table.line, table.frame
+        name, line = table.name, table.line
         sentence = match_ids(table, "SentenceId", contract.units, problems, what="SentenceId", repeats="allow")
-        ids = strip_cells(frame["SentenceId"]).to_numpy(dtype=object)
+        ids = table.cells("SentenceId").strip()
 
         def at(i, column):
-            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
+            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
-        view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
-        problems.add_rows(np.flatnonzero(view == ""), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
+        view = normalise(table.cells("View"), cfg.options["view_normalisation"])
+        problems.add_rows(np.flatnonzero(view.lengths() == 0), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
         choice = cfg.options["opinion_labels"]
-        opinion = _opinions(frame["Opinion"], LABEL_SETS[choice])
-        problems.add_rows(np.flatnonzero(opinion.isna().to_numpy()), line,
-                          lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(frame["Opinion"][i])),
+        written = table.cells("Opinion")
+        opinion = _opinions(written, LABEL_SETS[choice])
+        problems.add_rows(np.flatnonzero(opinion < 0), line,
+                          lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(written.text(i))),
                                                    labels=LABEL_HELP[choice]()))
-        opinion = opinion.fillna(-1).to_numpy(dtype=np.int64)
         keep = _repeats(ids, view, opinion, line, name, cfg.options["repeated_rows"], problems)
         if problems:
             return None
@@ -222,27 +222,42 @@ class ViewSentiment(TaskFamily):
 
 
 def _opinions(cells, labels):
-    """Class code per cell (NaN if not a label); case and surrounding spaces do not matter.
+    """Class code per cell (-1 if not a label); case and surrounding spaces do not matter.
 
-    The few distinct spellings are mapped once, not every row.
+    Cells spelled exactly as a label are coded at once; the few other distinct spellings are mapped once each.
+
+    >>> from scorer.cells import Cells
+    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu"]), LABEL_SETS["en"]).tolist()
+    [0, 2, -1, 1]
     """
-    codes, spellings = pd.factorize(cells)
-    mapped = pd.Series(spellings, dtype=object).str.strip().str.lower().map(labels).to_numpy(dtype=float)
-    return pd.Series(mapped[codes])
+    codes = np.full(len(cells), -1, dtype=np.int64)
+    for label, code in labels.items():
+        codes[cells.equals(label)] = code
+    other = np.flatnonzero(codes < 0)
+    if len(other):
+        spelling, first = factorize(cells[other])
+        mapped = np.array([labels.get(cells.text(other[k]).strip().lower(), -1) for k in first], dtype=np.int64)
+        codes[other] = mapped[spelling]
+    return codes
 
 
 def _repeats(ids, view, opinion, line, name, rule, problems):
     """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged."""
-    pairs = pd.DataFrame({"s": ids, "v": view, "o": opinion})
-    repeated_key = pairs.duplicated(["s", "v"]).to_numpy()
+    id_code, id_first = factorize(ids)
+    view_code, view_first = factorize(view)
+    pair = id_code * max(len(view_first), 1) + view_code
+    _, pair_first, pair_code = np.unique(pair, return_index=True, return_inverse=True)
+    repeated_key = np.ones(len(pair), dtype=bool)
+    repeated_key[pair_first] = False
     if not repeated_key.any():
-        return np.ones(len(pairs), dtype=bool)
-    identical = pairs.duplicated(["s", "v", "o"]).to_numpy()
+        return np.ones(len(pair), dtype=bool)
+    identical = np.ones(len(pair), dtype=bool)
+    identical[np.unique(pair * (len(CLASSES) + 1) + opinion + 1, return_index=True)[1]] = False
     offending = repeated_key & ~identical if rule == "merge_identical" else repeated_key
     if offending.any():
-        first = pd.Series(line).groupby([ids, view]).transform("min").to_numpy()
+        first = line[pair_first[pair_code]]  # rows are in file order: a pair's first row has its smallest line
         problems.add_rows(np.flatnonzero(offending), line, lambda i: (REPEATED if identical[i] else CONFLICTING).at(
-            name, int(line[i]), id=clip(ids[i]), view=repr(clip(view[i])), first=int(first[i])))
+            name, int(line[i]), id=clip(ids.text(i)), view=repr(clip(view.text(i))), first=int(first[i])))
     return ~identical
 
 
@@ -256,9 +271,9 @@ def _strata(sentence, opinion, n_units):
     return names[mask]
 
 
-def _repeat_notes(gold, row_key, inverse, name):
+def _repeat_notes(gold, inverse, name):
     """Organizer notes on gold rows that repeat a (SentenceId, View) key, and how they are scored."""
-    repeated = pd.Series(row_key).duplicated(keep=False).to_numpy()
+    repeated = np.bincount(inverse)[inverse] > 1
     if not repeated.any():
         return []
     rows = np.flatnonzero(repeated)
@@ -267,8 +282,9 @@ def _repeat_notes(gold, row_key, inverse, name):
              "gold view; a predicted opinion is right if it equals any opinion listed for the key (as the "
              "source formula does with sets), and the 3x3 table files a wrong one under the first listed "
              "opinion. The gold was not changed:" % (name, n_keys, len(rows))]
+    columns = [gold.cells(c) for c in COLUMNS]
     for i in rows[:NOTE_LINES]:
-        notes.append("  line %d: %s\t%s\t%s" % (i + 2, gold["SentenceId"][i], gold["View"][i], gold["Opinion"][i]))
+        notes.append("  line %d: %s\t%s\t%s" % ((i + 2,) + tuple(c.text(i) for c in columns)))
     if len(rows) > NOTE_LINES:
         notes.append("  ... %d more rows" % (len(rows) - NOTE_LINES))
     return notes
