@@ -9,7 +9,7 @@ value per unit (Public = A, Private = B, Ignored = neither) is accepted instead.
 import os
 
 import numpy as np
-import pandas as pd
+from .lazy import pandas as pd
 
 from .errors import ReferenceDataError
 from .problems import Message

@@ -31,7 +31,7 @@ import math
 import re
 
 import numpy as np
-import pandas as pd
+from ..lazy import pandas as pd
 
 # the white space int() strips: str.isspace() less the four ASCII separators \x1c-\x1f
 INT_SPACE = r"[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
