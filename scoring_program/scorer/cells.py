@@ -10,7 +10,7 @@ on a collision (two different cells, one key) the work is redone with Python
 strings.
 
 >>> cells = Cells.from_strings(["b", " a ", "b", ""])
->>> cells.strip().tolist(), factorize(cells.strip())[0].tolist(), duplicated(cells).tolist()
+>>> cells.strip().tolist(), factorize(cells.strip(), ordered=True)[0].tolist(), duplicated(cells).tolist()
 (['b', 'a', 'b', ''], [0, 1, 0, 2], [False, False, True, False])
 >>> Index(Cells.from_strings(["x", "b"])).get_indexer(cells).tolist()
 [1, -1, 1, -1]
@@ -46,10 +46,13 @@ class Cells:
     @classmethod
     def from_strings(cls, strings):
         """Cells holding ``strings`` (any sequence of str without NUL), one joined buffer."""
-        strings = [s if type(s) is str else str(s) for s in strings]
-        if not strings:
+        if not len(strings):
             return cls(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
-        data = "\0".join(strings).encode("utf-8", "surrogatepass")
+        try:
+            data = "\0".join(strings).encode("utf-8", "surrogatepass")
+        except TypeError:  # not all str
+            strings = [s if type(s) is str else str(s) for s in strings]
+            data = "\0".join(strings).encode("utf-8", "surrogatepass")
         buf = np.frombuffer(data, dtype=np.uint8)
         nul = np.flatnonzero(buf == _NUL)
         if len(nul) == len(strings) - 1:
@@ -112,10 +115,10 @@ class Cells:
         raw = value.encode("utf-8")
         hit = self.lengths() == len(raw)
         rows = np.flatnonzero(hit)
-        for k, byte in enumerate(raw):  # one pass per byte of the (short) constant
+        for w in range(0, len(raw), 8):  # one pass per eight bytes of the (short) constant
             if not len(rows):
                 break
-            ok = self.buf[self.start[rows] + k] == byte
+            ok = word(self, rows, w // 8) == np.uint64(int.from_bytes(raw[w:w + 8], "little"))
             hit[rows[~ok]] = False
             rows = rows[ok]
         return hit
@@ -303,7 +306,7 @@ class _Words:
             return self.view[pos]
         out = np.empty(len(pos), dtype=np.uint64)
         out[inside] = self.view[pos[inside]]
-        out[~inside] = self.tail[pos[~inside] - self.tail_from]
+        out[~inside] = self.tail[np.minimum(pos[~inside] - self.tail_from, 8)]  # past the end: zeros
         return out
 
 
@@ -327,11 +330,15 @@ def keys(cells):
     return key ^ (key >> np.uint64(29))
 
 
-def same(a, rows_a, b, rows_b):
-    """True where cell ``rows_a[k]`` of ``a`` has exactly the bytes of cell ``rows_b[k]`` of ``b``."""
+def same(a, rows_a, b, rows_b, equal_keys=False):
+    """True where cell ``rows_a[k]`` of ``a`` has exactly the bytes of cell ``rows_b[k]`` of ``b``.
+
+    ``equal_keys``: the pairs are known to have equal ``keys``; then cells of equal length up to 8 bytes are
+    equal already (for one length, the key of a one-word cell is a bijection of that word).
+    """
     la, lb = a.lengths()[rows_a], b.lengths()[rows_b]
     ok = la == lb
-    live = np.flatnonzero(ok & (la > 0))
+    live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
     w = 0
     while len(live):
         ok[live] = word(a, rows_a[live], w) == word(b, rows_b[live], w)
@@ -340,22 +347,33 @@ def same(a, rows_a, b, rows_b):
     return ok
 
 
-def factorize(cells):
-    """(codes, first): the code of every cell (0, 1, ... in order of first appearance) and where each code first is.
+def factorize(cells, ordered=False):
+    """(codes, first): a code per cell, equal cells alike, and the first cell of each code (``first[code]``).
 
-    Like ``pandas.factorize`` on the strings.
+    Codes follow the order of first appearance (as ``pandas.factorize``) when ``ordered``; otherwise an
+    order of no meaning, one sort cheaper.
     """
     n = len(cells)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    _, first, inverse = np.unique(keys(cells), return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    if not same(cells, np.arange(n), cells, first[inverse]).all():  # a key collision: group the strings
+    key = keys(cells)
+    order = np.argsort(key)
+    sorted_key = key[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first cell
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = group
+    if not same(cells, np.arange(n), cells, first[inverse], equal_keys=True).all():  # a key collision
         return _factorize_strings(cells.tolist())
-    order = np.argsort(first, kind="stable")
+    if not ordered:
+        return inverse, first
+    by_first = np.argsort(first)
     rank = np.empty(len(first), dtype=np.int64)
-    rank[order] = np.arange(len(first))
-    return rank[inverse], first[order]
+    rank[by_first] = np.arange(len(first))
+    return rank[inverse], first[by_first]
 
 
 def _factorize_strings(strings):
@@ -404,7 +422,7 @@ class Index:
         found = np.flatnonzero(self.sorted_keys[slot] == key)
         position = np.full(len(cells), -1, dtype=np.int64)
         candidate = self.order[slot[found]]
-        exact = same(cells, found, self.cells, candidate)
+        exact = same(cells, found, self.cells, candidate, equal_keys=True)
         position[found[exact]] = candidate[exact]
         return position
 

@@ -22,6 +22,7 @@ import csv
 import io
 import os
 import re
+import weakref
 
 import numpy as np
 
@@ -328,8 +329,19 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
 
 
 def unit_index(units):
-    """An exact ``cells.Index`` of the unit ids (a sequence of str)."""
-    return Index(Cells.from_strings(units))
+    """An exact ``cells.Index`` of the unit ids (a sequence of str), kept for the last ``units`` asked."""
+    last = _UNIT_INDEX.get("units")
+    if last is not None and last() is units:
+        return _UNIT_INDEX["index"]
+    index = Index(Cells.from_strings(units))
+    try:
+        _UNIT_INDEX.update(units=weakref.ref(units), index=index)
+    except TypeError:  # a list: no weak reference, no memory
+        _UNIT_INDEX.clear()
+    return index
+
+
+_UNIT_INDEX = {}  # the reference's units are looked up by the gold and by the submission: index them once
 
 
 def missing_ids(table, units, position, problems, what="id", limit=5):

@@ -107,87 +107,137 @@ def numbers(column):
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53
 MAX_TEN = 22             # 10**22 is the largest power of ten a double holds exactly
+FEW_SHAPES = 8           # up to this many shapes (length, dot, exponent, signs), one pass each to find them
 _TENS = np.array([10.0 ** k for k in range(MAX_TEN + 1)])
-_DIGIT, _DOT, _E, _PLUS, _MINUS = 0, 1, 2, 3, 4
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
 def plain_decimals(cells, starts, lengths):
     """The value of every token if each is ``[+-]digits[.digits][(e|E)[+-]digits]`` (at most 15 digits before
     the exponent, at most 3 in it, a scale within 10**22), else None.
 
-    pandas' parser accumulates those digits exactly and then divides (or multiplies) once by an exact
-    power of ten, so the value is the correctly rounded one; here it is computed the same way.
+    pandas' parser accumulates those digits exactly and then divides (or multiplies) once by an exact power
+    of ten, so the value is the correctly rounded one; here it is computed the same way. Tokens are read as
+    rows of bytes; tokens of one shape (length, place of the dot and of the exponent, signs) share the
+    places of their digits, so each shape is read a column at a time.
     """
     n = len(starts)
     if not n:
         return np.zeros(0)
-    if int(lengths.max()) > 24:
+    longest = int(lengths.max())
+    if longest > 24:
         return None
-    buf = cells.buf
-    first = buf[starts]
-    negative = first == 45
-    j = (negative | (first == 43)).astype(np.int64)  # where the digits begin
-    mantissa = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n, dtype=np.int64)
-    fraction = np.zeros(n, dtype=np.int64)
-    exponent = np.zeros(n, dtype=np.int64)
-    exp_digits = np.zeros(n, dtype=np.int64)
-    exp_negative = np.zeros(n, dtype=bool)
-    phase = np.zeros(n, dtype=np.int8)   # 0 integer digits, 1 fraction digits, 2 after e, 3 exponent digits
-    int_digits = np.zeros(n, dtype=np.int64)
-    ok = lengths > j
-    for k in range(int(lengths.max())):
-        live = np.flatnonzero(ok & (j + k < lengths) if k else ok)
-        if not len(live):
-            break
-        at = starts[live] + j[live] + k
-        c = buf[np.minimum(at, len(buf) - 1)]
-        d = c.astype(np.int64) - 48
-        is_digit = (d >= 0) & (d <= 9)
-        ph = phase[live]
-        in_mantissa = ph <= 1
-        # digits of the mantissa
-        m = is_digit & in_mantissa
-        rows = live[m]
-        mantissa[rows] = mantissa[rows] * 10 + d[m]
-        digits[rows] += 1
-        fraction[rows] += ph[m] == 1
-        int_digits[rows] += ph[m] == 0
-        # a dot after integer digits
-        dot = (c == 46) & (ph == 0)
-        rows = live[dot]
-        bad = int_digits[rows] == 0
-        ok[rows[bad]] = False
-        phase[rows] = 1
-        # an exponent mark after digits
-        e = ((c == 101) | (c == 69)) & in_mantissa
-        rows = live[e]
-        ok[rows[(digits[rows] == 0) | ((phase[rows] == 1) & (fraction[rows] == 0))]] = False
-        phase[rows] = 2
-        # the exponent's sign, then its digits
-        sign = ((c == 43) | (c == 45)) & (ph == 2)
-        rows = live[sign]
-        exp_negative[rows] = c[sign] == 45
-        phase[rows] = 3
-        x = is_digit & (ph >= 2)
-        rows = live[x]
-        exponent[rows] = exponent[rows] * 10 + d[x]
-        exp_digits[rows] += 1
-        phase[rows] = 3
-        ok[live[~(m | dot | e | sign | x)]] = False
-    ok &= digits >= 1
-    ok &= (phase != 1) | (fraction >= 1)
-    ok &= (phase <= 1) | (exp_digits >= 1)
-    ok &= (digits <= MAX_DIGITS) & (exp_digits <= 3)
-    scale = np.where(exp_negative, -exponent, exponent) - fraction
-    ok &= np.abs(scale) <= MAX_TEN
+    width = 8 * -(-longest // 8)
+    words = cells.words()
+    byte = np.empty((n, width // 8), dtype=np.uint64)
+    for w in range(width // 8):
+        byte[:, w] = words.at(starts + 8 * w) & _MASKS[np.clip(lengths - 8 * w, 0, 8)]
+    byte = byte.view(np.uint8)                                  # (n, width), zero past each token
+    digit = (byte - np.uint8(48)) < 10
+    dot = byte == 46
+    mark = (byte | np.uint8(32)) == 101                          # e or E
+    sign = byte == 43
+    sign |= byte == 45
+    n_dot, n_mark, n_sign = _row_sums(dot), _row_sums(mark), _row_sums(sign)
+    digit |= dot
+    digit |= mark
+    digit |= sign
+    if (_row_sums(digit) != lengths).any() or n_dot.max() > 1 or n_mark.max() > 1:
+        return None
+    rows = np.arange(n)
+    epos = np.where(n_mark > 0, mark.argmax(1), lengths) if n_mark.any() else lengths
+    dpos = np.where(n_dot > 0, dot.argmax(1), epos) if n_dot.any() else epos
+    lead = sign[:, 0].astype(np.int64)
+    exp_sign = (n_mark > 0) & sign[rows, np.minimum(epos + 1, width - 1)]
+    fraction = np.where(n_dot > 0, epos - dpos - 1, 0)
+    exp_digits = np.where(n_mark > 0, lengths - epos - 1 - exp_sign, 0)
+    ok = n_sign == lead + exp_sign
+    ok &= dpos - lead >= 1                                       # digits before the dot (or the e)
+    ok &= (n_dot == 0) | (fraction >= 1)
+    ok &= (n_mark == 0) | ((exp_digits >= 1) & (exp_digits <= 3))
+    ok &= dpos - lead + fraction <= MAX_DIGITS
     if not ok.all():
+        return None
+    shape = ((lengths * 32 + dpos) * 32 + epos) * 4 + lead * 2 + exp_sign
+    kinds = np.flatnonzero(np.bincount(shape))
+    if len(kinds) == 1:
+        groups = [rows]
+    elif len(kinds) <= FEW_SHAPES:
+        groups = [np.flatnonzero(shape == kind) for kind in kinds.tolist()]
+    else:
+        order = np.argsort(shape, kind="stable")
+        cut = np.flatnonzero(np.diff(shape[order])) + 1
+        groups = np.split(order, cut)
+    values = np.empty(n)
+    for at in groups:
+        if len(groups) == 1:
+            at = slice(None)
+        i = 0 if len(groups) == 1 else int(at[0])
+        value = _one_shape(byte, at, int(lengths[i]), int(dpos[i]), int(epos[i]), int(lead[i]), bool(exp_sign[i]),
+                           bool(n_dot[i]), bool(n_mark[i]))
+        if value is None:
+            return None
+        values[at] = value
+    return values
+
+
+def _eight_digits(words, columns):
+    """The number written by the digit bytes at ``columns`` (at most 8, the most significant first) of each word.
+
+    The digits are moved next to each other at the top of a word, the bytes above filled with '0', and the
+    eight digits combined in three steps (pairs, fours, eights), each a multiply, a shift and a mask.
+    """
+    packed = np.zeros(len(words), dtype=np.uint64)
+    out = 8 - len(columns)           # byte where the first digit goes
+    run_start = 0
+    for k in range(1, len(columns) + 1):  # one move per run of adjacent digit bytes
+        if k == len(columns) or columns[k] != columns[k - 1] + 1:
+            a, b = columns[run_start], columns[k - 1] + 1
+            run = (words >> np.uint64(8 * a)) & _MASKS[b - a]
+            packed |= run << np.uint64(8 * (out + run_start))
+            run_start = k
+    packed |= np.uint64(int.from_bytes(b"0" * out + b"\0" * len(columns), "little"))
+    packed -= np.uint64(0x3030303030303030)
+    packed = (packed * np.uint64(10) + (packed >> np.uint64(8))) & np.uint64(0x00FF00FF00FF00FF)
+    packed = (packed * np.uint64(100) + (packed >> np.uint64(16))) & np.uint64(0x0000FFFF0000FFFF)
+    packed = (packed * np.uint64(10000) + (packed >> np.uint64(32))) & np.uint64(0x00000000FFFFFFFF)
+    return packed.astype(np.int64)
+
+
+def _row_sums(mask):
+    """True bytes per row of a (rows, 8k) boolean array, eight at a time."""
+    words = mask.view(np.uint64) * np.uint64(0x0101010101010101) >> np.uint64(56)
+    return words[:, 0].astype(np.int64) if words.shape[1] == 1 else words.sum(1).astype(np.int64)
+
+
+def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
+    """The values of tokens ``at`` (indices or a slice), all of one shape, read a column of digits at a time."""
+    byte = byte[at]
+    at = slice(None)
+    columns = [j for j in range(lead, epos) if not (has_dot and j == dpos)]
+    if byte.shape[1] == 8:
+        mantissa = _eight_digits(byte.view(np.uint64)[:, 0], columns)
+    else:
+        mantissa = np.zeros(len(byte), dtype=np.int64)
+        for k, j in enumerate(columns):
+            mantissa += (byte[at, j] - np.uint8(48)).astype(np.int64) * _POW10[len(columns) - 1 - k]
+    exponent = np.zeros(len(byte), dtype=np.int64)
+    if has_mark:
+        digits = range(epos + 1 + exp_sign, length)
+        for k, j in enumerate(digits):
+            exponent += (byte[at, j] - np.uint8(48)).astype(np.int64) * _POW10[len(digits) - 1 - k]
+        if exp_sign:
+            exponent = np.where(byte[at, epos + 1] == 45, -exponent, exponent)
+    scale = exponent - (epos - dpos - 1 if has_dot else 0)
+    if (np.abs(scale) > MAX_TEN).any():
         return None
     value = mantissa.astype(np.float64)
     up = scale >= 0
     value[up] *= _TENS[scale[up]]
     value[~up] /= _TENS[-scale[~up]]
-    value[negative] = -value[negative]
+    if lead:
+        value = np.where(byte[at, 0] == 45, -value, value)
     return value
 
 

@@ -29,8 +29,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
 from ..problems import Message
-from ..cells import Index, duplicated, factorize
-from ..tables import match_ids, read_public_units, read_table, reference_table
+from ..cells import Cells, Index, duplicated, factorize, keys, same
+from ..tables import match_ids, read_public_units, read_table, reference_table, unit_index
 from .base import Contract, Reference, Result, TaskFamily
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -118,7 +118,8 @@ class ViewSentiment(TaskFamily):
 
         name = cfg.files["gold"]
         gold = reference_table(cfg, "gold", list(COLUMNS))
-        sentence = Index(units).get_indexer(gold.cells("SentenceId").strip())
+        unit_ids = units.to_objects()
+        sentence = unit_index(unit_ids).get_indexer(gold.cells("SentenceId").strip())
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
             raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold.cells("SentenceId").text(i),
@@ -142,7 +143,7 @@ class ViewSentiment(TaskFamily):
         accepted[inverse, opinion] = True
         strata = _strata(sentence, opinion, len(units))
         notes = _repeat_notes(gold, inverse, name)
-        return ViewReference(Contract(units.to_objects()), strata=strata, notes=notes, views=Index(view[first_view]),
+        return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=Index(view[first_view]),
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
@@ -169,7 +170,7 @@ class ViewSentiment(TaskFamily):
         problems.add_rows(np.flatnonzero(opinion < 0), line,
                           lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(written.text(i))),
                                                    labels=LABEL_HELP[choice]()))
-        keep = _repeats(ids, view, opinion, line, name, cfg.options["repeated_rows"], problems)
+        keep = _repeats(ids, sentence, view, opinion, line, name, cfg.options["repeated_rows"], problems)
         if problems:
             return None
         return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
@@ -230,9 +231,9 @@ def _opinions(cells, labels):
     >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu"]), LABEL_SETS["en"]).tolist()
     [0, 2, -1, 1]
     """
-    codes = np.full(len(cells), -1, dtype=np.int64)
-    for label, code in labels.items():
-        codes[cells.equals(label)] = code
+    spellings = list(labels)
+    codes = Index(Cells.from_strings(spellings)).get_indexer(cells)
+    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings])[np.maximum(codes, 0)], -1)
     other = np.flatnonzero(codes < 0)
     if len(other):
         spelling, first = factorize(cells[other])
@@ -241,24 +242,56 @@ def _opinions(cells, labels):
     return codes
 
 
-def _repeats(ids, view, opinion, line, name, rule, problems):
+def _repeats(ids, sentence, view, opinion, line, name, rule, problems):
     """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged."""
-    id_code, id_first = factorize(ids)
-    view_code, view_first = factorize(view)
-    pair = id_code * max(len(view_first), 1) + view_code
-    _, pair_first, pair_code = np.unique(pair, return_index=True, return_inverse=True)
-    repeated_key = np.ones(len(pair), dtype=bool)
-    repeated_key[pair_first] = False
+    # equal ids are the same sentence when every id is known; else ids are grouped as written
+    id_code = sentence if (sentence >= 0).all() else factorize(ids)[0]
+    pair = groups(id_code, view)
+    first_row = pair.first[pair.code]
+    repeated_key = first_row != np.arange(len(first_row))
     if not repeated_key.any():
-        return np.ones(len(pair), dtype=bool)
-    identical = np.ones(len(pair), dtype=bool)
-    identical[np.unique(pair * (len(CLASSES) + 1) + opinion + 1, return_index=True)[1]] = False
+        return np.ones(len(first_row), dtype=bool)
+    # identical rows: the same (SentenceId, View) and the same opinion earlier
+    rows = np.flatnonzero(np.bincount(pair.code)[pair.code] > 1)
+    identical = np.zeros(len(first_row), dtype=bool)
+    triple = pair.code[rows] * (len(CLASSES) + 1) + opinion[rows] + 1
+    identical[rows] = True
+    identical[rows[np.unique(triple, return_index=True)[1]]] = False
     offending = repeated_key & ~identical if rule == "merge_identical" else repeated_key
     if offending.any():
-        first = line[pair_first[pair_code]]  # rows are in file order: a pair's first row has its smallest line
+        first = line[first_row]  # rows are in file order: a pair's first row has its smallest line
         problems.add_rows(np.flatnonzero(offending), line, lambda i: (REPEATED if identical[i] else CONFLICTING).at(
             name, int(line[i]), id=clip(ids.text(i)), view=repr(clip(view.text(i))), first=int(first[i])))
     return ~identical
+
+
+def groups(code, cells):
+    """Groups of equal (code, cell) pairs: ``.code`` per row, ``.first`` row of each group; exact.
+
+    One 64-bit key per pair and one sort; the rows that share a key are compared byte for byte (on a
+    collision the cells are grouped first).
+    """
+    key = (code.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) ^ keys(cells)
+    order = np.argsort(key)
+    sorted_key = key[order]
+    new = np.empty(len(key), dtype=bool)
+    new[:1] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    first = np.minimum.reduceat(order, np.flatnonzero(new)) if len(key) else np.zeros(0, np.int64)
+    group = np.empty(len(key), dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    shared = np.flatnonzero(first[group] != np.arange(len(key)))
+    rep = first[group[shared]]
+    if not ((code[shared] == code[rep]) & same(cells, shared, cells, rep)).all():  # a key collision
+        cell_code, cell_first = factorize(cells)
+        return groups(code * len(cell_first) + cell_code, Cells.from_strings([""] * len(code)))
+    return _Groups(group, first)
+
+
+@dataclass
+class _Groups:
+    code: np.ndarray
+    first: np.ndarray
 
 
 def _strata(sentence, opinion, n_units):
