@@ -143,7 +143,8 @@ class ViewSentiment(TaskFamily):
         accepted[inverse, opinion] = True
         strata = _strata(sentence, opinion, len(units))
         notes = _repeat_notes(gold, inverse, name)
-        return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=Index(view[first_view]),
+        views = Index(Cells.from_strings(view[first_view].tolist()))  # a small copy: the gold's bytes can go
+        return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=views,
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
