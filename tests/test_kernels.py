@@ -104,3 +104,19 @@ def test_decoding_in_chunks_between_documents_gives_the_spans_of_one_pass(monkey
                 [a.tolist() for a in (one.start, one.end, one.type)]
             assert stray_inside(codes, doc_start).tolist() == stray.tolist()
         monkeypatch.undo()
+
+
+def test_partial_match_views_in_pieces_add_up_to_the_views_of_one_pass(monkeypatch):
+    import scorer.metrics.entity_views as entity_views
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        n = int(rng.integers(1, 600))
+        gold = rng.integers(0, 7, n)
+        pred = np.where(rng.random(n) < rng.choice([0.1, 0.5, 0.9]), rng.integers(0, 7, n), gold)
+        doc_start = rng.random(n) < 0.05
+        doc_start[0] = True
+        g, p = decode(gold, doc_start, CONLLEVAL), decode(pred, doc_start, CONLLEVAL)
+        whole = entity_views.views(g, p)
+        monkeypatch.setattr(entity_views, "CHUNK", int(rng.integers(1, 20)))
+        assert entity_views.views(g, p) == whole
+        monkeypatch.undo()

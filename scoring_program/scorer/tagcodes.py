@@ -60,37 +60,39 @@ def encode_cells(cells, vocabulary):
     """Codes of the tags in ``cells`` (a Cells) against ``vocabulary``: int8 codes when it has under 127 tags."""
     table = _Vocabulary(vocabulary)
     dtype = np.int8 if len(vocabulary) < 127 else np.int16
-    cells = _ordered(cells)
+    cells = ordered(cells)
     codes, counts = [], np.zeros(len(cells), dtype=np.int64)
     words = cells.words()
-    scratch = np.zeros(CHUNK_BYTES + 2, dtype=bool)
-    for rows, lo, hi in _runs(cells):
-        if hi - lo + 2 > len(scratch):
-            scratch = np.zeros(hi - lo + 2, dtype=bool)
-        starts, lengths, counts[rows] = _cut(cells, rows, lo, hi, scratch)
+    for rows, starts, lengths, counts[rows] in token_chunks(cells):
         codes.append(table.lookup(cells.buf, words, starts, lengths).astype(dtype))
     if not codes:
         return Encoded(np.zeros(0, dtype), counts)
     return Encoded(np.concatenate(codes) if len(codes) > 1 else codes[0], counts)
 
 
-def tokens_of(cells):
-    """(start, length) of every token of ``cells`` in the buffer of the returned Cells, the tokens of each cell,
-    and those Cells (``cells`` itself, or a compact copy when they were not in buffer order)."""
-    cells = _ordered(cells)
-    starts, lengths, counts = [], [], np.zeros(len(cells), dtype=np.int64)
+def token_chunks(cells):
+    """(rows slice, token starts, token lengths, tokens per row) for consecutive cells, about CHUNK_BYTES of the
+    buffer at a time; ``cells`` must be in buffer order (``ordered``)."""
     scratch = np.zeros(CHUNK_BYTES + 2, dtype=bool)
     for rows, lo, hi in _runs(cells):
         if hi - lo + 2 > len(scratch):
             scratch = np.zeros(hi - lo + 2, dtype=bool)
-        start, length, counts[rows] = _cut(cells, rows, lo, hi, scratch)
+        yield (rows,) + _cut(cells, rows, lo, hi, scratch)
+
+
+def tokens_of(cells):
+    """(start, length) of every token of ``cells`` in the buffer of the returned Cells, the tokens of each cell,
+    and those Cells (``cells`` itself, or a compact copy when they were not in buffer order)."""
+    cells = ordered(cells)
+    starts, lengths, counts = [], [], np.zeros(len(cells), dtype=np.int64)
+    for rows, start, length, counts[rows] in token_chunks(cells):
         starts.append(start)
         lengths.append(length)
     join = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
     return join(starts), join(lengths), counts, cells
 
 
-def _ordered(cells):
+def ordered(cells):
     """``cells`` if they lie in buffer order with a byte between any two; else a compact copy that does."""
     full = np.flatnonzero(cells.end > cells.start)
     start, end = cells.start[full], cells.end[full]

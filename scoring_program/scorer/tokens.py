@@ -19,7 +19,10 @@ import numpy as np
 
 from .cells import Cells
 from .lazy import pandas as pd
-from .tagcodes import SEPARATOR_MAX, encode_cells, split_tokens, tokens_of
+from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, split_tokens, token_chunks, tokens_of
+
+
+SHORT_ROWS = 16  # rows of at most this many tokens are checked for repeats by shifted comparisons
 
 
 @dataclass
@@ -34,6 +37,14 @@ class Tokens:
 
     def duplicated(self):
         """True for a token whose code already came earlier in its row."""
+        longest = int(self.counts.max(initial=0))
+        if longest <= SHORT_ROWS:  # compare each token with the few before it in its row
+            dup = np.zeros(len(self.codes), dtype=bool)
+            for back in range(1, longest):
+                same = self.codes[back:] == self.codes[:-back]
+                same &= self.position[back:] >= back
+                dup[back:] |= same
+            return dup
         key = self.row.astype(np.int64) * (int(self.codes.max(initial=0)) + 2) + self.codes + 1
         order = np.argsort(key, kind="stable")
         dup = np.zeros(len(key), dtype=bool)
@@ -97,12 +108,14 @@ def numbers(column):
     >>> v.tolist(), c.tolist()
     ([0.5, 0.001, nan, inf], [2, 0, 2])
     """
-    cells = as_cells(column)
-    starts, lengths, counts, cells = tokens_of(cells)
-    values = plain_decimals(cells, starts, lengths)
-    if values is not None:
-        return values, counts
-    return _numbers_by_pandas(cells.tolist(), counts)
+    cells = ordered(as_cells(column))
+    parts, counts = [], np.zeros(len(cells), dtype=np.int64)
+    for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
+        values = plain_decimals(cells, starts, lengths)
+        if values is None:
+            return _numbers_by_pandas(cells.tolist(), token_counts(cells))
+        parts.append(values)
+    return (np.concatenate(parts) if parts else np.zeros(0)), counts
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53

@@ -117,35 +117,41 @@ def per_sample(listed, relevant):
 
 
 def per_class_ap(listed, relevant):
-    """Average precision of every class over the samples (0 for a class with no positive sample)."""
+    """Average precision of every class over the samples (0 for a class with no positive sample).
+
+    The entries are put in class order once (a stable radix sort of the codes), then each class's entries
+    are sorted by decreasing score on their own (the order inside a tie does not matter); sums run in that
+    order, one term after the other.
+    """
     relevant = np.asarray(relevant, dtype=bool)
     n, n_classes = relevant.shape
     positives = relevant.sum(axis=0).astype(float)
-    # by class, then by decreasing score: one sort on the scores (the order inside a tie does not matter),
-    # then a stable sort on the class codes (a radix sort for 16-bit codes)
-    order = np.argsort(-listed.score)
+    rel_listed = relevant[listed.row, listed.code] if len(listed.row) else np.zeros(0, dtype=bool)
     small = np.int16 if n_classes < 2 ** 15 else np.int64
-    order = order[np.argsort(listed.code[order].astype(small), kind="stable")]
-    code, score = listed.code[order], listed.score[order]
-    rel = relevant[listed.row[order], code] if len(order) else np.zeros(0, dtype=bool)
-    new = np.ones(len(code), dtype=bool)
-    new[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
-    group = _tie_groups(new)
-    n_groups = group[-1] + 1 if len(group) else 0
-    group_code = code[new]
-    tp_group = np.bincount(group, weights=rel, minlength=n_groups).astype(float)
-    size_group = np.bincount(group, minlength=n_groups).astype(float)
-    # running counts inside each class, at the end of each group
-    class_start = np.searchsorted(group_code, np.arange(n_classes))
-    tp_cum, size_cum = np.cumsum(tp_group), np.cumsum(size_group)
-    first_group = class_start[group_code]
-    tp_before = np.concatenate([[0.0], tp_cum])[first_group]
-    size_before = np.concatenate([[0.0], size_cum])[first_group]
-    precision = (tp_cum - tp_before) / (size_cum - size_before)
-    total = np.bincount(group_code, weights=tp_group * precision, minlength=n_classes).astype(float)
+    by_code = np.argsort(listed.code.astype(small), kind="stable")
+    bounds = np.searchsorted(listed.code[by_code], np.arange(n_classes + 1))
+    total = np.zeros(n_classes)
+    listed_tp = np.zeros(n_classes)
+    listed_count = np.diff(bounds).astype(float)
+    for c in np.flatnonzero(listed_count).tolist():  # one pass per class that has listed entries
+        at = by_code[bounds[c]:bounds[c + 1]]
+        score = listed.score[at]
+        order = np.argsort(-score)
+        score, rel = score[order], rel_listed[at][order]
+        new = np.ones(len(score), dtype=bool)
+        new[1:] = score[1:] != score[:-1]
+        group = _tie_groups(new)
+        tp_group = np.bincount(group, weights=rel).astype(float)
+        size_group = np.bincount(group).astype(float)
+        precision = np.cumsum(tp_group) / np.cumsum(size_group)
+        total[c] = _sequential_sum(tp_group * precision)
+        listed_tp[c] = _sequential_sum(tp_group)
     # the unlisted samples of a class: one last group, tied at the bottom, where every sample is in
-    listed_tp = np.bincount(group_code, weights=tp_group, minlength=n_classes).astype(float)
-    listed_count = np.bincount(group_code, weights=size_group, minlength=n_classes).astype(float)
     bottom = listed_count < n
     total += np.where(bottom, (positives - listed_tp) * (positives / max(n, 1)), 0.0)
     return np.where(positives > 0, total / np.maximum(positives, 1.0), 0.0)
+
+
+def _sequential_sum(values):
+    """The sum of ``values`` added one after the other (as ``np.bincount`` adds weights), not pairwise."""
+    return float(np.bincount(np.zeros(len(values), dtype=np.intp), weights=values, minlength=1)[0])

@@ -111,11 +111,33 @@ def continuations(codes, doc_start):
 
 
 def _continuations(codes, doc_start):
+    if not len(codes):
+        return np.zeros(0, dtype=bool)
+    lowest, highest = int(codes.min()), int(codes.max())
+    if lowest >= 0 and (highest + 1) ** 2 <= 256:  # a table of every (previous tag, tag) pair
+        width = highest + 1
+        pair = np.empty(len(codes), dtype=np.uint8)
+        pair[0] = codes[0]  # the previous tag of the first one is O
+        np.multiply(codes[:-1], width, out=pair[1:], casting="unsafe")
+        np.add(pair[1:], codes[1:], out=pair[1:], casting="unsafe")
+        cont = _continuation_table(width)[pair]
+        return np.greater(cont, doc_start, out=cont)  # and not at a document's start
     prev = np.empty_like(codes)
     prev[:1] = 0
     prev[1:] = codes[:-1]
     is_inside = (codes > 0) & (codes % 2 == 0)
     return is_inside & ((prev == codes) | (prev == codes - 1)) & ~doc_start
+
+
+_TABLES = {}
+
+
+def _continuation_table(width):
+    """t[prev * width + tag]: ``tag`` is an I-X right after B-X or I-X."""
+    if width not in _TABLES:
+        prev, tag = np.divmod(np.arange(width * width), width)
+        _TABLES[width] = (tag > 0) & (tag % 2 == 0) & ((prev == tag) | (prev == tag - 1))
+    return _TABLES[width]
 
 
 def decode(codes, doc_start, scheme):
