@@ -161,8 +161,8 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
 
     n_rows = len(data_lines)
     if len(data_lines) == len(per_line) - 1 and (per_line == n_cols).all():  # the usual file: a full grid
-        starts = start[n_cols:].reshape(n_rows, n_cols).T.copy()
-        ends = end[n_cols:].reshape(n_rows, n_cols).T.copy()
+        starts = start[n_cols:].reshape(n_rows, n_cols).T  # views: a column is every n_cols-th field
+        ends = end[n_cols:].reshape(n_rows, n_cols).T
     else:
         # a field the row lacks is empty, placed at the row's end so that every column stays in buffer order
         row_end = end[last_field[data_lines]]

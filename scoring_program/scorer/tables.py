@@ -110,6 +110,10 @@ class Table:
                 self._cells[column] = cells if self._rows is None else cells[self._rows]
         return self._cells[column]
 
+    def forget(self, column):
+        """Drop the cells of ``column`` kept by ``cells`` (they are made again if asked for)."""
+        self._cells.pop(column, None)
+
     def char_lengths(self, column):
         """Characters in each cell of ``column``, as ``frame[column].str.len()``."""
         if self._scanned is None or column in self._cells:

@@ -82,8 +82,12 @@ def uncoded(column):
 
 
 def _tokens(codes, counts, column):
-    row = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
-    position = (np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int32)
+    small = np.int32 if counts.sum() < 2 ** 31 else np.int64
+    row = np.repeat(np.arange(len(counts), dtype=small), counts)
+    position = np.arange(len(row), dtype=small)
+    position -= np.repeat((np.cumsum(counts) - counts).astype(small), counts)
+    if counts.max(initial=0) < 2 ** 15:  # positions in a row are few: two bytes each
+        position = position.astype(np.int16)
     return Tokens(codes, counts, row, position, column)
 
 
@@ -96,26 +100,36 @@ def token_counts(column):
     return tokens_of(as_cells(column))[2]
 
 
-def numbers(column):
+def numbers(column, total=None):
     """(values, count per row) of space-separated numbers; a token that is not a number is NaN.
 
     Plain decimals (``-12.5``, ``0.25e-3``: at most 15 digits) are read from the
     bytes with numpy, rounded exactly as pandas' C parser rounds them (one
     division or multiplication of the exact digits by an exact power of ten);
-    any other token sends the column through pandas, as before.
+    any other token sends the column through pandas, as before. ``total``: the
+    number of tokens expected, if known (the values are then written in place).
 
     >>> v, c = numbers(["0.5 1e-3", "", "x inf"])
     >>> v.tolist(), c.tolist()
     ([0.5, 0.001, nan, inf], [2, 0, 2])
     """
     cells = ordered(as_cells(column))
-    parts, counts = [], np.zeros(len(cells), dtype=np.int64)
+    parts, counts, done = [], np.zeros(len(cells), dtype=np.int64), 0
+    out = np.empty(total) if total is not None else None
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
         if values is None:
             return _numbers_by_pandas(cells.tolist(), token_counts(cells))
-        parts.append(values)
-    return (np.concatenate(parts) if parts else np.zeros(0)), counts
+        if out is not None and done + len(values) <= len(out):
+            out[done:done + len(values)] = values
+        else:
+            out = None if out is None else out[:done]  # more tokens than expected: gather the pieces
+            parts.append(values)
+        done += len(values)
+    if out is not None and not parts:
+        return out[:done], counts
+    pieces = ([out] if out is not None else []) + parts
+    return (np.concatenate(pieces) if pieces else np.zeros(0)), counts
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53

@@ -182,7 +182,7 @@ class Multilabel(TaskFamily):
             grade_of_token = values.astype(np.int64)
         else:
             grade_of_token = np.ones(len(tokens.codes), dtype=np.int64)
-        grades = np.zeros((len(table), len(labels)), dtype=np.int16)
+        grades = np.zeros((len(table), len(labels)), dtype=np.int8)  # grades are integers in [0, 30]
         grades[tokens.row, tokens.codes] = grade_of_token
         max_grade = max(1, int(grades.max())) if grades.size else 1
         cap = cfg.options["err_max_grade"]
@@ -234,10 +234,16 @@ class Multilabel(TaskFamily):
         scores = None
         if "scores" in table.columns:
             scores = _read_scores(table.cells("scores"), tokens, line, ids, name, problems)
+            table.forget("scores")
         missing_ids(table, contract.units, position, problems)
         if problems:
             return None
-        sub = _build_submission(tokens, scores, len(table), len(labels), cfg.options)
+        n_rows = len(table)
+        tokens.column = None  # every message is made: the file's bytes can go before the matrices are built
+        del table, ids
+        sub = _build_submission(tokens, scores, n_rows, len(labels), cfg.options)
+        if np.array_equal(position, np.arange(n_rows)):  # rows already in the order of the units
+            return sub
         order = np.argsort(position)
         return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
@@ -318,7 +324,7 @@ def _read_labels(cfg):
 
 def _read_scores(column, tokens, line, ids, name, problems):
     """The score of every label token; a row with the wrong count or a non-finite score is a problem."""
-    values, counts = numbers(column)
+    values, counts = numbers(column, total=len(tokens.codes))
 
     def at(i):
         return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column="scores")
@@ -339,7 +345,8 @@ def _read_scores(column, tokens, line, ids, name, problems):
 def _build_submission(tokens, scores, n_rows, n_classes, opts):
     """Dense rank and set matrices; with scores, a stable sort by decreasing score inside each row."""
     codes, row, position = tokens.codes, tokens.row, tokens.position
-    if scores is not None and (np.diff(scores)[row[1:] == row[:-1]] > 0).any():
+    rising = scores is not None and len(scores) > 1 and ((scores[1:] > scores[:-1]) & (row[1:] == row[:-1])).any()
+    if rising:
         order = np.lexsort((-scores, row))  # stable: equal scores keep the listed order
         codes, scores = codes[order], scores[order]
     depth = int(tokens.counts.max()) if n_rows else 0
@@ -372,7 +379,7 @@ def _strata(gold, labels):
     for c in np.lexsort((-np.arange(len(freq)), -freq)):  # one pass per class, the rarest written last
         rarest[gold[:, c]] = c
     names = np.asarray(list(labels) + ["(none)"], dtype=object)
-    return names[rarest].astype(str)
+    return names[rarest]  # the few names, shared (a fixed-width copy would take a row's worth of bytes each)
 
 
 def _reference_notes(gold, labels, name):
