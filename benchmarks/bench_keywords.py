@@ -1,26 +1,27 @@
 #!/usr/bin/env python3
-"""Benchmark of the keyword-set scorer against scikit-learn and the pandas I/O floor.
+"""Benchmark of the keyword-set scorer: whole process against scikit-learn, the read floors.
 
     .venv/bin/python benchmarks/bench_keywords.py [--sizes 100000 1000000]
 
-For each number of samples: a generated gold (2 to 6 keywords per sample from a
-vocabulary of 50,000 terms, joined by "_") and a damaged prediction (keywords
-dropped, added, replaced; empty and missing rows) are written to a temp folder;
-then, side by side:
-- ours: score.py as a whole process (interpreter start, reading, validation, scoring, outputs), peak RSS;
-- scikit-learn: pandas read + Python split into sets + MultiLabelBinarizer(sparse_output=True) +
-  precision_recall_fscore_support(average="samples") and (average="micro");
-- I/O floor: pandas.read_csv of the two files as strings.
-The last column is the largest difference between our six scores and scikit-learn's
-(scores.json has 10 decimals).
+For each number of samples: a generated gold (2 to 6 keywords per sample from a vocabulary of 50,000
+terms, joined by "_") and a damaged prediction (keywords dropped, added, replaced; empty and missing rows,
+TAB-separated) are written to a temp folder; then, each a fresh process:
+- ours: score.py (interpreter start, imports, reading, validation, scoring, every output file), median of 3;
+- scikit-learn: pandas reads both files, Python splits the cells into sets, MultiLabelBinarizer
+  (sparse_output=True) and precision_recall_fscore_support (average="samples" and "micro"); its six
+  scores must equal ours to 1e-9 (scores.json has 10 decimals);
+- the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
+- the bytes floor: reading both files' bytes.
 """
 import argparse
+import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import peer_rows, table
+from _measure import add_common_arguments, report, run_family
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +50,7 @@ def make_files(folder, n, seed=0):
     pd.DataFrame({"id": ids[present], "keywords": pred_cells.to_numpy()[present]}).to_csv(
         res / "prediction.csv", index=False, sep="\t")
     (ref / "config.yaml").write_text("task: keywords\nboard: all\n", encoding="utf-8")
-    return ref / "gold.csv", res / "prediction.csv", len(gold), len(pred)
+    return [(ref / "gold.csv", ","), (res / "prediction.csv", "\t")]
 
 
 def read(gold_path, pred_path):
@@ -58,11 +59,11 @@ def read(gold_path, pred_path):
     return gold, pred
 
 
-def sklearn_scores(gold_path, pred_path):
+def sklearn_scores(folder):
     from sklearn.metrics import precision_recall_fscore_support
     from sklearn.preprocessing import MultiLabelBinarizer
 
-    gold, pred = read(gold_path, pred_path)
+    gold, pred = read(folder / "input" / "ref" / "gold.csv", folder / "input" / "res" / "prediction.csv")
     by_id = dict(zip(pred["id"], pred["keywords"]))
     gold_sets = [set(filter(None, cell.split("_"))) for cell in gold["keywords"]]
     pred_sets = [set(filter(None, by_id.get(i, "").split("_"))) for i in gold["id"]]
@@ -71,17 +72,22 @@ def sklearn_scores(gold_path, pred_path):
     out = {}
     for average, prefix in (("samples", "macro"), ("micro", "micro")):
         p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average=average, zero_division=0)
-        out.update({prefix + "_precision": p, prefix + "_recall": r, prefix + "_f1": f})
+        out.update({prefix + "_precision": float(p), prefix + "_recall": float(r), prefix + "_f1": float(f)})
     return out
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
+    add_common_arguments(parser, [100000, 1000000])
+    parser.add_argument("--peer", type=Path, help=argparse.SUPPRESS)  # run the peer on this folder
     args = parser.parse_args(argv)
-    rows = peer_rows(args.sizes, make_files, sklearn_scores, read)
-    print(table(["samples", "gold keywords", "pred keywords", "ours s (whole process)", "ours peak MiB",
-                 "sklearn s", "pandas read s", "max |ours - sklearn|"], rows))
+    if args.peer:
+        print(json.dumps(sklearn_scores(args.peer)))
+        return
+    peers = [("sklearn", [sys.executable, __file__, "--peer"])]
+    rows, cells, headers = run_family("keywords", "samples", args.sizes, make_files, peers, args.peer_max,
+                                      args.repeat, program=args.program)
+    report(rows, cells, headers, scaling=len(args.sizes) > 2)
 
 
 if __name__ == "__main__":

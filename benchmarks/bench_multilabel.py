@@ -1,28 +1,30 @@
 #!/usr/bin/env python3
-"""Benchmark of the multi-label scorer against scikit-learn, pytrec_eval and the pandas I/O floor.
+"""Benchmark of the multi-label scorer: whole process against scikit-learn and pytrec_eval, the read floors.
 
-    .venv/bin/python benchmarks/bench_multilabel.py [--sizes 100000 1000000] [--oracle-max 1000000]
+    .venv/bin/python benchmarks/bench_multilabel.py [--sizes 10000 100000 300000 1000000] [--peer-max 1000000]
 
-For each size: 28 classes (the GoEmotions shape), 1 to 3 gold labels per sample,
-and a submission listing 10 labels per sample with distinct decreasing scores
-(so no implementation has to break a tie). Side by side:
-- ours: score.py as a whole process (start, reading, validation, every metric, outputs), median of 3, peak RSS;
-- scikit-learn: precision_recall_fscore_support (micro, macro, samples) + ndcg_score(k=3, ignore_ties=True)
-  on dense matrices that are already built (reading and building not counted);
-- pytrec_eval: map_cut_3 + ndcg_cut_3, building its dicts from the arrays counted, reading not;
-- I/O floor: pandas.read_csv of the two files as strings.
-The scores of the three are checked to agree (1e-9) before the table is printed.
+For each size: 28 classes (the GoEmotions shape), 1 to 3 gold labels per sample, and a submission
+listing 10 labels per sample with distinct decreasing scores written with 6 decimals (so no
+implementation has to break a tie). Then, each a fresh process:
+- ours: score.py (interpreter start, imports, reading, validation, every metric, every output file), median of 3;
+- scikit-learn: pandas reads both files, MultiLabelBinarizer builds the gold and predicted matrices and a
+  dense score matrix is filled, then precision_recall_fscore_support (micro, macro, samples) and
+  ndcg_score(k=3, ignore_ties=True);
+- pytrec_eval: pandas reads both files, Python builds its dicts, map_cut_3 and ndcg_cut_3;
+  the scores of both must equal ours to 1e-9;
+- the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
+- the bytes floor: reading the three files' bytes (labels.txt too).
+With several sizes, the growth of our time from one size to the next is printed too.
 """
 import argparse
+import json
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import best_of, score_whole_process, table
+from _measure import add_common_arguments, report, run_family
 
 ROOT = Path(__file__).resolve().parents[1]
 N_CLASSES = 28
@@ -79,87 +81,68 @@ def write_files(folder, gold, ranked, scores):
     return ref / "gold.csv", res / "submission.csv"
 
 
-def dense(ranked, scores):
-    n = len(ranked)
-    pred = np.zeros((n, N_CLASSES), dtype=np.int8)
-    score = np.full((n, N_CLASSES), -1.0)
-    rows = np.repeat(np.arange(n), LISTED)
-    pred[rows, ranked.ravel()] = 1
-    score[rows, ranked.ravel()] = scores.ravel()
-    return pred, score
+def make_files(folder, n):
+    gold, ranked, scores = make_data(n)
+    gold_path, sub_path = write_files(folder, gold, ranked, scores)
+    return [(gold_path, ","), (sub_path, ","), (folder / "input" / "ref" / "labels.txt", None)]
 
 
-def sklearn_run(gold, pred, score):
+def _read(folder):
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    labels = (ref / "labels.txt").read_text().split()
+    gold = pd.read_csv(ref / "gold.csv", dtype=str, keep_default_na=False)
+    sub = pd.read_csv(res / "submission.csv", dtype=str, keep_default_na=False).set_index("id").loc[gold["id"]]
+    return labels, gold, sub
+
+
+def sklearn_peer(folder):
     from sklearn.metrics import ndcg_score, precision_recall_fscore_support
-    y = gold.astype(np.int8)
-    t = time.perf_counter()
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    labels, gold, sub = _read(folder)
+    binarizer = MultiLabelBinarizer(classes=labels)
+    y = binarizer.fit_transform([cell.split() for cell in gold["labels"]])
+    listed = [cell.split() for cell in sub["labels"]]
+    pred = binarizer.transform(listed)
+    column = {label: k for k, label in enumerate(labels)}
+    score = np.full(pred.shape, -1.0)
+    rows = np.repeat(np.arange(len(listed)), [len(l) for l in listed])
+    score[rows, [column[l] for row in listed for l in row]] = [float(v) for cell in sub["scores"] for v in cell.split()]
     micro = precision_recall_fscore_support(y, pred, average="micro", zero_division=0)
     precision_recall_fscore_support(y, pred, average="macro", zero_division=0)
     samples = precision_recall_fscore_support(y, pred, average="samples", zero_division=0)
     ndcg = ndcg_score(y, score, k=K, ignore_ties=True)
-    return time.perf_counter() - t, {"micro_f1": micro[2], "sample_avg_f1": samples[2], "ndcg_at_3": ndcg}
+    return {"micro_f1": float(micro[2]), "sample_avg_f1": float(samples[2]), "ndcg_at_3": float(ndcg)}
 
 
-def pytrec_run(gold, ranked, scores):
+def pytrec_peer(folder):
     import pytrec_eval
-    labels = ["label_%02d" % c for c in range(N_CLASSES)]
-    t = time.perf_counter()
-    qrels = {str(i): {labels[c]: 1 for c in np.flatnonzero(row)} for i, row in enumerate(gold)}
-    run = {str(i): dict(zip([labels[c] for c in r], s.tolist())) for i, (r, s) in enumerate(zip(ranked, scores))}
+
+    labels, gold, sub = _read(folder)
+    qrels = {i: {label: 1 for label in cell.split()} for i, cell in zip(gold["id"], gold["labels"])}
+    run = {i: dict(zip(ls.split(), map(float, ss.split()))) for i, ls, ss in zip(gold["id"], sub["labels"],
+                                                                                 sub["scores"])}
     result = pytrec_eval.RelevanceEvaluator(qrels, {"map_cut_%d" % K, "ndcg_cut_%d" % K}).evaluate(run)
-    elapsed = time.perf_counter() - t
     n = len(gold)
-    return elapsed, {"map_at_3": sum(v["map_cut_3"] for v in result.values()) / n,
-                     "ndcg_at_3": sum(v["ndcg_cut_3"] for v in result.values()) / n}
+    return {"map_at_3": sum(v["map_cut_3"] for v in result.values()) / n,
+            "ndcg_at_3": sum(v["ndcg_cut_3"] for v in result.values()) / n}
 
 
-def io_floor(gold_path, sub_path):
-    def read():
-        pd.read_csv(gold_path, dtype=str, keep_default_na=False)
-        pd.read_csv(sub_path, dtype=str, keep_default_na=False)
-    return best_of(read)[0]
-
-
-def _ours_scores(out):
-    pairs = [l.split(":") for l in (out / "scores.txt").read_text().splitlines() if l]
-    return {k.strip(): float(v) for k, v in pairs}
-
-
-def _agree(ours, other, who):
-    for key, value in other.items():
-        assert abs(ours[key] - value) < 1e-9, (who, key, ours[key], value)
+PEERS = {"sklearn": sklearn_peer, "pytrec_eval": pytrec_peer}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
-    parser.add_argument("--oracle-max", type=int, default=1000000, help="largest size the oracles are run on")
+    add_common_arguments(parser, [10000, 100000, 300000, 1000000], 1000000)
+    parser.add_argument("--peer", nargs=2, help=argparse.SUPPRESS)  # NAME FOLDER: run that peer on the folder
     args = parser.parse_args(argv)
-    rows = []
-    for n in args.sizes:
-        gold, ranked, scores = make_data(n)
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            gold_path, sub_path = write_files(folder, gold, ranked, scores)
-            size_mb = (gold_path.stat().st_size + sub_path.stat().st_size) / 1e6
-            ours, peak, out = score_whole_process(folder / "input", folder)
-            floor = io_floor(gold_path, sub_path)
-            ours_scores = _ours_scores(out)
-        if n <= args.oracle_max:
-            pred, score = dense(ranked, scores)
-            sk_time, sk_scores = sklearn_run(gold, pred, score)
-            _agree(ours_scores, sk_scores, "sklearn")
-            del pred, score
-            tr_time, tr_scores = pytrec_run(gold, ranked, scores)
-            _agree(ours_scores, tr_scores, "pytrec_eval")
-            sk_text, tr_text = "%.2f" % sk_time, "%.2f" % tr_time
-        else:
-            sk_text = tr_text = "not run"
-        rows.append([n, "%.0f" % size_mb, "%.2f" % ours, "%.0f" % peak, sk_text, tr_text, "%.2f" % floor,
-                     "%.1fx" % (ours / floor)])
-        print("done %d" % n, file=sys.stderr)
-    print(table(["samples", "files MB", "ours s (whole process)", "ours peak MiB", "sklearn s (metrics only)",
-                 "pytrec_eval s (dicts + eval)", "pandas read s", "ours / read"], rows))
+    if args.peer:
+        print(json.dumps(PEERS[args.peer[0]](Path(args.peer[1]))))
+        return
+    peers = [(name, [sys.executable, __file__, "--peer", name]) for name in PEERS]
+    rows, cells, headers = run_family("multilabel", "samples", args.sizes, make_files, peers, args.peer_max,
+                                      args.repeat, program=args.program)
+    report(rows, cells, headers, scaling=len(args.sizes) > 2)
 
 
 if __name__ == "__main__":

@@ -1,23 +1,25 @@
 #!/usr/bin/env python3
-"""Benchmark of the view-sentiment scorer against the source's set formula and the pandas I/O floor.
+"""Benchmark of the view-sentiment scorer: whole process against the source's set formula, the read floors.
 
     .venv/bin/python benchmarks/bench_view_sentiment.py [--sizes 100000 1000000]
 
-For each number of sentences: a generated gold (about 1.5 views per sentence,
-TAB-separated) and a damaged prediction (comma-separated) are written to a temp
-folder; then, side by side:
-- ours: score.py as a whole process (interpreter start, reading, validation, scoring, outputs), peak RSS;
-- set formula: the source document's computation written plainly (pandas reads, then Python sets of
-  (SentenceId, View) and (SentenceId, View, Opinion) tuples);
-- I/O floor: pandas.read_csv of the two files as strings.
+For each number of sentences: a generated gold (about 1.5 views per sentence, TAB-separated), the list of
+sentences and a damaged prediction (comma-separated) are written to a temp folder; then, each a fresh process:
+- ours: score.py (interpreter start, imports, reading, validation, scoring, every output file), median of 3;
+- set formula: the source document's computation written plainly (pandas reads gold and prediction, then
+  Python sets of (SentenceId, View) and (SentenceId, View, Opinion) tuples); its F1 must equal ours to 1e-9;
+- the pandas read floor: ``pandas.read_csv`` of the three files as strings (pandas already imported);
+- the bytes floor: reading the three files' bytes.
 """
 import argparse
+import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import peer_rows, table
+from _measure import add_common_arguments, report, run_family
 
 ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = np.array(["pos", "neu", "neg"])
@@ -46,7 +48,7 @@ def make_files(folder, n_sentences, seed=0):
     pd.DataFrame({"SentenceId": ids}).to_csv(ref / "sentences.csv", index=False)
     (ref / "config.yaml").write_text("task: view_sentiment\nboard: all\n", encoding="utf-8")
     pred.to_csv(res / "result.csv", index=False)
-    return ref / "gold.csv", res / "result.csv", len(gold), len(pred)
+    return [(ref / "gold.csv", "\t"), (ref / "sentences.csv", ","), (res / "result.csv", ",")]
 
 
 def read(gold_path, pred_path):
@@ -55,9 +57,9 @@ def read(gold_path, pred_path):
     return gold, pred
 
 
-def set_formula(gold_path, pred_path):
+def set_formula(folder):
     """The source's evaluate(), with tuples instead of concatenated strings."""
-    gold, pred = read(gold_path, pred_path)
+    gold, pred = read(folder / "input" / "ref" / "gold.csv", folder / "input" / "res" / "result.csv")
     s_key = set(zip(gold.SentenceId, gold.View))
     r_key = set(zip(pred.SentenceId, pred.View))
     tn = len(r_key & s_key)
@@ -65,16 +67,21 @@ def set_formula(gold_path, pred_path):
     tp = len(set(zip(pred.SentenceId, pred.View, pred.Opinion)) & set(zip(gold.SentenceId, gold.View, gold.Opinion)))
     p = tp / (tn + fn2)
     r = tp / (tp + fn1)
-    return 2 * p * r / (p + r)
+    return {"f1": 2 * p * r / (p + r)}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100000, 1000000])
+    add_common_arguments(parser, [100000, 1000000])
+    parser.add_argument("--peer", type=Path, help=argparse.SUPPRESS)  # run the peer on this folder
     args = parser.parse_args(argv)
-    rows = peer_rows(args.sizes, make_files, lambda gold, pred: {"f1": set_formula(gold, pred)}, read)
-    print(table(["sentences", "gold rows", "pred rows", "ours s (whole process)", "ours peak MiB",
-                 "set formula s", "pandas read s", "|F1 ours - formula|"], rows))
+    if args.peer:
+        print(json.dumps(set_formula(args.peer)))
+        return
+    peers = [("set formula", [sys.executable, __file__, "--peer"])]
+    rows, cells, headers = run_family("view_sentiment", "sentences", args.sizes, make_files, peers, args.peer_max,
+                                      args.repeat, program=args.program)
+    report(rows, cells, headers, scaling=len(args.sizes) > 2)
 
 
 if __name__ == "__main__":

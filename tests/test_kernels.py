@@ -86,3 +86,37 @@ def test_scores_are_fixed_point_and_finite():
     assert scores_txt({"a": 0.5, "b": -0.25}) == "a: 0.5000000000\nb: -0.2500000000\n"
     with pytest.raises(ValueError):
         format_number(float("nan"))
+
+
+def test_decoding_in_chunks_between_documents_gives_the_spans_of_one_pass(monkeypatch):
+    import scorer.metrics.spans as spans
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        n = int(rng.integers(1, 3000))
+        codes = rng.integers(0, 7, n).astype(np.int8)
+        doc_start = rng.random(n) < rng.choice([0.002, 0.05, 0.5])
+        doc_start[0] = True
+        whole = [(decode(codes, doc_start, s), stray_inside(codes, doc_start)) for s in (IOB2, CONLLEVAL)]
+        monkeypatch.setattr(spans, "CHUNK", int(rng.integers(1, 200)))
+        for (one, stray), scheme in zip(whole, (IOB2, CONLLEVAL)):
+            chunked = decode(codes, doc_start, scheme)
+            assert [a.tolist() for a in (chunked.start, chunked.end, chunked.type)] == \
+                [a.tolist() for a in (one.start, one.end, one.type)]
+            assert stray_inside(codes, doc_start).tolist() == stray.tolist()
+        monkeypatch.undo()
+
+
+def test_partial_match_views_in_pieces_add_up_to_the_views_of_one_pass(monkeypatch):
+    import scorer.metrics.entity_views as entity_views
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        n = int(rng.integers(1, 600))
+        gold = rng.integers(0, 7, n)
+        pred = np.where(rng.random(n) < rng.choice([0.1, 0.5, 0.9]), rng.integers(0, 7, n), gold)
+        doc_start = rng.random(n) < 0.05
+        doc_start[0] = True
+        g, p = decode(gold, doc_start, CONLLEVAL), decode(pred, doc_start, CONLLEVAL)
+        whole = entity_views.views(g, p)
+        monkeypatch.setattr(entity_views, "CHUNK", int(rng.integers(1, 20)))
+        assert entity_views.views(g, p) == whole
+        monkeypatch.undo()

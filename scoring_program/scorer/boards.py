@@ -6,13 +6,17 @@ seeded and stratified by the task's label with the unit as the atom, and stored
 in the reference data as a readable ``id,board`` CSV. A Kaggle-style ``Usage``
 value per unit (Public = A, Private = B, Ignored = neither) is accepted instead.
 """
+import codecs
 import os
 
 import numpy as np
-import pandas as pd
 
+from . import csvscan
+from .cells import Cells, Index, duplicated, factorize
 from .errors import ReferenceDataError
+from .lazy import pandas as pd
 from .problems import Message
+from .textio import plain_utf8
 
 USAGE_TO_BOARD = {"public": "A", "private": "B", "ignored": ""}
 
@@ -83,15 +87,22 @@ def load_boards(cfg, ref):
     if cfg.usage_column is not None:
         if ref.usage is None:
             raise ReferenceDataError(NO_USAGE(column=cfg.usage_column))
-        lowered = pd.Series(ref.usage, dtype=object).astype(str).str.strip().str.lower()
+        code, first = factorize(Cells.from_strings([str(u) for u in ref.usage]))
+        lowered = [str(ref.usage[i]).strip().lower() for i in first.tolist()]  # each spelling once
         bad = sorted(set(lowered) - set(USAGE_TO_BOARD))
         if bad:
             raise ReferenceDataError(BAD_USAGE(column=cfg.usage_column, value=repr(bad[0])))
-        return _checked(Boards(units, lowered.map(USAGE_TO_BOARD).to_numpy(dtype=object)), cfg.board)
+        board = np.array([USAGE_TO_BOARD[v] for v in lowered], dtype=object)
+        return _checked(Boards(units, board[code] if len(code) else np.zeros(0, dtype=object)), cfg.board)
     path = os.path.join(cfg.ref_dir, cfg.boards_file)
     name = cfg.boards_file
     if not os.path.isfile(path):
         raise ReferenceDataError(NO_FILE(file=name))
+    with open(path, "rb") as fh:
+        data = fh.read()
+    scanned = _scan_boards(data)
+    if scanned is not None:
+        return _checked(_from_scan(scanned, units, name), cfg.board)
     try:
         table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -117,6 +128,37 @@ def load_boards(cfg, ref):
         unknown = ids[~ids.isin(pd.Index(units))]
         raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=unknown.iloc[0]))
     return _checked(Boards(units, values.to_numpy(dtype=object)[position]), cfg.board)
+
+
+def _scan_boards(data):
+    """boards.csv read by csvscan (as pandas would read it), or None to leave it to pandas."""
+    if data.startswith(codecs.BOM_UTF8 * 2) or not plain_utf8(data):
+        return None
+    return csvscan.scan(data, ",", skip_blank_lines=True)
+
+
+def _from_scan(scanned, units, name):
+    """The checks of the pandas path, on the scanned cells: the same errors in the same order."""
+    columns = [c.strip() for c in scanned.names]
+    if columns != ["id", "board"]:
+        raise ReferenceDataError(BAD_COLUMNS(file=name, columns=",".join(columns)))
+    ids, values = scanned.cells(0).strip(), scanned.cells(1).strip()
+    twice = duplicated(ids)
+    if twice.any():
+        raise ReferenceDataError(TWICE(file=name, id=ids.text(np.flatnonzero(twice)[0])))
+    board = Index(Cells.from_strings(["A", "B"])).get_indexer(values)
+    wrong = np.flatnonzero(board < 0)
+    if len(wrong):
+        first = factorize(values[wrong])[1]
+        raise ReferenceDataError(BAD_BOARD(file=name, value=repr(sorted(values[wrong].text(i) for i in first)[0])))
+    position = Index(ids).get_indexer(Cells.from_strings(units))
+    if (position < 0).any():
+        missing = units[position < 0]
+        raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=missing[0]))
+    if len(ids) > len(units):
+        unknown = np.flatnonzero(Index(Cells.from_strings(units)).get_indexer(ids) < 0)
+        raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=ids.text(unknown[0])))
+    return Boards(units, np.array(["A", "B"], dtype=object)[board[position]])
 
 
 def _checked(boards, board):

@@ -10,24 +10,34 @@ messages name the line an editor shows. The id checks put their problems in a
 >>> from scorer.errors import SubmissionError
 >>> data = b"id\\tlabel\\n7\\tx\\n\\n8\\ty\\n"
 >>> table = read_table(SubmittedFile("a.tsv", lambda: data), ("id", "label"), SubmissionError, ("," , "\\t"))
->>> table.sep, table.frame["id"].tolist(), table.line.tolist()
+>>> table.sep, table.cells("id").tolist(), table.line.tolist()
 ('\\t', ['7', '8'], [2, 4])
+
+Valid UTF-8 files in plain CSV shape (nearly all) are read by ``csvscan`` into
+columns of bytes (``Table.cells``) without a Python string per cell; any other
+file is read by pandas as before. Both give the same cells, lines and messages.
 """
+import codecs
 import csv
 import io
 import os
 import re
-from dataclasses import dataclass
+import weakref
 
 import numpy as np
-import pandas as pd
 
+from . import csvscan
+from .cells import Cells, Index, factorize
 from .errors import ReferenceDataError, clip
+from .lazy import pandas as pd
 from .problems import Message
-from .textio import decode_with_codec, normalise_newlines, parse_table, utf8_bytes
+from .textio import decode_with_codec, normalise_newlines, parse_table, plain_utf8, utf8_bytes
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANK_LINE_BYTES = re.compile(rb"\n[ \t]*\r?\n")   # the same on bytes without a lone CR
 _PADDED = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")
+_NOT_SPACE = re.compile(rb"[^\t-\r\x1c- ]")             # a byte that is no ASCII white space
+CSV_FIELD_LIMIT = 131072                                 # csv.field_size_limit(): physical_lines' reader stops there
 
 # separators that look like a comma to a person but are text to a CSV reader
 FULLWIDTH = {"\uff0c": Message("table.fullwidth_comma", "full-width comma '，'", "全角逗号“，”"),
@@ -67,14 +77,57 @@ NO_REFERENCE_COLUMN = Message("reference.no_column", "{file} has no column {colu
 REPEATED_REFERENCE_ID = Message("reference.repeated_id", "{file} repeats {column} {id}.", None)
 
 
-@dataclass
 class Table:
-    """A submitted table: its rows (strings, canonical column names), the file line of each row, its separator."""
+    """A table read once: its columns (strings), the file line of each row, its separator.
 
-    name: str
-    frame: pd.DataFrame
-    line: np.ndarray
-    sep: str
+    ``cells(column)`` is a column as ``cells.Cells`` (what the families use);
+    ``frame`` is the whole table as a pandas DataFrame of strings, made on demand.
+    A submitted table's columns have their canonical names (the header is
+    matched without case); a reference table keeps the header's names.
+    """
+
+    def __init__(self, name, columns, line, sep, scanned=None, positions=None, rows=None, frame=None):
+        self.name = name
+        self.columns = tuple(columns)
+        self.line = line
+        self.sep = sep
+        self._scanned = scanned       # csvscan.Scanned, or None when pandas read the file
+        self._positions = positions   # column -> its index in the scanned file
+        self._rows = rows             # the scanned rows kept (blank ones dropped), or None for all
+        self._frame = frame
+        self._cells = {}
+
+    def __len__(self):
+        return len(self.line)
+
+    def cells(self, column):
+        """The column named ``column`` as Cells."""
+        if column not in self._cells:
+            if self._scanned is None:
+                self._cells[column] = Cells.from_strings(self._frame[column].tolist())
+            else:
+                cells = self._scanned.cells(self._positions[column])
+                self._cells[column] = cells if self._rows is None else cells[self._rows]
+        return self._cells[column]
+
+    def forget(self, column):
+        """Drop the cells of ``column`` kept by ``cells`` (they are made again if asked for)."""
+        self._cells.pop(column, None)
+
+    def char_lengths(self, column):
+        """Characters in each cell of ``column``, as ``frame[column].str.len()``."""
+        if self._scanned is None or column in self._cells:
+            return self.cells(column).char_lengths()
+        lengths = self._scanned.char_lengths(self._positions[column])
+        return lengths if self._rows is None else lengths[self._rows]
+
+    @property
+    def frame(self):
+        """The table as a DataFrame of strings (imports pandas)."""
+        if self._frame is None:
+            self._frame = pd.DataFrame({c: self.cells(c).to_objects() for c in self.columns},
+                                       columns=list(self.columns))
+        return self._frame
 
 
 def read_table(file, columns, error, separators=(",",), fullwidth=True, skipinitialspace=True, optional=()):
@@ -87,22 +140,88 @@ def read_table(file, columns, error, separators=(",",), fullwidth=True, skipinit
     dropped; ``line`` keeps every row's own line.
     """
     data = file.read_bytes()
-    raw, codec = decode_with_codec(data, file.name, error)
+    if skipinitialspace:
+        table = _scan_table(data, file.name, columns, error, separators, fullwidth, optional)
+        if table is not None:
+            return table
+    return _pandas_table(data, file.name, columns, error, separators, fullwidth, skipinitialspace, optional)
+
+
+def _scan_table(data, name, columns, error, separators, fullwidth, optional):
+    """``read_table`` by csvscan, or None to leave the file to pandas; the same checks in the same order."""
+    if not plain_utf8(data):
+        return None
+    pos0 = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    found = _NOT_SPACE.search(data, pos0)
+    if found is None:
+        raise error(EMPTY.at(name, header=separators[0].join(columns)))
+    if data[found.start()] >= 0x80:  # maybe a Unicode space: the text path decides whether the file is empty
+        return None
+    first_line = _first_line(data, pos0)
+    if first_line is None:
+        return None
+    sep = sniff_separator(first_line.decode("utf-8"), separators)
+    if fullwidth and sep == ",":
+        for char, label in FULLWIDTH.items():
+            pos = data.find(char.encode("utf-8"), pos0)
+            if pos >= 0:
+                if data.count(b"\r") != data.count(b"\r\n"):  # lines as the text path counts them
+                    return None
+                raise error(FULLWIDTH_SEPARATOR.at(name, line=data.count(b"\n", pos0, pos) + 1, label=label(),
+                                                   sep=sep))
+    scanned = csvscan.scan(data, sep, skip_blank_lines=False)
+    if scanned is None:
+        return None
+    found_names = [c.strip().lstrip("\ufeff") for c in scanned.names]
+    given = {c.lower() for c in found_names}
+    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(found_names, columns, name, sep, error)
+    positions = {canonical: k for k, c in enumerate(found_names) for canonical in columns
+                 if c.lower() == canonical.lower()}
+    if (b'"' in data and scanned.physical_lines != scanned.n_rows + 1
+            and scanned.longest_field > CSV_FIELD_LIMIT):
+        return None  # physical_lines' csv reader gives up on such a field: leave the numbering to it
+    table = Table(name, columns, scanned.line, sep, scanned, positions)
+    if _BLANK_LINE_BYTES.search(data, pos0):
+        blank = np.ones(scanned.n_rows, dtype=bool)
+        for k in range(len(found_names)):
+            blank &= scanned.start[k] == scanned.end[k]
+        if blank.any():
+            rows = np.flatnonzero(~blank)
+            table = Table(name, columns, scanned.line[rows], sep, scanned, positions, rows)
+    if len(table) == 0:
+        raise error(NO_ROWS.at(name))
+    return table
+
+
+def _first_line(data, pos0):
+    """The bytes of the first line (after the BOM), or None when a lone CR ends it."""
+    ends = [k for k in (data.find(b"\n", pos0), data.find(b"\r", pos0)) if k >= 0]
+    end = min(ends) if ends else len(data)
+    if data[end:end + 1] == b"\r" and data[end + 1:end + 2] != b"\n":
+        return None
+    return data[pos0:end]
+
+
+def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitialspace, optional):
+    """``read_table`` through text and pandas: any encoding, any shape pandas reads."""
+    file_name = name
+    raw, codec = decode_with_codec(data, file_name, error)
     text = normalise_newlines(raw)
     if not text.strip():
-        raise error(EMPTY.at(file.name, header=separators[0].join(columns)))
+        raise error(EMPTY.at(file_name, header=separators[0].join(columns)))
     sep = sniff_separator(text.split("\n", 1)[0], separators)
     if fullwidth and sep == ",":
         for char, label in FULLWIDTH.items():
             pos = text.find(char)
             if pos >= 0:
-                raise error(FULLWIDTH_SEPARATOR.at(file.name, line=text.count("\n", 0, pos) + 1, label=label(),
+                raise error(FULLWIDTH_SEPARATOR.at(file_name, line=text.count("\n", 0, pos) + 1, label=label(),
                                                    sep=sep))
-    frame = parse_table(utf8_bytes(data, raw, codec), file.name, error, sep=sep, skip_blank_lines=False,
+    frame = parse_table(utf8_bytes(data, raw, codec), file_name, error, sep=sep, skip_blank_lines=False,
                         skipinitialspace=skipinitialspace)
     given = {str(c).lower() for c in frame.columns}
     columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
-    _check_columns(frame, columns, file.name, sep, error)
+    _check_columns(list(frame.columns), columns, file_name, sep, error)
     frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
                                   if c.lower() == canonical.lower()})[list(columns)]
     line = physical_lines(text, len(frame), sep, skipinitialspace)
@@ -111,8 +230,8 @@ def read_table(file, columns, error, separators=(",",), fullwidth=True, skipinit
         frame = frame.loc[~blank].reset_index(drop=True)
         line = line[~blank]
     if len(frame) == 0:
-        raise error(NO_ROWS.at(file.name))
-    return Table(file.name, frame, line, sep)
+        raise error(NO_ROWS.at(file_name))
+    return Table(file_name, columns, line, sep, frame=frame)
 
 
 def sniff_separator(header, allowed=(",", "\t")):
@@ -151,8 +270,7 @@ def physical_lines(text, n_rows, sep, skipinitialspace=True):
     return np.asarray(starts[1:], dtype=np.int64)
 
 
-def _check_columns(frame, columns, name, sep, error):
-    found = list(frame.columns)
+def _check_columns(found, columns, name, sep, error):
     sep_label = "TAB" if sep == "\t" else "'%s'" % sep
     if len(found) == 1 and sep not in found[0]:
         for other, label in OTHER_SEPARATORS:
@@ -176,7 +294,7 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
     unknown). ``repeats="allow"`` lets an id have several rows (one row per
     pair, as in view-sentiment). Missing ids are the caller's: ``missing_ids``.
     """
-    ids = strip_cells(table.frame[column])
+    ids = table.cells(column).strip()
     name, line = table.name, table.line
     bad = np.zeros(len(ids), dtype=bool)
 
@@ -186,30 +304,48 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
         problems.add_rows(rows, line, make)
         bad[rows] = True
 
-    values = ids.to_numpy(dtype=object)
-    empty = (ids == "").to_numpy()
+    empty = ids.lengths() == 0
     flag(np.flatnonzero(empty), lambda i: EMPTY_ID.at(name, int(line[i]), column=column, what=what))
     if fullwidth:
         for char, label in FULLWIDTH.items():
-            hit = np.flatnonzero(ids.str.contains(char, regex=False).to_numpy())
+            hit = np.flatnonzero(ids.contains(char))
             flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
     if repeats == "refuse":
-        dup = ids.duplicated().to_numpy() & ~empty
+        codes, first = factorize(ids)
+        dup = np.ones(len(ids), dtype=bool)
+        dup[first] = False
+        dup &= ~empty
         if dup.any():
-            first = pd.Series(line).groupby(values).transform("min").to_numpy()
+            first_line = line[first[codes]]  # rows are in file order: a value's first row has its smallest line
             flag(np.flatnonzero(dup), lambda i: DUPLICATE_ID.at(name, int(line[i]), column=column, what=what,
-                                                                 id=clip(values[i]), first=int(first[i]),
+                                                                 id=clip(ids.text(i)), first=int(first_line[i]),
                                                                  again=int(line[i])))
-    position = pd.Index(units).get_indexer(values).astype(np.int64)
+    position = unit_index(units).get_indexer(ids)
     unknown = np.flatnonzero((position < 0) & ~bad)
     if len(unknown):
-        stripped = pd.Index(pd.Series(units, dtype=object).astype(str).str.lstrip("0"))
-        zeros = ids.iloc[unknown].str.lstrip("0").isin(stripped).any()
+        stripped = {str(u).lstrip("0") for u in units}
+        zeros = any(ids.text(i).lstrip("0") in stripped for i in unknown.tolist())
         hint = ZEROS_HINT(what=what) if zeros else ""
-        flag(unknown, lambda i: UNKNOWN_ID.at(name, int(line[i]), column=column, what=what, id=repr(clip(values[i])),
-                                              n=len(unknown), hint=hint))
+        flag(unknown, lambda i: UNKNOWN_ID.at(name, int(line[i]), column=column, what=what,
+                                              id=repr(clip(ids.text(i))), n=len(unknown), hint=hint))
     position[bad] = -1
     return position
+
+
+def unit_index(units):
+    """An exact ``cells.Index`` of the unit ids (a sequence of str), kept for the last ``units`` asked."""
+    last = _UNIT_INDEX.get("units")
+    if last is not None and last() is units:
+        return _UNIT_INDEX["index"]
+    index = Index(Cells.from_strings(units))
+    try:
+        _UNIT_INDEX.update(units=weakref.ref(units), index=index)
+    except TypeError:  # a list: no weak reference, no memory
+        _UNIT_INDEX.clear()
+    return index
+
+
+_UNIT_INDEX = {}  # the reference's units are looked up by the gold and by the submission: index them once
 
 
 def missing_ids(table, units, position, problems, what="id", limit=5):
@@ -247,25 +383,52 @@ def read_reference_bytes(cfg, slot):
 
 
 def _table(data, name, columns):
-    raw, codec = decode_with_codec(data, name, ReferenceDataError)
-    sep = sniff_separator(raw.split("\n", 1)[0])
-    frame = parse_table(utf8_bytes(data, raw, codec), name, ReferenceDataError, sep=sep)
-    absent = [c for c in columns if c not in frame.columns]
+    """A reference or public table (blank lines skipped), comma- or TAB-separated: the header decides."""
+    table = _scan_reference(data, name)
+    if table is None:
+        raw, codec = decode_with_codec(data, name, ReferenceDataError)
+        sep = sniff_separator(raw.split("\n", 1)[0])
+        frame = parse_table(utf8_bytes(data, raw, codec), name, ReferenceDataError, sep=sep)
+        table = Table(name, [str(c) for c in frame.columns], np.arange(len(frame)) + 2, sep, frame=frame)
+    absent = [c for c in columns if c not in table.columns]
     if absent:
-        raise ReferenceDataError(NO_REFERENCE_COLUMN(file=name, column=absent[0], columns=",".join(frame.columns)))
-    return frame
+        raise ReferenceDataError(NO_REFERENCE_COLUMN(file=name, column=absent[0], columns=",".join(table.columns)))
+    return table
 
 
-def read_reference_table(cfg, slot, columns):
-    """The reference table of ``slot`` as strings, comma- or TAB-separated (the header decides).
+def _scan_reference(data, name):
+    if not plain_utf8(data):
+        return None
+    pos0 = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    first_line = _first_line(data, pos0)
+    if first_line is None:
+        return None
+    sep = sniff_separator(first_line.decode("utf-8"))
+    scanned = csvscan.scan(data, sep, skip_blank_lines=True)
+    if scanned is None:
+        return None
+    names = [c.strip().lstrip("\ufeff") for c in scanned.names]
+    if len(set(names)) != len(names):  # pandas' frame would have two columns of one name: leave it to pandas
+        return None
+    return Table(name, names, np.arange(scanned.n_rows) + 2, sep, scanned, {c: k for k, c in enumerate(names)})
 
-    ``columns`` must be present; other columns are kept.
+
+def reference_table(cfg, slot, columns):
+    """The reference table of ``slot`` (a Table), comma- or TAB-separated (the header decides).
+
+    ``columns`` must be present; other columns are kept. ``line`` is the row's
+    line counting the header and no blank line (what reference messages name).
     """
     return _table(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
 
 
-def read_public_table(folder, name, columns):
-    """A public test-input table (no answers) in ``folder``, or None when the folder has none."""
+def read_reference_table(cfg, slot, columns):
+    """``reference_table`` as a pandas DataFrame of strings."""
+    return reference_table(cfg, slot, columns).frame
+
+
+def public_table(folder, name, columns):
+    """A public test-input table (no answers) in ``folder`` as a Table, or None when the folder has none."""
     path = os.path.join(folder, name)
     if not os.path.isfile(path):
         return None
@@ -273,10 +436,16 @@ def read_public_table(folder, name, columns):
         return _table(fh.read(), name, columns)
 
 
+def read_public_table(folder, name, columns):
+    """``public_table`` as a pandas DataFrame of strings, or None."""
+    table = public_table(folder, name, columns)
+    return None if table is None else table.frame
+
+
 def read_public_units(folder, name, column):
     """The unit ids (stripped) of a public test-input table in ``folder``, or None without one."""
-    frame = read_public_table(folder, name, [column])
-    return None if frame is None else strip_cells(frame[column]).to_numpy(dtype=object)
+    table = public_table(folder, name, [column])
+    return None if table is None else table.cells(column).strip().to_objects()
 
 
 def reference_ids(frame, name, column="id"):
@@ -285,4 +454,16 @@ def reference_ids(frame, name, column="id"):
     dup = ids.duplicated()
     if dup.any():
         raise ReferenceDataError(REPEATED_REFERENCE_ID(file=name, column=column, id=ids[dup].iloc[0]))
+    return ids
+
+
+def reference_units(table, column="id"):
+    """The stripped id cells of a reference Table; a repeated id is an organizer error."""
+    ids = table.cells(column).strip()
+    codes, first = factorize(ids)
+    if len(first) != len(ids):
+        dup = np.ones(len(ids), dtype=bool)
+        dup[first] = False
+        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column,
+                                                       id=ids.text(np.flatnonzero(dup)[0])))
     return ids

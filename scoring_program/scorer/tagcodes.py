@@ -1,9 +1,10 @@
 """Turning space-separated tag strings into integer codes, fast and exactly.
 
-A row such as ``"B-BANK I-BANK O"`` becomes codes ``[1, 2, 0]``. The strings
-of all rows are joined into one byte buffer and cut at whitespace with numpy.
-Each token's bytes are read as 64-bit words straight from the buffer (a view
-with a one-byte stride, so one gather reads eight bytes), masked to the token's
+A row such as ``"B-BANK I-BANK O"`` becomes codes ``[1, 2, 0]``. The cells of
+a column (``cells.Cells``: offsets into the bytes the file was read from) are
+cut at whitespace with numpy, a few megabytes of the buffer at a time. Each
+token's bytes are read as 64-bit words straight from the buffer (a view with a
+one-byte stride, so one gather reads eight bytes), masked to the token's
 length, and compared with the vocabulary's words: the match is exact, and a
 token that is not exactly a vocabulary tag gets code -1. No Python code runs
 per row or per token.
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cells import Cells, _Words, joined
+
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
-_ROW_SEP = "\0"     # joins rows in the buffer
-CHUNK_ROWS = 50000  # bounds memory on very large files
+CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # odd multiplier that spreads the words into one hash key
 
 
@@ -51,11 +53,102 @@ _SEPARATORS = re.compile("[\\x00-\\x%02x]+" % SEPARATOR_MAX)
 
 def encode(strings, vocabulary):
     """Codes of the tags in ``strings`` (a list of str) against ``vocabulary`` (a list of str)."""
+    return encode_cells(Cells.from_strings(list(strings)), vocabulary)
+
+
+def encode_cells(cells, vocabulary):
+    """Codes of the tags in ``cells`` (a Cells) against ``vocabulary``: int8 codes when it has under 127 tags."""
     table = _Vocabulary(vocabulary)
-    parts = [_encode_chunk(strings[i:i + CHUNK_ROWS], table) for i in range(0, len(strings), CHUNK_ROWS)]
-    if not parts:
-        return Encoded(np.zeros(0, np.int16), np.zeros(0, np.int64))
-    return Encoded(np.concatenate([p.codes for p in parts]), np.concatenate([p.counts for p in parts]))
+    dtype = np.int8 if len(vocabulary) < 127 else np.int16
+    cells = ordered(cells)
+    codes, counts = [], np.zeros(len(cells), dtype=np.int64)
+    words = cells.words()
+    for rows, starts, lengths, counts[rows] in token_chunks(cells):
+        codes.append(table.lookup(cells.buf, words, starts, lengths).astype(dtype))
+    if not codes:
+        return Encoded(np.zeros(0, dtype), counts)
+    return Encoded(np.concatenate(codes) if len(codes) > 1 else codes[0], counts)
+
+
+def token_chunks(cells):
+    """(rows slice, token starts, token lengths, tokens per row) for consecutive cells, about CHUNK_BYTES of the
+    buffer at a time; ``cells`` must be in buffer order (``ordered``)."""
+    scratch = np.zeros(CHUNK_BYTES + 2, dtype=bool)
+    for rows, lo, hi in _runs(cells):
+        if hi - lo + 2 > len(scratch):
+            scratch = np.zeros(hi - lo + 2, dtype=bool)
+        yield (rows,) + _cut(cells, rows, lo, hi, scratch)
+
+
+def tokens_of(cells):
+    """(start, length) of every token of ``cells`` in the buffer of the returned Cells, the tokens of each cell,
+    and those Cells (``cells`` itself, or a compact copy when they were not in buffer order)."""
+    cells = ordered(cells)
+    starts, lengths, counts = [], [], np.zeros(len(cells), dtype=np.int64)
+    for rows, start, length, counts[rows] in token_chunks(cells):
+        starts.append(start)
+        lengths.append(length)
+    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
+    return join(starts), join(lengths), counts, cells
+
+
+def ordered(cells):
+    """``cells`` if they lie in buffer order with a byte between any two; else a compact copy that does."""
+    full = np.flatnonzero(cells.end > cells.start)
+    start, end = cells.start[full], cells.end[full]
+    if (start[1:] > end[:-1]).all() and (cells.start[1:] >= cells.start[:-1]).all():
+        return cells
+    data = joined(cells, b"\0")
+    lengths = cells.lengths()
+    begin = np.cumsum(lengths + 1) - lengths - 1
+    return Cells(np.frombuffer(data, dtype=np.uint8), begin, begin + lengths)
+
+
+def _runs(cells):
+    """(rows slice, lo, hi): consecutive cells whose bytes lie in buf[lo:hi], about CHUNK_BYTES each."""
+    n = len(cells)
+    k = 0
+    while k < n:
+        lo = int(cells.start[k])
+        stop = int(np.searchsorted(cells.start, lo + CHUNK_BYTES, side="left"))
+        stop = min(n, max(stop, k + 1))
+        yield slice(k, stop), lo, int(cells.end[k:stop].max())
+        k = stop
+
+
+def _cut(cells, rows, lo, hi, scratch):
+    """(start, length) of every token of the cells ``rows`` (all in buf[lo:hi]), and the tokens of each cell.
+
+    Tokens are the runs of bytes above U+0020. The byte before and the byte after each cell is made a
+    separator, so no run crosses a cell's edge; the runs that lie between the cells (other columns of the
+    file) are then dropped.
+    """
+    m = hi - lo
+    s, e = cells.start[rows] - lo, cells.end[rows] - lo
+    full = e > s
+    token = scratch[:m + 2]  # token[j + 1] is byte lo + j; one False byte on each side
+    token[0] = token[m + 1] = False
+    np.greater(cells.buf[lo:hi], SEPARATOR_MAX, out=token[1:m + 1])
+    token[s[full]] = False
+    token[e[full] + 1] = False
+    bounds = np.flatnonzero(token[1:] != token[:-1])
+    starts, ends = bounds[0::2], bounds[1::2]
+    first, last = np.searchsorted(starts, s), np.searchsorted(starts, e)
+    counts = last - first
+    if int(counts.sum()) != len(starts):  # runs outside the cells: drop them
+        gaps = np.concatenate((first[:1], first[1:] - last[:-1], [len(starts) - last[-1]]))
+        begin = np.concatenate(([0], last))
+        outside = np.repeat(begin - (np.cumsum(gaps) - gaps), gaps) + np.arange(int(gaps.sum()))
+        keep = np.ones(len(starts), dtype=bool)
+        keep[outside] = False
+        starts, ends = starts[keep], ends[keep]
+    return starts + lo, ends - starts, counts
+
+
+def _word_at(words_of, starts, lengths, w):
+    """Word ``w`` of each token read from the file's buffer (``cells._Words``), zero past the token's end."""
+    keep = np.clip(lengths - 8 * w, 0, 8)
+    return words_of.at(starts + 8 * w) & _MASKS[keep]
 
 
 def _buffer(data, pad):
@@ -64,6 +157,7 @@ def _buffer(data, pad):
 
 
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_GUESS_LENGTHS = 32
 
 
 def _word(view, starts, lengths, w):
@@ -105,31 +199,38 @@ class _Vocabulary:
         self.key_words = k
         self.order = np.argsort(keys)
         self.sorted_keys = keys[self.order]
+        # the one tag a token can be, from its first byte and its length (-2: several, -1: none)
+        self.guess = np.full(256 * _GUESS_LENGTHS, -1, dtype=np.int16)
+        for code, tag in enumerate(raw):
+            at = tag[0] * _GUESS_LENGTHS + min(len(tag), _GUESS_LENGTHS - 1)
+            self.guess[at] = code if self.guess[at] == -1 else -2
+        self.guess_length = np.concatenate(([0, 0], self.lengths))  # length of the guessed tag, by code + 2
 
+    def lookup(self, buf, words_of, starts, lengths):
+        """The code of every token (-1 where it is not exactly a tag)."""
+        if not len(starts):
+            return np.zeros(0, dtype=np.int16)
+        at = buf[starts].astype(np.int32)
+        at *= _GUESS_LENGTHS
+        at += np.minimum(lengths, _GUESS_LENGTHS - 1)
+        code = self.guess[at]
+        several = np.flatnonzero(code == -2)
+        if len(several):
+            code[several] = self._by_key(words_of, starts[several], lengths[several])
+        check = np.flatnonzero(self.guess_length[code + 2] > 1)  # a guess of one byte is exact already
+        if len(check):
+            c, st, ln = code[check], starts[check], lengths[check]
+            exact = ln == self.lengths[c]
+            for w in range(self.n_words):
+                live = np.flatnonzero(exact & (ln > 8 * w))
+                if not len(live):
+                    break
+                exact[live] = _word_at(words_of, st[live], ln[live], w) == self.words[c[live], w]
+            code[check[~exact]] = -1
+        return code
 
-def _encode_chunk(strings, vocab):
-    n_rows = len(strings)
-    buf = _buffer(_ROW_SEP.join(strings).encode("utf-8", "surrogatepass"), vocab.pad)
-    n = len(buf) - vocab.pad
-    if n == 0:
-        return Encoded(np.zeros(0, np.int16), np.zeros(n_rows, np.int64))
-    is_sep = buf[:n] <= SEPARATOR_MAX
-    edge = np.diff(is_sep.view(np.int8), prepend=np.int8(1), append=np.int8(1))
-    bounds = np.flatnonzero(edge)  # alternately the start of a token and the end of the same token
-    starts = bounds[0::2]
-    lengths = bounds[1::2] - starts
-    row_breaks = np.flatnonzero(buf[:n] == 0)
-    first_token = np.searchsorted(starts, np.concatenate(([0], row_breaks + 1, [n + 1])))
-    counts = np.diff(first_token)
-
-    view = _word_view(buf)
-    words = [_word(view, starts, lengths, w) for w in range(vocab.key_words)]
-    slot = np.searchsorted(vocab.sorted_keys, _key(words, lengths))
-    code = vocab.order[np.minimum(slot, len(vocab.order) - 1)]
-    exact = lengths == vocab.lengths[code]
-    for w, word in enumerate(words):
-        exact &= word == vocab.words[code, w]
-    for w in range(vocab.key_words, vocab.n_words):  # the rest is read only for tokens that long
-        long = np.flatnonzero(exact & (lengths > 8 * w))
-        exact[long] = _word(view, starts[long], lengths[long], w) == vocab.words[code[long], w]
-    return Encoded(np.where(exact, code, -1).astype(np.int16), counts)
+    def _by_key(self, words_of, starts, lengths):
+        """The only tag the key of each token can be (checked afterwards), by the words of its first bytes."""
+        words = [_word_at(words_of, starts, lengths, w) for w in range(self.key_words)]
+        slot = np.searchsorted(self.sorted_keys, _key(words, lengths))
+        return self.order[np.minimum(slot, len(self.order) - 1)]

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .spans import Spans
+
 VIEWS = ("strict", "exact", "partial", "type")
 MIN_OVERLAP_PERCENT = 1.0
 
@@ -83,41 +85,114 @@ def _candidates(gold, pred):
     return pi[keep], gi[keep].astype(np.int64), rank
 
 
-def _closest(pi, gi, distance):
-    """Positions of each pred's pair with the smallest distance, the first gold entity on a tie."""
+def _closest(pi, distance):
+    """Positions of each pred's pair with the smallest distance, the first gold entity on a tie.
+
+    The pairs are in (pred, gold) order, so each pred's pairs are one run: the first of them at the run's
+    smallest distance is the one (no sort).
+    """
     if not len(pi):
         return np.zeros(0, dtype=np.int64)
-    order = np.lexsort((gi, distance, pi))
-    return order[np.unique(pi[order], return_index=True)[1]]
+    new = np.empty(len(pi), dtype=bool)
+    new[0] = True
+    np.not_equal(pi[1:], pi[:-1], out=new[1:])
+    run = np.cumsum(new) - 1
+    smallest = np.minimum.reduceat(distance, np.flatnonzero(new))
+    at = np.flatnonzero(distance == smallest[run])
+    return at[_first_of_runs(run[at])]
+
+
+def _first_of_runs(values):
+    """Positions where a run of equal (sorted) values starts."""
+    first = np.empty(len(values), dtype=bool)
+    first[:1] = True
+    np.not_equal(values[1:], values[:-1], out=first[1:])
+    return np.flatnonzero(first)
+
+
+def _rounds(pair_rank):
+    """The pairs of each round, in pair order: round r holds the pairs whose pred is r-th in its group."""
+    first = pair_rank == 0
+    rounds = [np.flatnonzero(first)]
+    later = np.flatnonzero(~first)
+    if len(later):  # usually few: most predictions overlap no other prediction's gold entity
+        order = later[np.argsort(pair_rank[later], kind="stable")]
+        rounds += np.split(order, _first_of_runs(pair_rank[order])[1:])
+    return rounds
+
+
+CHUNK = 1 << 18  # predictions compared at once: temporaries stay small on million-document streams
 
 
 def views(gold, pred):
-    """{view: ViewCounts} for the four views (see the module doc)."""
+    """{view: ViewCounts} for the four views (see the module doc).
+
+    Long streams are cut where no entity, gold or predicted, is crossed: the two sides of a cut share no
+    candidate and no group, so the counts of the pieces add up.
+    """
+    pieces = _pieces(gold, pred)
+    if len(pieces) == 1:
+        return _views(gold, pred)
+    total = None
+    for (g0, g1), (p0, p1) in pieces:
+        part = _views(Spans(gold.start[g0:g1], gold.end[g0:g1], gold.type[g0:g1]),
+                      Spans(pred.start[p0:p1], pred.end[p0:p1], pred.type[p0:p1]))
+        total = part if total is None else {v: _add(total[v], part[v]) for v in VIEWS}
+    return total
+
+
+def _add(a, b):
+    return ViewCounts(a.correct + b.correct, a.incorrect + b.incorrect, a.partial + b.partial, a.missed + b.missed,
+                      a.spurious + b.spurious, a.half_partial)
+
+
+def _pieces(gold, pred):
+    """((gold from, to), (pred from, to)) of stretches about CHUNK predictions long, cut at a predicted
+    entity's start that lies inside no gold entity."""
+    n = len(pred)
+    cuts = []
+    for target in range(CHUNK, n, CHUNK):
+        near = pred.start[target:target + 64]
+        k = np.searchsorted(gold.end, near, side="right")   # the first gold entity ending after the mark
+        inside = (k < len(gold)) & (gold.start[np.minimum(k, len(gold) - 1)] < near)
+        free = np.flatnonzero(~inside)
+        if len(free):
+            cuts.append(int(near[free[0]]))
+    edges = [None] + cuts + [None]
+    out = []
+    for a, b in zip(edges[:-1], edges[1:]):
+        g = (0 if a is None else int(np.searchsorted(gold.start, a)), len(gold) if b is None
+             else int(np.searchsorted(gold.start, b)))
+        p = (0 if a is None else int(np.searchsorted(pred.start, a)), n if b is None
+             else int(np.searchsorted(pred.start, b)))
+        out.append((g, p))
+    return out
+
+
+def _views(gold, pred):
     pi, gi, rank = _candidates(gold, pred)
     same_bounds = (gold.start[gi] == pred.start[pi]) & (gold.end[gi] == pred.end[pi])
     same_type = gold.type[gi] == pred.type[pi]
     distance = np.abs(gold.start[gi] - pred.start[pi]) + np.abs(gold.end[gi] - pred.end[pi])
+    twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     outcome = {v: np.zeros(len(pred), dtype=np.int8) for v in ("strict", "exact", "type")}  # 0 spurious
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
+    has_best = np.zeros(len(pred), dtype=bool)
     CORRECT, INCORRECT = 1, 2
-    pair_rank = rank[pi]
-    order = np.argsort(pair_rank, kind="stable")
-    bounds = np.r_[0, np.flatnonzero(np.diff(pair_rank[order])) + 1, len(order)]
-    for a, b in zip(bounds[:-1], bounds[1:]):  # one round per rank of a prediction in its group
-        at = order[a:b]
+    for at in _rounds(rank[pi]):  # one round per rank of a prediction in its group
         for view in outcome:
             free = at[~taken[view][gi[at]]]
             if not len(free):
                 continue
             if view == "type":
                 match = free[same_type[free]]
-                best = match[_closest(pi[match], gi[match], distance[match])]
-                other = free[~np.isin(pi[free], pi[best])]  # left: candidates of other types only
+                best = match[_closest(pi[match], distance[match])]
             else:
-                twin = same_bounds & (same_type if view == "strict" else True)
-                best = free[twin[free]]
-                other = free[~np.isin(pi[free], pi[best])]
-            first = other[np.unique(pi[other], return_index=True)[1]] if len(other) else other
+                best = free[twins[view][free]]
+            has_best[pi[best]] = True
+            other = free[~has_best[pi[free]]]  # left: candidates of preds without a best one
+            has_best[pi[best]] = False
+            first = other[_first_of_runs(pi[other])]
             outcome[view][pi[best]] = CORRECT
             outcome[view][pi[first]] = INCORRECT
             taken[view][gi[best]] = True

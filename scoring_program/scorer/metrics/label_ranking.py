@@ -61,13 +61,22 @@ class Listed:
     def from_ranked(cls, ranked, ranked_scores=None):
         """From the (n, depth) class codes by rank (-1 past the end) and their scores (None: by position)."""
         ranked = np.asarray(ranked)
-        listed = ranked >= 0
-        row, position = np.nonzero(listed)
+        n, depth = ranked.shape
+        small = np.int32 if n * max(depth, 1) < 2 ** 31 else np.int64
+        if (ranked >= 0).all():  # every list full: the matrices themselves, row by row (no copy)
+            row = np.repeat(np.arange(n, dtype=small), depth)
+            position = np.tile(np.arange(depth, dtype=small), n) if ranked_scores is None else None
+            code = ranked.ravel()
+            score = (-position.astype(float) if ranked_scores is None
+                     else np.asarray(ranked_scores, dtype=float).ravel())
+            return cls(row, code, score, n)
+        at = np.flatnonzero(ranked.ravel() >= 0)           # row-major: rows in order, ranks in order
+        row = (at // max(depth, 1)).astype(small)
         if ranked_scores is None:
-            score = -position.astype(float)
+            score = -(at % depth).astype(float)
         else:
-            score = np.asarray(ranked_scores, dtype=float)[row, position]
-        return cls(row.astype(np.int64), ranked[row, position].astype(np.int64), score, ranked.shape[0])
+            score = np.asarray(ranked_scores, dtype=float).ravel()[at]
+        return cls(row, ranked.ravel()[at], score, n)
 
 
 def _tie_groups(keys_changed):
@@ -75,9 +84,30 @@ def _tie_groups(keys_changed):
     return np.cumsum(keys_changed) - 1
 
 
+FEW_CLASSES = 64  # up to this many classes, each class's entries are found by a comparison (no sort)
+ROWS = 1 << 16  # samples measured at once: the temporaries of a million samples stay small
+
+
 def per_sample(listed, relevant):
-    """(label ranking average precision, coverage error, ranking loss) of every sample, as float arrays."""
+    """(label ranking average precision, coverage error, ranking loss) of every sample, as float arrays.
+
+    Samples are independent: they are measured ROWS at a time.
+    """
     relevant = np.asarray(relevant, dtype=bool)
+    n = relevant.shape[0]
+    if n <= ROWS:
+        return _per_sample(listed, relevant)
+    out = [np.empty(n) for _ in range(3)]
+    bounds = np.searchsorted(listed.row, np.arange(0, n + ROWS, ROWS))
+    for k, r0 in enumerate(range(0, n, ROWS)):
+        a, b = bounds[k], bounds[k + 1]
+        part = Listed(listed.row[a:b] - r0, listed.code[a:b], listed.score[a:b], min(ROWS, n - r0))
+        for o, values in zip(out, _per_sample(part, relevant[r0:r0 + ROWS])):
+            o[r0:r0 + ROWS] = values
+    return tuple(out)
+
+
+def _per_sample(listed, relevant):
     n, n_classes = relevant.shape
     n_relevant = relevant.sum(axis=1).astype(np.int64)
     row, score = listed.row, listed.score
@@ -117,35 +147,61 @@ def per_sample(listed, relevant):
 
 
 def per_class_ap(listed, relevant):
-    """Average precision of every class over the samples (0 for a class with no positive sample)."""
+    """Average precision of every class over the samples (0 for a class with no positive sample).
+
+    The entries are put in class order once (a stable radix sort of the codes), then each class's entries
+    are sorted by decreasing score on their own (the order inside a tie does not matter); sums run in that
+    order, one term after the other.
+    """
     relevant = np.asarray(relevant, dtype=bool)
     n, n_classes = relevant.shape
     positives = relevant.sum(axis=0).astype(float)
-    # by class, then by decreasing score: one sort on the scores (the order inside a tie does not matter),
-    # then a stable sort on the class codes (a radix sort for 16-bit codes)
-    order = np.argsort(-listed.score)
-    small = np.int16 if n_classes < 2 ** 15 else np.int64
-    order = order[np.argsort(listed.code[order].astype(small), kind="stable")]
-    code, score = listed.code[order], listed.score[order]
-    rel = relevant[listed.row[order], code] if len(order) else np.zeros(0, dtype=bool)
-    new = np.ones(len(code), dtype=bool)
-    new[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
-    group = _tie_groups(new)
-    n_groups = group[-1] + 1 if len(group) else 0
-    group_code = code[new]
-    tp_group = np.bincount(group, weights=rel, minlength=n_groups).astype(float)
-    size_group = np.bincount(group, minlength=n_groups).astype(float)
-    # running counts inside each class, at the end of each group
-    class_start = np.searchsorted(group_code, np.arange(n_classes))
-    tp_cum, size_cum = np.cumsum(tp_group), np.cumsum(size_group)
-    first_group = class_start[group_code]
-    tp_before = np.concatenate([[0.0], tp_cum])[first_group]
-    size_before = np.concatenate([[0.0], size_cum])[first_group]
-    precision = (tp_cum - tp_before) / (size_cum - size_before)
-    total = np.bincount(group_code, weights=tp_group * precision, minlength=n_classes).astype(float)
+    rel_listed = _relevant_listed(listed, relevant)
+    listed_count = _count(listed.code, n_classes)
+    if n_classes > FEW_CLASSES:  # the entries of each class, found by one sort
+        small = np.int16 if n_classes < 2 ** 15 else np.int64
+        by_code = np.argsort(listed.code.astype(small), kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(listed_count).astype(np.int64)))
+        entries = lambda c: by_code[bounds[c]:bounds[c + 1]]  # noqa: E731
+    else:  # or by one comparison each: nothing as large as the entries is kept
+        entries = lambda c: np.flatnonzero(listed.code == c)  # noqa: E731
+    total = np.zeros(n_classes)
+    listed_tp = np.zeros(n_classes)
+    for c in np.flatnonzero(listed_count).tolist():  # one pass per class that has listed entries
+        at = entries(c)
+        score = listed.score[at]
+        order = np.argsort(-score)
+        score, rel = score[order], rel_listed[at][order]
+        new = np.ones(len(score), dtype=bool)
+        new[1:] = score[1:] != score[:-1]
+        group = _tie_groups(new)
+        tp_group = np.bincount(group, weights=rel).astype(float)
+        size_group = np.bincount(group).astype(float)
+        precision = np.cumsum(tp_group) / np.cumsum(size_group)
+        total[c] = _sequential_sum(tp_group * precision)
+        listed_tp[c] = _sequential_sum(tp_group)
     # the unlisted samples of a class: one last group, tied at the bottom, where every sample is in
-    listed_tp = np.bincount(group_code, weights=tp_group, minlength=n_classes).astype(float)
-    listed_count = np.bincount(group_code, weights=size_group, minlength=n_classes).astype(float)
     bottom = listed_count < n
     total += np.where(bottom, (positives - listed_tp) * (positives / max(n, 1)), 0.0)
     return np.where(positives > 0, total / np.maximum(positives, 1.0), 0.0)
+
+
+def _count(codes, n, step=1 << 20):
+    """np.bincount(codes, minlength=n) as floats, a million at a time (bincount makes its input 64-bit)."""
+    total = np.zeros(n, dtype=np.int64)
+    for a in range(0, len(codes), step):
+        total += np.bincount(codes[a:a + step], minlength=n)[:n]
+    return total.astype(float)
+
+
+def _relevant_listed(listed, relevant, step=1 << 20):
+    """relevant[row, code] of every listed entry, a million at a time (the index arrays become 64-bit)."""
+    out = np.empty(len(listed.row), dtype=bool)
+    for a in range(0, len(out), step):
+        out[a:a + step] = relevant[listed.row[a:a + step], listed.code[a:a + step]]
+    return out
+
+
+def _sequential_sum(values):
+    """The sum of ``values`` added one after the other (as ``np.bincount`` adds weights), not pairwise."""
+    return float(np.bincount(np.zeros(len(values), dtype=np.intp), weights=values, minlength=1)[0])

@@ -87,7 +87,9 @@ def ndcg(grades_at, grades, k, gain="exponential"):
     >>> round(float(ndcg(at, at, 5, "linear")[0]), 5)
     0.91587
     """
-    ideal = -np.sort(-np.asarray(grades, dtype=float), axis=1)[:, :k]
+    grades = np.asarray(grades)
+    # the k largest grades of each row, largest first (sorted in their own small type, then made floats)
+    ideal = np.sort(grades, axis=1)[:, ::-1][:, :k].astype(float)
     return np.atleast_1d(safe_div(dcg(grades_at, gain), dcg(ideal, gain)))
 
 

@@ -82,6 +82,20 @@ def _sorted_member(values, sorted_other):
     return sorted_other[at] == values
 
 
+CHUNK = 1 << 20  # tokens handled at once: temporaries stay small (and in cache) on million-document streams
+
+
+def _chunks(doc_start, n):
+    """(a, b) slices of a stream of ``n`` tokens, each about CHUNK long, cut only where a document starts."""
+    if n <= CHUNK:
+        return [(0, n)]
+    starts = np.flatnonzero(doc_start)
+    at = np.searchsorted(starts, np.arange(CHUNK, n, CHUNK))   # the first document start past each mark
+    cuts = np.unique(starts[at[at < len(starts)]])
+    edges = [0] + [int(c) for c in cuts if 0 < c < n] + [n]
+    return list(zip(edges[:-1], edges[1:]))
+
+
 def continuations(codes, doc_start):
     """Boolean mask of positions that continue the previous tag's chunk.
 
@@ -89,11 +103,41 @@ def continuations(codes, doc_start):
     is ``B-X`` (2k+1) or ``I-X`` (2k+2).
     """
     codes = np.asarray(codes)
+    doc_start = np.asarray(doc_start)
+    out = np.empty(len(codes), dtype=bool)
+    for a, b in _chunks(doc_start, len(codes)):
+        out[a:b] = _continuations(codes[a:b], doc_start[a:b])
+    return out
+
+
+def _continuations(codes, doc_start):
+    if not len(codes):
+        return np.zeros(0, dtype=bool)
+    lowest, highest = int(codes.min()), int(codes.max())
+    if lowest >= 0 and (highest + 1) ** 2 <= 256:  # a table of every (previous tag, tag) pair
+        width = highest + 1
+        pair = np.empty(len(codes), dtype=np.uint8)
+        pair[0] = codes[0]  # the previous tag of the first one is O
+        np.multiply(codes[:-1], width, out=pair[1:], casting="unsafe")
+        np.add(pair[1:], codes[1:], out=pair[1:], casting="unsafe")
+        cont = _continuation_table(width)[pair]
+        return np.greater(cont, doc_start, out=cont)  # and not at a document's start
     prev = np.empty_like(codes)
     prev[:1] = 0
     prev[1:] = codes[:-1]
     is_inside = (codes > 0) & (codes % 2 == 0)
     return is_inside & ((prev == codes) | (prev == codes - 1)) & ~doc_start
+
+
+_TABLES = {}
+
+
+def _continuation_table(width):
+    """t[prev * width + tag]: ``tag`` is an I-X right after B-X or I-X."""
+    if width not in _TABLES:
+        prev, tag = np.divmod(np.arange(width * width), width)
+        _TABLES[width] = (tag > 0) & (tag % 2 == 0) & ((prev == tag) | (prev == tag - 1))
+    return _TABLES[width]
 
 
 def decode(codes, doc_start, scheme):
@@ -104,12 +148,21 @@ def decode(codes, doc_start, scheme):
     Every non-O segment has exactly one first position (not a continuation)
     and one last position (not followed by a continuation), in the same order,
     so the segments are found without touching the ``O`` positions one by one.
+    The stream is read a million tokens at a time, cut between documents.
     """
     codes = np.asarray(codes)
+    doc_start = np.asarray(doc_start)
+    parts = [_decode(codes[a:b], doc_start[a:b], scheme, a) for a, b in _chunks(doc_start, len(codes))]
+    if len(parts) == 1:
+        return parts[0]
+    return Spans(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("start", "end", "type")))
+
+
+def _decode(codes, doc_start, scheme, offset):
     if len(codes) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Spans(empty, empty, empty)
-    cont = continuations(codes, doc_start)
+    cont = _continuations(codes, doc_start)
     tagged = codes > 0
     cont_next = np.zeros_like(cont)
     cont_next[:-1] = cont[1:]
@@ -119,11 +172,16 @@ def decode(codes, doc_start, scheme):
     if not scheme.inside_starts_entity:
         keep = first % 2 == 1
         start, end, first = start[keep], end[keep], first[keep]
-    return Spans(start, end, ((first - 1) // 2).astype(np.int64))
+    return Spans(start + offset, end + offset, ((first - 1) // 2).astype(np.int64))
 
 
 def stray_inside(codes, doc_start):
     """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2)."""
     codes = np.asarray(codes)
-    inside = (codes > 0) & (codes % 2 == 0)
-    return np.flatnonzero(inside & ~continuations(codes, doc_start))
+    doc_start = np.asarray(doc_start)
+    parts = []
+    for a, b in _chunks(doc_start, len(codes)):
+        piece = codes[a:b]
+        inside = (piece > 0) & (piece % 2 == 0)
+        parts.append(np.flatnonzero(inside & ~_continuations(piece, doc_start[a:b])) + a)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

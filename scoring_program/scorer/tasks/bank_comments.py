@@ -22,9 +22,8 @@ from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, decode, match, stray_inside
 from ..problems import Message
-from ..tables import (match_ids, missing_ids, read_public_table, read_reference_table, read_table, reference_ids,
-                      strip_cells)
-from ..tagcodes import encode, split_tokens
+from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
+from ..tagcodes import encode_cells, split_tokens
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 CLASSES = ("0", "1", "2")
@@ -99,56 +98,56 @@ class BankComments(TaskFamily):
     def load_reference(self, cfg):
         name = cfg.files["gold"]
         needed = ["id", "BIO_anno", "class"] + ([cfg.usage_column] if cfg.usage_column else [])
-        frame = read_reference_table(cfg, "gold", needed)
-        ids = reference_ids(frame, name)
-        bad_class = ~strip_cells(frame["class"]).isin(CLASS_ALIASES)
-        if bad_class.any():
-            i = int(np.flatnonzero(bad_class)[0])
-            raise ReferenceDataError(GOLD_CLASS.at(name, i + 2, unit=ids[i], value=frame["class"][i]))
+        table = reference_table(cfg, "gold", needed)
+        ids = reference_units(table)
+        classes = class_codes(table.cells("class").strip())
+        if (classes < 0).any():
+            i = int(np.flatnonzero(classes < 0)[0])
+            raise ReferenceDataError(GOLD_CLASS.at(name, i + 2, unit=ids.text(i), value=table.cells("class").text(i)))
         tagset = TagSet(tuple(cfg.options["entity_types"]))
-        enc = encode(frame["BIO_anno"].tolist(), tagset.tags)
+        enc = encode_cells(table.cells("BIO_anno"), tagset.tags)
         if (enc.codes < 0).any():
             row, pos = enc.locate(int(np.flatnonzero(enc.codes < 0)[0]))
-            raise ReferenceDataError(GOLD_TAG.at(name, row + 2, unit=ids[row], column="BIO_anno", pos=pos + 1,
+            raise ReferenceDataError(GOLD_TAG.at(name, row + 2, unit=ids.text(row), column="BIO_anno", pos=pos + 1,
                                                  tags=" ".join(tagset.tags)))
-        if "text" in frame.columns:
-            text_len = frame["text"].str.len().to_numpy()
+        if "text" in table.columns:
+            text_len = table.char_lengths("text")
             wrong = np.flatnonzero(text_len != enc.counts)
             if len(wrong):
                 i = int(wrong[0])
-                raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids[i], column="BIO_anno",
+                raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids.text(i), column="BIO_anno",
                                                         given=int(enc.counts[i]), length=int(text_len[i])))
-        classes = strip_cells(frame["class"]).map(CLASS_ALIASES).to_numpy(dtype=np.int64)
-        units = ids.to_numpy(dtype=object)
+        units = ids.to_objects()
         notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
-        usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
+        usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return BankReference(BankContract(units, enc.counts, tagset), strata=classes.astype(str), usage=usage,
                              notes=notes, codes=enc.codes, classes=classes)
 
     def public_contract(self, folder, cfg):
         """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
-        frame = read_public_table(folder, self.public_inputs, ["id", "text"])
-        if frame is None:
+        table = public_table(folder, self.public_inputs, ["id", "text"])
+        if table is None:
             return None
-        return BankContract(strip_cells(frame["id"]).to_numpy(dtype=object),
-                            frame["text"].str.len().to_numpy(dtype=np.int64),
+        return BankContract(table.cells("id").strip().to_objects(), table.char_lengths("text"),
                             TagSet(tuple(cfg.options["entity_types"])))
 
     # -- submission --------------------------------------------------------------------------
     def read_submission(self, files, contract, cfg, problems):
         table = read_table(files["submission"], COLUMNS, SubmissionError)
-        name, line, frame = table.name, table.line, table.frame
+        name, line = table.name, table.line
         position = match_ids(table, "id", contract.units, problems)
-        ids = strip_cells(frame["id"]).to_numpy(dtype=object)
+        ids = table.cells("id").strip()
 
         def at(i, column):
-            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
+            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
-        cls = strip_cells(frame["class"])
-        problems.add_rows(np.flatnonzero(~cls.isin(CLASS_ALIASES).to_numpy()), line,
-                          lambda i: BAD_CLASS.at(**at(i, "class"), value=repr(clip(cls[i]))))
+        cls = table.cells("class").strip()
+        classes = class_codes(cls)
+        problems.add_rows(np.flatnonzero(classes < 0), line,
+                          lambda i: BAD_CLASS.at(**at(i, "class"), value=repr(clip(cls.text(i)))))
 
-        enc = encode(frame["BIO_anno"].tolist(), contract.tagset.tags)
+        tags = table.cells("BIO_anno")
+        enc = encode_cells(tags, contract.tagset.tags)
         ends = np.cumsum(enc.counts)
         bad_token = np.flatnonzero(enc.codes < 0)
         row_of = np.searchsorted(ends, bad_token, side="right")
@@ -158,7 +157,7 @@ class BankComments(TaskFamily):
         def bad_tag(row):  # one problem per row, naming its first unknown tag
             k, n = first_bad[row]
             pos = int(k - (ends[row] - enc.counts[row]))
-            token = split_tokens(frame["BIO_anno"][row])[pos]
+            token = split_tokens(tags.text(row))[pos]
             return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(clip(token)), count=n,
                               tags=", ".join(contract.tagset.tags))
 
@@ -170,7 +169,7 @@ class BankComments(TaskFamily):
         missing_ids(table, contract.units, position, problems)
         if problems:
             return None
-        codes, classes = enc.codes, cls.map(CLASS_ALIASES).to_numpy(dtype=np.int64)
+        codes = enc.codes
         if not np.array_equal(position, np.arange(len(position))):  # rows in another order than the gold
             order = np.argsort(position)
             codes = codes[_token_order(enc.counts, order)]
@@ -262,6 +261,19 @@ class BankComments(TaskFamily):
         position = np.arange(len(doc)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         tags = digests.per_unit(doc, len(lengths), position, sub.codes)
         return digests.combine(tags, sub.classes)
+
+
+def class_codes(cells):
+    """The class of each (stripped) cell, -1 where it is none of CLASS_ALIASES.
+
+    >>> from scorer.cells import Cells
+    >>> class_codes(Cells.from_strings(["2", "1.0", "x", "0"])).tolist()
+    [2, 1, -1, 0]
+    """
+    codes = np.full(len(cells), -1, dtype=np.int64)
+    for alias, code in CLASS_ALIASES.items():
+        codes[cells.equals(alias)] = code
+    return codes
 
 
 def _token_order(counts, order):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 import numpy as np
-import pandas as pd
+from ..lazy import pandas as pd
 
 from .. import digests, report
 from ..errors import ReferenceDataError, SubmissionError

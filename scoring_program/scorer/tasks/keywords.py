@@ -32,7 +32,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
 from ..problems import Message
-from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
+from ..cells import duplicated
+from ..tables import match_ids, read_public_units, read_table, reference_table
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 COLUMNS = ("id", "keywords")
@@ -81,13 +82,13 @@ def _steps(value):
 @dataclass
 class KeywordReference(Reference):
     rows: np.ndarray = None    # sample code of each gold keyword
-    items: np.ndarray = None   # the gold keyword (normalised)
+    items: object = None       # the gold keywords (normalised), cells.Cells
 
 
 @dataclass
 class KeywordSubmission:
     rows: np.ndarray           # sample code of each predicted keyword
-    items: np.ndarray
+    items: object              # the predicted keywords (normalised), cells.Cells
     present: np.ndarray        # per sample: the submission has a row for it
 
 
@@ -112,14 +113,16 @@ class Keywords(TaskFamily):
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
         name = cfg.files["gold"]
-        gold = read_reference_table(cfg, "gold", list(COLUMNS))
-        ids = strip_cells(gold["id"])
-        if (ids == "").any():
-            raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero((ids == "").to_numpy())[0]) + 2))
-        if ids.duplicated().any():
-            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids[ids.duplicated()].iloc[0]))
-        rows, items = _keyword_items(gold["keywords"], cfg)
-        units = ids.to_numpy(dtype=object)
+        gold = reference_table(cfg, "gold", list(COLUMNS))
+        ids = gold.cells("id").strip()
+        empty = ids.lengths() == 0
+        if empty.any():
+            raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero(empty)[0]) + 2))
+        repeated = duplicated(ids)
+        if repeated.any():
+            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(np.flatnonzero(repeated)[0])))
+        rows, items = _keyword_items(gold.cells("keywords"), cfg)
+        units = ids.to_objects()
         size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
         strata = np.where(size >= 6, "6+", size.astype(str)).astype(object)
         notes = []
@@ -142,7 +145,7 @@ class Keywords(TaskFamily):
         sample = match_ids(table, "id", contract.units, problems, fullwidth=True)
         if problems:
             return None
-        rows, items = _keyword_items(table.frame["keywords"], cfg)
+        rows, items = _keyword_items(table.cells("keywords"), cfg)
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
         return KeywordSubmission(rows=sample[rows], items=items, present=present)
@@ -231,9 +234,10 @@ def sample_scores(c, g, p, counted):
 
 
 def _keyword_items(cells, cfg):
-    rows, items = split_cells(cells.to_numpy(dtype=object), cfg.options["keyword_separator"])
+    """(sample row, keyword) of every keyword of ``cells``, normalised; the keywords as Cells."""
+    rows, items = split_cells(cells, cfg.options["keyword_separator"])
     items = normalise(items, cfg.options["normalisation"])
-    keep = items != ""
+    keep = items.lengths() > 0
     return rows[keep], items[keep]
 
 

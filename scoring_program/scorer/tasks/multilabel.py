@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 import numpy as np
-import pandas as pd
 
 from .. import advice, digests, report
 from ..config import Check, Option
@@ -32,8 +31,8 @@ from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import f_beta, prf, safe_div
 from ..problems import Message
-from ..tables import (match_ids, missing_ids, read_public_table, read_reference_bytes, read_reference_table,
-                      read_table, reference_ids, strip_cells)
+from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, read_table, reference_table,
+                      reference_units)
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
 from .base import Contract, Reference, Result, TaskFamily, Units
@@ -177,14 +176,14 @@ class Multilabel(TaskFamily):
     def load_reference(self, cfg):
         labels = _read_labels(cfg)
         name = cfg.files["gold"]
-        frame = read_reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
-        ids = reference_ids(frame, name)
-        line = np.arange(len(frame)) + 2
-        tokens = coded(frame["labels"], labels)
+        table = reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
+        ids = reference_units(table)
+        line = table.line
+        tokens = coded(table.cells("labels"), labels)
 
         def at(j, column="labels"):
             i = int(tokens.row[j])
-            return dict(file=name, line=int(line[i]), unit=ids[i], column=column)
+            return dict(file=name, line=int(line[i]), unit=ids.text(i), column=column)
 
         bad = tokens.first_per_row(tokens.codes < 0)
         if bad:
@@ -194,55 +193,55 @@ class Multilabel(TaskFamily):
         if bad:
             j = bad[min(bad)]
             raise ReferenceDataError(GOLD_TWICE.at(**at(j), token=tokens.text(j)))
-        if "grades" in frame.columns:
-            values, counts = numbers(frame["grades"])
+        if "grades" in table.columns:
+            values, counts = numbers(table.cells("grades"))
             wrong = np.flatnonzero(counts != tokens.counts)
             if len(wrong):
                 i = int(wrong[0])
-                raise ReferenceDataError(GOLD_GRADE_COUNT.at(name, int(line[i]), unit=ids[i], column="grades",
+                raise ReferenceDataError(GOLD_GRADE_COUNT.at(name, int(line[i]), unit=ids.text(i), column="grades",
                                                              given=int(counts[i]), n=int(tokens.counts[i])))
             bad_grade = ~(np.isfinite(values) & (values >= 0) & (values <= 30) & (values == np.round(values)))
             if bad_grade.any():
                 j = int(np.flatnonzero(bad_grade)[0])
-                grades_tokens = uncoded(frame["grades"])
+                grades_tokens = uncoded(table.cells("grades"))
                 raise ReferenceDataError(GOLD_GRADE.at(**at(j, "grades"), token=grades_tokens.text(j)))
             grade_of_token = values.astype(np.int64)
         else:
             grade_of_token = np.ones(len(tokens.codes), dtype=np.int64)
-        grades = np.zeros((len(frame), len(labels)), dtype=np.int16)
+        grades = np.zeros((len(table), len(labels)), dtype=np.int8)  # grades are integers in [0, 30]
         grades[tokens.row, tokens.codes] = grade_of_token
         max_grade = max(1, int(grades.max())) if grades.size else 1
         cap = cfg.options["err_max_grade"]
         if cap is not None and max_grade > cap:
             raise ReferenceDataError(GOLD_ABOVE_CAP(file=name, grade=max_grade, cap=cap))
-        units = ids.to_numpy(dtype=object)
-        usage = frame[cfg.usage_column].to_numpy(dtype=object) if cfg.usage_column else None
+        units = ids.to_objects()
+        usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
                                    usage=usage, notes=_reference_notes(grades > 0, labels, name), grades=grades)
 
     def public_contract(self, folder, cfg):
         """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
-        frame = read_public_table(folder, self.public_inputs, ["id"])
-        if frame is None:
+        table = public_table(folder, self.public_inputs, ["id"])
+        if table is None:
             return None
-        return MultilabelContract(strip_cells(frame["id"]).to_numpy(dtype=object), tuple(_read_labels(cfg)))
+        return MultilabelContract(table.cells("id").strip().to_objects(), tuple(_read_labels(cfg)))
 
     # -- submission --------------------------------------------------------------------------
     def read_submission(self, files, contract, cfg, problems):
         # encoding, emptiness, separator, columns: in that order, then the scores column the threshold needs
         table = read_table(files["submission"], COLUMNS, SubmissionError, optional=("scores",))
-        frame, line, name = table.frame, table.line, table.name
+        line, name = table.line, table.name
         threshold = cfg.options["set_threshold"]
-        if threshold is not None and "scores" not in frame.columns:
+        if threshold is not None and "scores" not in table.columns:
             raise SubmissionError(NEEDS_SCORES.at(name, 1, threshold=threshold))
         position = match_ids(table, "id", contract.units, problems)
-        ids = strip_cells(frame["id"]).to_numpy(dtype=object)
+        ids = table.cells("id").strip()
         labels = contract.labels
-        tokens = coded(frame["labels"], labels)
+        tokens = coded(table.cells("labels"), labels)
 
         def at(j, column="labels"):
             i = int(tokens.row[j])
-            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
+            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
         def unknown(j):
             text = tokens.text(j)
@@ -259,12 +258,18 @@ class Multilabel(TaskFamily):
         problems.add_rows(list(first_twice), line, lambda i: REPEATED_LABEL.at(
             **at(first_twice[i]), token=repr(tokens.text(first_twice[i])), pos=int(tokens.position[first_twice[i]]) + 1))
         scores = None
-        if "scores" in frame.columns:
-            scores = _read_scores(frame["scores"], tokens, line, ids, name, problems)
+        if "scores" in table.columns:
+            scores = _read_scores(table.cells("scores"), tokens, line, ids, name, problems)
+            table.forget("scores")
         missing_ids(table, contract.units, position, problems)
         if problems:
             return None
-        sub = _build_submission(tokens, scores, len(frame), len(labels), cfg.options)
+        n_rows = len(table)
+        tokens.column = None  # every message is made: the file's bytes can go before the matrices are built
+        del table, ids
+        sub = _build_submission(tokens, scores, n_rows, len(labels), cfg.options)
+        if np.array_equal(position, np.arange(n_rows)):  # rows already in the order of the units
+            return sub
         order = np.argsort(position)
         return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
@@ -436,23 +441,27 @@ def _read_labels(cfg):
     for label in labels:
         if len(label.split()) != 1 or "\0" in label:
             raise ReferenceDataError(LABEL_SPACE(file=name, label=label))
-    seen = pd.Index(labels)
-    if seen.duplicated().any():
-        raise ReferenceDataError(LABEL_TWICE(file=name, label=seen[seen.duplicated()][0]))
+    seen = set()
+    for label in labels:  # the first label written a second time
+        if label in seen:
+            raise ReferenceDataError(LABEL_TWICE(file=name, label=label))
+        seen.add(label)
     return labels
 
 
 def _read_scores(column, tokens, line, ids, name, problems):
     """The score of every label token; a row with the wrong count or a non-finite score is a problem."""
-    values, counts = numbers(column)
+    values, counts = numbers(column, total=len(tokens.codes))
 
     def at(i):
-        return dict(file=name, line=int(line[i]), unit=ids[i] or None, column="scores")
+        return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column="scores")
 
     wrong = np.flatnonzero(counts != tokens.counts)
     problems.add_rows(wrong, line, lambda i: SCORE_COUNT.at(**at(i), given=int(counts[i]), n=int(tokens.counts[i])))
     if len(wrong):
         return None  # the scores of those rows cannot be paired with their labels
+    if np.isfinite(values).all():
+        return values
     score_tokens = uncoded(column)
     first_bad = score_tokens.first_per_row(~np.isfinite(values))
     problems.add_rows(list(first_bad), line, lambda i: BAD_SCORE.at(
@@ -463,7 +472,8 @@ def _read_scores(column, tokens, line, ids, name, problems):
 def _build_submission(tokens, scores, n_rows, n_classes, opts):
     """Dense rank and set matrices; with scores, a stable sort by decreasing score inside each row."""
     codes, row, position = tokens.codes, tokens.row, tokens.position
-    if scores is not None and (np.diff(scores)[row[1:] == row[:-1]] > 0).any():
+    rising = scores is not None and len(scores) > 1 and ((scores[1:] > scores[:-1]) & (row[1:] == row[:-1])).any()
+    if rising:
         order = np.lexsort((-scores, row))  # stable: equal scores keep the listed order
         codes, scores = codes[order], scores[order]
     depth = int(tokens.counts.max()) if n_rows else 0
@@ -496,7 +506,7 @@ def _strata(gold, labels):
     for c in np.lexsort((-np.arange(len(freq)), -freq)):  # one pass per class, the rarest written last
         rarest[gold[:, c]] = c
     names = np.asarray(list(labels) + ["(none)"], dtype=object)
-    return names[rarest].astype(str)
+    return names[rarest]  # the few names, shared (a fixed-width copy would take a row's worth of bytes each)
 
 
 def _reference_notes(gold, labels, name):

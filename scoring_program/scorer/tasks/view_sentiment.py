@@ -22,7 +22,6 @@ Leaderboard keys: f1, precision, recall, view_f1, view_precision, view_recall.
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import advice, digests, report
 from ..config import Check, Option
@@ -30,7 +29,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise
 from ..problems import Message
-from ..tables import match_ids, read_public_units, read_reference_table, read_table, strip_cells
+from ..cells import Cells, Index, duplicated, factorize, keys, same
+from ..tables import match_ids, read_public_units, read_table, reference_table, unit_index
 from .base import Contract, Reference, Result, TaskFamily, Units
 from .bank_comments import by_support
 
@@ -85,7 +85,7 @@ def _steps(value):
 
 @dataclass
 class ViewReference(Reference):
-    views: pd.Index = None             # distinct gold views (normalised)
+    views: Index = None                # distinct gold views (normalised), an exact cells.Index
     key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
     keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
     accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
@@ -95,7 +95,7 @@ class ViewReference(Reference):
 @dataclass
 class ViewSubmission:
     sentence: np.ndarray               # sentence code of each (distinct) submitted pair
-    view: np.ndarray                   # its view (normalised), as written
+    view: object                       # its view (normalised), as written: cells.Cells
     opinion: np.ndarray                # class code 0 pos, 1 neu, 2 neg
     merged_sentence: np.ndarray = None  # sentence codes of identical repeated rows counted once
 
@@ -122,42 +122,44 @@ class ViewSentiment(TaskFamily):
     def load_reference(self, cfg):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
-        listing = read_reference_table(cfg, "sentences", ["SentenceId"])
-        units = strip_cells(listing["SentenceId"])
-        if (units == "").any():
-            i = int(np.flatnonzero((units == "").to_numpy())[0])
-            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], i + 2))
-        if units.duplicated().any():
-            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units[units.duplicated()].iloc[0]))
-        units = units.to_numpy(dtype=object)
+        listing = reference_table(cfg, "sentences", ["SentenceId"])
+        units = listing.cells("SentenceId").strip()
+        empty = units.lengths() == 0
+        if empty.any():
+            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
+        twice = duplicated(units)
+        if twice.any():
+            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(np.flatnonzero(twice)[0])))
 
         name = cfg.files["gold"]
-        gold = read_reference_table(cfg, "gold", list(COLUMNS))
-        sentence = pd.Index(units).get_indexer(strip_cells(gold["SentenceId"]))
+        gold = reference_table(cfg, "gold", list(COLUMNS))
+        unit_ids = units.to_objects()
+        sentence = unit_index(unit_ids).get_indexer(gold.cells("SentenceId").strip())
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
-            raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold["SentenceId"][i],
+            raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold.cells("SentenceId").text(i),
                                                       listing=cfg.files["sentences"]))
-        view = normalise(gold["View"].to_numpy(dtype=object), steps)
-        if (view == "").any():
-            i = int(np.flatnonzero(view == "")[0])
+        view = normalise(gold.cells("View"), steps)
+        if (view.lengths() == 0).any():
+            i = int(np.flatnonzero(view.lengths() == 0)[0])
             raise ReferenceDataError(GOLD_EMPTY_VIEW.at(name, i + 2, column="View"))
-        opinion = _opinions(gold["Opinion"], labels)
-        if opinion.isna().any():
-            i = int(np.flatnonzero(opinion.isna().to_numpy())[0])
+        opinion = _opinions(gold.cells("Opinion"), labels)
+        if (opinion < 0).any():
+            i = int(np.flatnonzero(opinion < 0)[0])
             choice = cfg.options["opinion_labels"]
-            raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold["Opinion"][i],
+            raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold.cells("Opinion").text(i),
                                                      labels=LABEL_HELP[choice](), choice=choice))
-        opinion = opinion.to_numpy(dtype=np.int64)
 
-        view_code, views = pd.factorize(view)
-        row_key = sentence.astype(np.int64) * max(len(views), 1) + view_code
+        view_code, first_view = factorize(view)
+        n_views = len(first_view)
+        row_key = sentence.astype(np.int64) * max(n_views, 1) + view_code
         keys, first_row, inverse = np.unique(row_key, return_index=True, return_inverse=True)
         accepted = np.zeros((len(keys), len(CLASSES)), dtype=bool)
         accepted[inverse, opinion] = True
         strata = _strata(sentence, opinion, len(units))
-        notes = _repeat_notes(gold, row_key, inverse, name)
-        return ViewReference(Contract(units), strata=strata, notes=notes, views=pd.Index(views),
+        notes = _repeat_notes(gold, inverse, name)
+        views = Index(Cells.from_strings(view[first_view].tolist()))  # a small copy: the gold's bytes can go
+        return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=views,
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
@@ -169,22 +171,22 @@ class ViewSentiment(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def read_submission(self, files, contract, cfg, problems):
         table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
-        name, line, frame = table.name, table.line, table.frame
+        name, line = table.name, table.line
         sentence = match_ids(table, "SentenceId", contract.units, problems, what="SentenceId", repeats="allow")
-        ids = strip_cells(frame["SentenceId"]).to_numpy(dtype=object)
+        ids = table.cells("SentenceId").strip()
 
         def at(i, column):
-            return dict(file=name, line=int(line[i]), unit=ids[i] or None, column=column)
+            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
-        view = normalise(frame["View"].to_numpy(dtype=object), cfg.options["view_normalisation"])
-        problems.add_rows(np.flatnonzero(view == ""), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
+        view = normalise(table.cells("View"), cfg.options["view_normalisation"])
+        problems.add_rows(np.flatnonzero(view.lengths() == 0), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
         choice = cfg.options["opinion_labels"]
-        opinion = _opinions(frame["Opinion"], LABEL_SETS[choice])
-        problems.add_rows(np.flatnonzero(opinion.isna().to_numpy()), line,
-                          lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(frame["Opinion"][i])),
+        written = table.cells("Opinion")
+        opinion = _opinions(written, LABEL_SETS[choice])
+        problems.add_rows(np.flatnonzero(opinion < 0), line,
+                          lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(written.text(i))),
                                                    labels=LABEL_HELP[choice]()))
-        opinion = opinion.fillna(-1).to_numpy(dtype=np.int64)
-        keep = _repeats(ids, view, opinion, line, name, cfg.options["repeated_rows"], problems)
+        keep = _repeats(ids, sentence, view, opinion, line, name, cfg.options["repeated_rows"], problems)
         if problems:
             return None
         return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
@@ -279,28 +281,75 @@ class ViewSentiment(TaskFamily):
 
 
 def _opinions(cells, labels):
-    """Class code per cell (NaN if not a label); case and surrounding spaces do not matter.
+    """Class code per cell (-1 if not a label); case and surrounding spaces do not matter.
 
-    The few distinct spellings are mapped once, not every row.
+    Cells spelled exactly as a label are coded at once; the few other distinct spellings are mapped once each.
+
+    >>> from scorer.cells import Cells
+    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu"]), LABEL_SETS["en"]).tolist()
+    [0, 2, -1, 1]
     """
-    codes, spellings = pd.factorize(cells)
-    mapped = pd.Series(spellings, dtype=object).str.strip().str.lower().map(labels).to_numpy(dtype=float)
-    return pd.Series(mapped[codes])
+    spellings = list(labels)
+    codes = Index(Cells.from_strings(spellings)).get_indexer(cells)
+    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings])[np.maximum(codes, 0)], -1)
+    other = np.flatnonzero(codes < 0)
+    if len(other):
+        spelling, first = factorize(cells[other])
+        mapped = np.array([labels.get(cells.text(other[k]).strip().lower(), -1) for k in first], dtype=np.int64)
+        codes[other] = mapped[spelling]
+    return codes
 
 
-def _repeats(ids, view, opinion, line, name, rule, problems):
+def _repeats(ids, sentence, view, opinion, line, name, rule, problems):
     """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged."""
-    pairs = pd.DataFrame({"s": ids, "v": view, "o": opinion})
-    repeated_key = pairs.duplicated(["s", "v"]).to_numpy()
+    # equal ids are the same sentence when every id is known; else ids are grouped as written
+    id_code = sentence if (sentence >= 0).all() else factorize(ids)[0]
+    pair = groups(id_code, view)
+    first_row = pair.first[pair.code]
+    repeated_key = first_row != np.arange(len(first_row))
     if not repeated_key.any():
-        return np.ones(len(pairs), dtype=bool)
-    identical = pairs.duplicated(["s", "v", "o"]).to_numpy()
+        return np.ones(len(first_row), dtype=bool)
+    # identical rows: the same (SentenceId, View) and the same opinion earlier
+    rows = np.flatnonzero(np.bincount(pair.code)[pair.code] > 1)
+    identical = np.zeros(len(first_row), dtype=bool)
+    triple = pair.code[rows] * (len(CLASSES) + 1) + opinion[rows] + 1
+    identical[rows] = True
+    identical[rows[np.unique(triple, return_index=True)[1]]] = False
     offending = repeated_key & ~identical if rule == "merge_identical" else repeated_key
     if offending.any():
-        first = pd.Series(line).groupby([ids, view]).transform("min").to_numpy()
+        first = line[first_row]  # rows are in file order: a pair's first row has its smallest line
         problems.add_rows(np.flatnonzero(offending), line, lambda i: (REPEATED if identical[i] else CONFLICTING).at(
-            name, int(line[i]), id=clip(ids[i]), view=repr(clip(view[i])), first=int(first[i])))
+            name, int(line[i]), id=clip(ids.text(i)), view=repr(clip(view.text(i))), first=int(first[i])))
     return ~identical
+
+
+def groups(code, cells):
+    """Groups of equal (code, cell) pairs: ``.code`` per row, ``.first`` row of each group; exact.
+
+    One 64-bit key per pair and one sort; the rows that share a key are compared byte for byte (on a
+    collision the cells are grouped first).
+    """
+    key = (code.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) ^ keys(cells)
+    order = np.argsort(key)
+    sorted_key = key[order]
+    new = np.empty(len(key), dtype=bool)
+    new[:1] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    first = np.minimum.reduceat(order, np.flatnonzero(new)) if len(key) else np.zeros(0, np.int64)
+    group = np.empty(len(key), dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    shared = np.flatnonzero(first[group] != np.arange(len(key)))
+    rep = first[group[shared]]
+    if not ((code[shared] == code[rep]) & same(cells, shared, cells, rep)).all():  # a key collision
+        cell_code, cell_first = factorize(cells)
+        return groups(code * len(cell_first) + cell_code, Cells.from_strings([""] * len(code)))
+    return _Groups(group, first)
+
+
+@dataclass
+class _Groups:
+    code: np.ndarray
+    first: np.ndarray
 
 
 def _strata(sentence, opinion, n_units):
@@ -313,9 +362,9 @@ def _strata(sentence, opinion, n_units):
     return names[mask]
 
 
-def _repeat_notes(gold, row_key, inverse, name):
+def _repeat_notes(gold, inverse, name):
     """Organizer notes on gold rows that repeat a (SentenceId, View) key, and how they are scored."""
-    repeated = pd.Series(row_key).duplicated(keep=False).to_numpy()
+    repeated = np.bincount(inverse)[inverse] > 1
     if not repeated.any():
         return []
     rows = np.flatnonzero(repeated)
@@ -324,8 +373,9 @@ def _repeat_notes(gold, row_key, inverse, name):
              "gold view; a predicted opinion is right if it equals any opinion listed for the key (as the "
              "source formula does with sets), and the 3x3 table files a wrong one under the first listed "
              "opinion. The gold was not changed:" % (name, n_keys, len(rows))]
+    columns = [gold.cells(c) for c in COLUMNS]
     for i in rows[:NOTE_LINES]:
-        notes.append("  line %d: %s\t%s\t%s" % (i + 2, gold["SentenceId"][i], gold["View"][i], gold["Opinion"][i]))
+        notes.append("  line %d: %s\t%s\t%s" % ((i + 2,) + tuple(c.text(i) for c in columns)))
     if len(rows) > NOTE_LINES:
         notes.append("  ... %d more rows" % (len(rows) - NOTE_LINES))
     return notes

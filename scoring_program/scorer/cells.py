@@ -1,0 +1,430 @@
+"""A column of text cells as offsets into one UTF-8 byte buffer, and exact operations on whole columns.
+
+A million ids or keywords as Python strings cost about 60 bytes each, and
+comparing them needs a hash table per call; here cell ``i`` is
+``buf[start[i]:end[i]]`` of the bytes the file was read from, and comparing,
+grouping and looking up cells runs in numpy on 64-bit words of those bytes.
+Every grouping is exact: a 64-bit key only brings candidates together, each
+candidate is then compared with its group's first member byte for byte, and
+on a collision (two different cells, one key) the work is redone with Python
+strings.
+
+>>> cells = Cells.from_strings(["b", " a ", "b", ""])
+>>> cells.strip().tolist(), factorize(cells.strip(), ordered=True)[0].tolist(), duplicated(cells).tolist()
+(['b', 'a', 'b', ''], [0, 1, 0, 2], [False, False, True, False])
+>>> Index(Cells.from_strings(["x", "b"])).get_indexer(cells).tolist()
+[1, -1, 1, -1]
+"""
+import numpy as np
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_NUL = 0
+
+# the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
+ASCII_SPACE = np.zeros(256, dtype=bool)
+ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+UNICODE_SPACES = ("\x85", "\xa0", "\u1680", "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006",
+                  "\u2007", "\u2008", "\u2009", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
+_WIDE_SPACES = {2: [], 3: []}
+for _c in UNICODE_SPACES:
+    _b = _c.encode("utf-8")
+    _WIDE_SPACES[len(_b)].append(int.from_bytes(_b, "big"))
+
+
+class Cells:
+    """Cell ``i`` is ``buf[start[i]:end[i]]``, UTF-8 text without NUL; ``buf`` is a uint8 array shared by many."""
+
+    __slots__ = ("buf", "start", "end", "_words")
+
+    def __init__(self, buf, start, end):
+        self.buf = buf
+        self.start = np.asarray(start, dtype=np.int64)
+        self.end = np.asarray(end, dtype=np.int64)
+        self._words = None
+
+    @classmethod
+    def from_strings(cls, strings):
+        """Cells holding ``strings`` (any sequence of str without NUL), one joined buffer."""
+        if not len(strings):
+            return cls(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64))
+        try:
+            data = "\0".join(strings).encode("utf-8", "surrogatepass")
+        except TypeError:  # not all str
+            strings = [s if type(s) is str else str(s) for s in strings]
+            data = "\0".join(strings).encode("utf-8", "surrogatepass")
+        buf = np.frombuffer(data, dtype=np.uint8)
+        nul = np.flatnonzero(buf == _NUL)
+        if len(nul) == len(strings) - 1:
+            return cls(buf, np.concatenate(([0], nul + 1)), np.concatenate((nul, [len(buf)])))
+        encoded = [s.encode("utf-8", "surrogatepass") for s in strings]  # a string holds NUL itself
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        end = np.cumsum(lengths)
+        return cls(np.frombuffer(b"".join(encoded), dtype=np.uint8), end - lengths, end)
+
+    def __len__(self):
+        return len(self.start)
+
+    def __getitem__(self, index):
+        """The cells at ``index`` (a boolean mask, an index array or a slice), sharing the buffer."""
+        return Cells(self.buf, self.start[index], self.end[index])
+
+    def lengths(self):
+        """Byte length of every cell."""
+        return self.end - self.start
+
+    def text(self, i):
+        """Cell ``i`` as a str."""
+        i = int(i)
+        return bytes(self.buf[self.start[i]:self.end[i]]).decode("utf-8", "surrogatepass")
+
+    def tolist(self):
+        """Every cell as a str (for messages, options off the fast path and small tables)."""
+        if not len(self):
+            return []
+        return joined(self, b"\0").decode("utf-8", "surrogatepass").split("\0")
+
+    def to_objects(self):
+        """An object array of str."""
+        out = np.empty(len(self), dtype=object)
+        out[:] = self.tolist()
+        return out
+
+    def replaced(self, rows, texts):
+        """A compact copy of the cells in which cell ``rows[k]`` holds the bytes ``texts[k]`` instead."""
+        lengths = self.lengths()
+        lengths[rows] = [len(t) for t in texts]
+        end = np.cumsum(lengths)
+        start = end - lengths
+        keep = np.ones(len(self), dtype=bool)
+        keep[rows] = False
+        out = np.frombuffer(bytearray(int(end[-1]) if len(end) else 0), dtype=np.uint8)
+        _gather(self, np.flatnonzero(keep), out, start)
+        for i, text in zip(np.asarray(rows).tolist(), texts):  # only the cells being replaced
+            out[start[i]:end[i]] = np.frombuffer(text, dtype=np.uint8)
+        return Cells(out, start, end)
+
+    def words(self):
+        if self._words is None:
+            self._words = _Words(self.buf)
+        return self._words
+
+    # -- per-cell facts ---------------------------------------------------------------------------
+    def equals(self, value):
+        """True where the cell is exactly ``value`` (a str)."""
+        raw = value.encode("utf-8")
+        hit = self.lengths() == len(raw)
+        rows = np.flatnonzero(hit)
+        for w in range(0, len(raw), 8):  # one pass per eight bytes of the (short) constant
+            if not len(rows):
+                break
+            ok = word(self, rows, w // 8) == np.uint64(int.from_bytes(raw[w:w + 8], "little"))
+            hit[rows[~ok]] = False
+            rows = rows[ok]
+        return hit
+
+    def isin(self, values):
+        """True where the cell is one of ``values`` (a few str)."""
+        hit = np.zeros(len(self), dtype=bool)
+        for value in values:
+            hit |= self.equals(value)
+        return hit
+
+    def contains(self, value):
+        """True where ``value`` (a str) occurs in the cell."""
+        raw = value.encode("utf-8")
+        out = np.zeros(len(self), dtype=bool)
+        if not raw:
+            out[:] = True
+            return out
+        data = joined(self, b"\0")  # cells never hold NUL, so no match crosses two cells
+        if raw not in data:
+            return out
+        hits = find_all(np.frombuffer(data, dtype=np.uint8), raw, 0, len(data))
+        starts = np.cumsum(self.lengths() + 1) - self.lengths() - 1
+        out[np.searchsorted(starts, hits, side="right") - 1] = True
+        return out
+
+    def strip(self):
+        """The cells without leading and trailing white space, exactly as ``str.strip()`` (Unicode spaces too)."""
+        start, end = self.start.copy(), self.end.copy()
+        buf = self.buf
+        for _ in range(64):  # each round takes one space character off each end that has one
+            if not len(start):
+                break
+            moved = False
+            rows = np.flatnonzero(start < end)
+            if len(rows):
+                width = _space_width(buf, start[rows], end[rows], leading=True)
+                took = width > 0
+                if took.any():
+                    start[rows[took]] += width[took]
+                    moved = True
+            rows = np.flatnonzero(start < end)
+            if len(rows):
+                width = _space_width(buf, start[rows], end[rows], leading=False)
+                took = width > 0
+                if took.any():
+                    end[rows[took]] -= width[took]
+                    moved = True
+            if not moved:
+                return Cells(buf, start, end)
+        # more than 64 spaces at some end: the few such cells are stripped by Python
+        rows = np.flatnonzero(start < end)
+        still = rows[(_space_width(buf, start[rows], end[rows], True) > 0)
+                     | (_space_width(buf, start[rows], end[rows], False) > 0)]
+        for i in still.tolist():
+            raw = bytes(buf[start[i]:end[i]])
+            text = raw.decode("utf-8", "surrogatepass")
+            core = text.strip().encode("utf-8", "surrogatepass")
+            lead = len(text[:len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
+            start[i] += lead
+            end[i] = start[i] + len(core)
+        return Cells(buf, start, end)
+
+    def char_lengths(self):
+        """Characters (code points) in each cell: its bytes minus UTF-8 continuation bytes."""
+        out = self.lengths().copy()
+        for rows, lo, hi in _spans(self, 1 << 22):
+            piece = self.buf[lo:hi]
+            cont = piece >= 0x80
+            cont &= piece < 0xC0
+            if not cont.any():
+                continue
+            before = np.zeros(hi - lo + 1, dtype=np.int32 if hi - lo < 2 ** 31 else np.int64)
+            np.cumsum(cont, out=before[1:])
+            out[rows] -= before[self.end[rows] - lo] - before[self.start[rows] - lo]
+        return out
+
+
+def _space_width(buf, start, end, leading):
+    """Byte width of the white-space character at the start (or end) of each non-empty cell, 0 if none."""
+    n = end - start
+    if leading:
+        first = buf[start]
+        width = ASCII_SPACE[first].astype(np.int64)
+        wide = np.flatnonzero(first >= 0xC2)
+    else:
+        last = buf[end - 1]
+        width = ASCII_SPACE[last].astype(np.int64)
+        wide = np.flatnonzero(last >= 0x80)
+    for size, codes in _WIDE_SPACES.items():
+        rows = wide[n[wide] >= size]
+        if not len(rows):
+            continue
+        at = start[rows] if leading else end[rows] - size
+        value = np.zeros(len(rows), dtype=np.int64)
+        for k in range(size):
+            value = (value << 8) | buf[at + k]
+        width[rows[np.isin(value, codes)]] = size
+    return width
+
+
+def _spans(cells, budget):
+    """(cell indices, lo, hi): groups of cells, in buffer order, whose bytes lie in buf[lo:hi] of about ``budget``."""
+    if not len(cells):
+        return
+    order = np.argsort(cells.start, kind="stable")
+    start, end = cells.start[order], cells.end[order]
+    reach = np.maximum.accumulate(end)
+    k = 0
+    while k < len(order):
+        lo = int(start[k])
+        stop = int(np.searchsorted(start, lo + budget, side="left"))
+        stop = max(stop, k + 1)
+        yield order[k:stop], lo, int(reach[stop - 1])
+        k = stop
+
+
+def find_all(buf, raw, lo, hi):
+    """Start offsets of every occurrence of the bytes ``raw`` in ``buf[lo:hi]`` (overlapping ones too)."""
+    first = raw[0]
+    out = []
+    step = 1 << 22
+    for a in range(lo, hi, step):
+        b = min(hi, a + step + len(raw) - 1)
+        piece = buf[a:b]
+        cand = np.flatnonzero(piece[:max(0, min(step, b - a - len(raw) + 1))] == first)
+        for k in range(1, len(raw)):
+            if not len(cand):
+                break
+            cand = cand[piece[cand + k] == raw[k]]
+        out.append(cand + a)
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
+
+
+def joined(cells, separator):
+    """The bytes of every cell, in order, with ``separator`` (bytes) between them."""
+    n = len(cells)
+    if not n:
+        return b""
+    lengths = cells.lengths()
+    sep = np.frombuffer(separator, dtype=np.uint8)
+    out = np.empty(int(lengths.sum()) + len(sep) * (n - 1), dtype=np.uint8)
+    at = np.cumsum(lengths + len(sep)) - lengths - len(sep)
+    for k, byte in enumerate(sep):
+        out[at[1:] - len(sep) + k] = byte
+    _gather(cells, np.arange(n), out, at)
+    return out.tobytes()
+
+
+def _gather(cells, rows, out, at):
+    """Copy the bytes of cells ``rows`` into ``out``, cell ``rows[k]`` at ``at[rows[k]]``."""
+    lengths = cells.lengths()
+    step = 1 << 16
+    for a in range(0, len(rows), step):  # in slices of cells: the index arrays stay small
+        part = rows[a:a + step]
+        counts = lengths[part]
+        total = int(counts.sum())
+        if not total:
+            continue
+        shift = np.repeat(np.cumsum(counts) - counts, counts)
+        offset = np.arange(total) - shift
+        out[np.repeat(at[part], counts) + offset] = cells.buf[np.repeat(cells.start[part], counts) + offset]
+
+
+# -- exact keys, grouping and look-up --------------------------------------------------------------
+class _Words:
+    """The little-endian 8-byte word at any offset of a buffer; bytes past its end read as 0."""
+
+    def __init__(self, buf):
+        n = len(buf)
+        self.n = n
+        if n >= 8:
+            self.view = np.ndarray(shape=(n - 7,), dtype="<u8", buffer=buf, strides=(1,))
+        else:
+            self.view = np.zeros(0, dtype=np.uint64)
+        k = min(n, 8)
+        tail = np.zeros(16, dtype=np.uint8)
+        tail[:k] = buf[n - k:]
+        self.tail = np.ndarray(shape=(9,), dtype="<u8", buffer=tail, strides=(1,))
+        self.tail_from = n - k
+
+    def at(self, pos):
+        inside = pos < self.n - 7
+        if inside.all():
+            return self.view[pos]
+        out = np.empty(len(pos), dtype=np.uint64)
+        out[inside] = self.view[pos[inside]]
+        out[~inside] = self.tail[np.minimum(pos[~inside] - self.tail_from, 8)]  # past the end: zeros
+        return out
+
+
+def word(cells, rows, w):
+    """Word ``w`` (bytes 8w..8w+7) of the cells ``rows``, zero past each cell's end."""
+    start = cells.start[rows] + 8 * w
+    keep = np.clip(cells.end[rows] - start, 0, 8)
+    return cells.words().at(start) & _MASKS[keep]
+
+
+def keys(cells):
+    """A 64-bit key per cell from its length and all its bytes; equal cells have equal keys."""
+    lengths = cells.lengths()
+    key = lengths.astype(np.uint64) * _MIX
+    rows = np.flatnonzero(lengths > 0)
+    w = 0
+    while len(rows):
+        key[rows] = (key[rows] ^ word(cells, rows, w)) * _MIX
+        w += 1
+        rows = rows[lengths[rows] > 8 * w]
+    return key ^ (key >> np.uint64(29))
+
+
+def same(a, rows_a, b, rows_b, equal_keys=False):
+    """True where cell ``rows_a[k]`` of ``a`` has exactly the bytes of cell ``rows_b[k]`` of ``b``.
+
+    ``equal_keys``: the pairs are known to have equal ``keys``; then cells of equal length up to 8 bytes are
+    equal already (for one length, the key of a one-word cell is a bijection of that word).
+    """
+    la, lb = a.lengths()[rows_a], b.lengths()[rows_b]
+    ok = la == lb
+    live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
+    w = 0
+    while len(live):
+        ok[live] = word(a, rows_a[live], w) == word(b, rows_b[live], w)
+        w += 1
+        live = live[ok[live] & (la[live] > 8 * w)]
+    return ok
+
+
+def factorize(cells, ordered=False):
+    """(codes, first): a code per cell, equal cells alike, and the first cell of each code (``first[code]``).
+
+    Codes follow the order of first appearance (as ``pandas.factorize``) when ``ordered``; otherwise an
+    order of no meaning, one sort cheaper.
+    """
+    n = len(cells)
+    if not n:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    key = keys(cells)
+    order = np.argsort(key)
+    sorted_key = key[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first cell
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = group
+    if not same(cells, np.arange(n), cells, first[inverse], equal_keys=True).all():  # a key collision
+        return _factorize_strings(cells.tolist())
+    if not ordered:
+        return inverse, first
+    by_first = np.argsort(first)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    return rank[inverse], first[by_first]
+
+
+def _factorize_strings(strings):
+    seen = {}
+    codes = np.fromiter((seen.setdefault(s, len(seen)) for s in strings), dtype=np.int64, count=len(strings))
+    return codes, np.unique(codes, return_index=True)[1]
+
+
+def duplicated(cells):
+    """True for a cell equal to an earlier one (``pandas.Series.duplicated``)."""
+    codes, first = factorize(cells)
+    dup = np.ones(len(cells), dtype=bool)
+    dup[first] = False
+    return dup
+
+
+class Index:
+    """Distinct cells and their positions; ``get_indexer`` finds other cells among them, exactly.
+
+    The vocabulary's cells must be distinct (``ValueError`` otherwise).
+    """
+
+    def __init__(self, cells):
+        self.cells = cells
+        key = keys(cells)
+        self.order = np.argsort(key, kind="stable")
+        self.sorted_keys = key[self.order]
+        self.by_string = None
+        if len(key) > 1 and (self.sorted_keys[1:] == self.sorted_keys[:-1]).any():
+            strings = cells.tolist()
+            self.by_string = {s: k for k, s in enumerate(strings)}
+            if len(self.by_string) != len(strings):
+                raise ValueError("the cells of an Index must be distinct")
+
+    def __len__(self):
+        return len(self.cells)
+
+    def get_indexer(self, cells):
+        """Position of each of ``cells`` in the index, -1 where it is not there."""
+        if self.by_string is not None:
+            return np.array([self.by_string.get(s, -1) for s in cells.tolist()], dtype=np.int64)
+        if not len(self.cells) or not len(cells):
+            return np.full(len(cells), -1, dtype=np.int64)
+        key = keys(cells)
+        slot = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.order) - 1)
+        found = np.flatnonzero(self.sorted_keys[slot] == key)
+        position = np.full(len(cells), -1, dtype=np.int64)
+        candidate = self.order[slot[found]]
+        exact = same(cells, found, self.cells, candidate, equal_keys=True)
+        position[found[exact]] = candidate[exact]
+        return position
+
+    def tolist(self):
+        return self.cells.tolist()
