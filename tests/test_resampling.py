@@ -121,7 +121,10 @@ def test_paired_randomization_agrees_with_ranx_fisher_test():
         ours = resampling.paired_randomization(np.column_stack([a, np.ones(n)]), np.column_stack([b, np.ones(n)]),
                                                accuracy, 20000, seed=42)
         assert ours.difference == pytest.approx(a.mean() - b.mean(), abs=1e-12)
-        assert abs(ours.p_value - theirs) < 0.012, (ours.p_value, theirs)
+        # both are Monte Carlo estimates of one p-value (ranx's draws differ from run to run even with its
+        # seed): allow five standard errors of the difference of two independent 20000-draw estimates
+        p = (ours.p_value + theirs) / 2
+        assert abs(ours.p_value - theirs) < 5 * np.sqrt(2 * p * (1 - p) / 20000) + 1e-3, (ours.p_value, theirs)
 
 
 def test_paired_randomization_of_identical_tables_is_not_significant():

@@ -11,7 +11,7 @@ say anything about answers.
 >>> ids(["a"]), count(2714), share(0.8571)
 ('a', '2,714', '86%')
 """
-import pandas as pd
+from .lazy import pandas as pd
 
 from .problems import Message
 from .quoting import clip

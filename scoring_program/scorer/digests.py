@@ -15,7 +15,7 @@ multiset is made a set first.
 import hashlib
 
 import numpy as np
-import pandas as pd
+from .lazy import pandas as pd
 
 _MIX = np.uint64(0x100000001B3)
 

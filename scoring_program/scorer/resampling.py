@@ -29,7 +29,7 @@ import zlib
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+from .lazy import pandas as pd
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_LEVEL = 0.95

@@ -24,7 +24,6 @@ non-empty prediction and a non-empty gold set, as the source document's code doe
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .. import advice, digests, report
 from ..config import Check, Option
@@ -32,7 +31,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
 from ..problems import Message
-from ..cells import duplicated
+from ..cells import duplicated, factorize
 from ..tables import match_ids, read_public_units, read_table, reference_table
 from .base import Contract, Reference, Result, TaskFamily, Units
 
@@ -165,12 +164,13 @@ class Keywords(TaskFamily):
         filled = sub.present & (per_sample > 0)
         sep = cfg.options["keyword_separator"]
         if filled.any() and (per_sample[filled] == 1).all():
-            other, held = advice.most_common_separator(sub.items, exclude=sep)
+            other, held = advice.most_common_separator(sub.items.tolist(), exclude=sep)
             if other is not None and held > 0.5:
                 found.append(ADVICE_SEPARATOR(share=advice.share(held), found=repr(other), sep=repr(sep)))
                 return found
         if filled.sum() >= 2:
-            codes, distinct = pd.factorize(sub.items)
+            codes, first = factorize(sub.items, ordered=True)
+            distinct = sub.items[first].tolist()
             pairs = np.unique(sub.rows.astype(np.int64) * max(len(distinct), 1) + codes)
             if len(pairs) == int(filled.sum()) * len(distinct):  # every filled row holds every keyword given
                 value = clip(sep.join(map(str, distinct)), 60)
@@ -214,10 +214,10 @@ class Keywords(TaskFamily):
 
     def unit_answers(self, ref, sub):
         """Each sample's set of keywords (a keyword written twice counts once, as in scoring)."""
-        codes, items = pd.factorize(sub.items)
-        pairs = np.unique(sub.rows.astype(np.int64) * max(len(items), 1) + codes)
-        return digests.per_unit(pairs // max(len(items), 1), len(ref.units),
-                                np.asarray(items, dtype=object)[pairs % max(len(items), 1)].astype(str))
+        codes, first = factorize(sub.items)
+        width = max(len(first), 1)
+        pairs = np.unique(sub.rows.astype(np.int64) * width + codes)
+        return digests.per_unit(pairs // width, len(ref.units), sub.items[first[pairs % width]].to_objects())
 
 
 def sample_scores(c, g, p, counted):

@@ -195,7 +195,7 @@ class ViewSentiment(TaskFamily):
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):
         """Several views joined in one View cell."""
-        found, held = advice.most_common_separator(sub.view)
+        found, held = advice.most_common_separator(sub.view.tolist())
         if found is not None and held > 0.5:
             return [ADVICE_JOINED(share=advice.share(held), found=repr(found))]
         return []
@@ -277,7 +277,7 @@ class ViewSentiment(TaskFamily):
 
     def unit_answers(self, ref, sub):
         """Each sentence's set of (view, opinion) pairs."""
-        return digests.per_unit(sub.sentence, len(ref.units), sub.view.astype(str), sub.opinion)
+        return digests.per_unit(sub.sentence, len(ref.units), sub.view.to_objects(), sub.opinion)
 
 
 def _opinions(cells, labels):
