@@ -93,8 +93,10 @@ def test_adjacent_p_values_agree_with_ranx_fisher_test(rescored):
         assert float(r["macro_f1"]) == pytest.approx(scores[r["submission"]].mean(), abs=1e-9)
     for previous, r in zip(rows, rows[1:]):
         theirs, _ = fisher_randomization_test(scores[previous["submission"]], scores[r["submission"]], 20000, 0.05, 42)
-        assert abs(float(r["p_vs_previous"]) - theirs) < 0.01, (previous["submission"], r["submission"],
-                                                                 r["p_vs_previous"], theirs)
+        # two Monte Carlo estimates of one p-value (ranx's draws vary from run to run): five standard errors
+        p = (float(r["p_vs_previous"]) + theirs) / 2
+        assert abs(float(r["p_vs_previous"]) - theirs) < 5 * np.sqrt(2 * p * (1 - p) / 20000) + 1e-3, (
+            previous["submission"], r["submission"], r["p_vs_previous"], theirs)
     tier = {r["submission"]: int(r["tier"]) for r in rows}
     # perfect alone; 20% and 21% dropped not told apart; 45% dropped and its copy together; the near copy,
     # wrong on 2% more samples every time, is worse for sure
