@@ -113,7 +113,7 @@ class EmotionCause(TaskFamily):
     required_slots = ()
     public_inputs = PUBLIC_INPUTS
     options = {
-        "subtasks": Option("both", ("both", "1", "2"), "which subtasks the phase scores"),
+        "subtasks": Option("both", ("both", "1", "2"), "which subtasks the phase scores and which keys it writes (see below)"),
         "mode": Option("official", ("official", "clean"),
                        "official: the CodaLab scorer's numbers (+1e-8 denominators); clean: exact division, "
                        "each gold span credited at most once"),

@@ -100,10 +100,12 @@ class Keywords(TaskFamily):
         "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
                                     "what joins the keywords of one sample inside its cell"),
         "normalisation": Option([], Check(_steps, "a list of distinct steps among %s" % ", ".join(NORMALISATIONS)),
-                                "applied to every keyword before comparison, in the order strip, nfkc, casefold"),
+                                "applied to every keyword (gold and prediction) in the order strip, NFKC (full-width "
+                                "to half-width), casefold"),
         "mode": Option("all", ("all", "legacy"),
                        "all: every gold sample counts, a missing or empty prediction scores 0; legacy: only samples "
-                       "with a non-empty prediction and a non-empty gold set count (the source document's rule)"),
+                       "with a non-empty prediction and a non-empty gold set count (the source document's rule; "
+                       "see Which samples count)"),
     }
 
     def leaderboard_keys(self, options):

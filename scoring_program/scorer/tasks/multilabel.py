@@ -127,7 +127,8 @@ OPTIONS = {
                    "beta of the F-beta columns"),
     "classes": Option("gold_or_predicted", ml.CLASS_RULES, "which classes the class averages cover"),
     "both_empty": Option("zero", ml.BOTH_EMPTY_RULES,
-                         "what a sample with empty gold and empty prediction scores in sample averages"),
+                         "what a sample with empty gold and empty prediction scores in sample averages: 0, 1, "
+                         "or left out (skip)"),
 }
 
 SET_KEYS = ["micro_f1", "micro_precision", "micro_recall", "class_avg_f1", "class_avg_precision",

@@ -107,12 +107,15 @@ class ViewSentiment(TaskFamily):
     default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
-                                 "opinion names accepted: en (pos/neu/neg), zh (正面/中性/负面) or either"),
+                                 "the opinion names accepted, in gold and submission alike: en (pos/neu/neg), zh "
+                                 "(正面/中性/负面) or either"),
         "repeated_rows": Option("reject", ("reject", "merge_identical"),
-                                "a (SentenceId, View) given twice: always refused, or identical rows counted once "
-                                "(two different opinions for one view are refused either way)"),
+                                "a (SentenceId, View) given twice is refused (reject); with merge_identical, rows "
+                                "repeating an earlier row exactly are counted once (the report says how many). Two "
+                                "different opinions for one view are refused either way"),
         "view_normalisation": Option([], Check(_steps, "a list of distinct steps among %s" % ", ".join(NORMALISATIONS)),
-                                     "how View strings are normalised before comparison (none by default)"),
+                                     "views are compared exactly as written unless steps are given (applied in the order "
+                                     "strip, nfkc, casefold)"),
     }
 
     def leaderboard_keys(self, options):
