@@ -22,14 +22,13 @@ own leaderboard gives the exact scores away.
 import argparse
 import hashlib
 import json
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from .layout import assemble_reference, load_board_config
+from .layout import assemble_reference, load_board_config, place_submission
 from .rescore import SKIP, tree_hash, write_csv
 from scorer import ladder, report
 from scorer.api import Competition, ordered_scores
@@ -46,19 +45,6 @@ def team_submissions(folder):
         if team.is_dir() and team.name not in SKIP and not team.name.startswith("."):
             teams[team.name] = [p for p in sorted(team.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
     return teams
-
-
-def _res_folder(submission, tmp):
-    """A res/ folder holding ``submission`` (a file, a zip or a folder)."""
-    res = Path(tmp) / "res"
-    if res.exists():
-        shutil.rmtree(res)
-    if submission.is_dir():
-        shutil.copytree(submission, res)
-    else:
-        res.mkdir(parents=True)
-        shutil.copy2(submission, res / submission.name)
-    return res
 
 
 def settings_of(config, step=None, parameter_free=False):
@@ -97,7 +83,7 @@ def update(comp, board, teams, saved, settings, units_dir, seed):
                     continue
                 done.append(digest)
                 try:
-                    submission = comp.read_submission(str(_res_folder(path, tmp)))
+                    submission = comp.read_submission(str(place_submission(path, Path(tmp) / "res")))
                 except ScoringError as exc:
                     errors[path.name] = exc.message
                     continue

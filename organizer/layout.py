@@ -115,14 +115,21 @@ def assemble_input(reference_dir, board, submission, target, reveal=False):
     if target.exists():
         shutil.rmtree(target)
     assemble_reference(reference_dir, board, target / "ref", reveal)
-    res = target / "res"
-    submission = Path(submission)
+    place_submission(submission, target / "res")
+    return target
+
+
+def place_submission(submission, res):
+    """``res`` (made afresh) holding ``submission`` as a platform unpacks it: a folder's content, else the file."""
+    res, submission = Path(res), Path(submission)
+    if res.exists():
+        shutil.rmtree(res)
     if submission.is_dir():
         shutil.copytree(submission, res)
     else:
         res.mkdir(parents=True)
         shutil.copy2(submission, res / submission.name)
-    return target
+    return res
 
 
 def load_board_config(reference_dir, board):
