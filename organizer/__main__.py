@@ -19,7 +19,7 @@ import importlib
 import sys
 
 SUBCOMMANDS = {
-    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "bundle",
+    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
     "check": "check", "rescore": "rescore", "ladder": "ladder", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
     "options": "options_table",
 }

@@ -1,6 +1,6 @@
 """Turn a competition folder into an uploadable bundle zip (CodaLab v1, or Codabench v2 on request).
 
-    python3 -m organizer bundle COMPETITION_DIR OUT.zip [--format v1|v2] [--no-check]
+``python3 -m organizer bundle`` (organizer/write_bundle.py) writes one and lints it.
 
 v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
 
@@ -16,14 +16,11 @@ v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
 (one task per phase) and the pages under ``pages/``.
 
 Every zip is deterministic: entries sorted, fixed timestamps and permissions,
-so the same folder always gives the same bytes. The bundle is checked with
-python3 -m organizer check before it is written (``--no-check`` skips that).
+so the same folder always gives the same bytes.
 """
-import argparse
 import datetime as dt
 import io
 import re
-import sys
 import zipfile
 from pathlib import Path
 
@@ -301,33 +298,3 @@ def build_v2(competition):
     entries.update(assets)
     entries.update(kits)
     return zip_bytes(entries)
-
-
-def build(competition, out, fmt="v1", check=True):
-    data = build_v1(competition) if fmt == "v1" else build_v2(competition)
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    if check:
-        from . import check
-        problems = check.check_path(out)
-        check.print_problems(problems, out)
-        if check.has_errors(problems):
-            return 1
-    return 0
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer bundle", description=__doc__.split("\n\n")[0])
-    parser.add_argument("competition", help="competition folder (competition.yaml, pages/, reference_data/, ...)")
-    parser.add_argument("out", help="the bundle zip to write")
-    parser.add_argument("--format", choices=("v1", "v2"), default="v1")
-    parser.add_argument("--no-check", action="store_true", help="do not lint the written bundle")
-    args = parser.parse_args(argv)
-    status = build(args.competition, args.out, args.format, check=not args.no_check)
-    print("wrote %s (%s)%s" % (args.out, args.format, "" if status == 0 else "; it has errors, see above"))
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())
