@@ -87,7 +87,7 @@ def run(input_dir, output_dir):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
         if cfg.private_output and cfg.board == "A":
             _privately(private, lambda: write_scores(private, comp.scores(submission, "B"), prefix="board_B_"))
-    return RunResult(cfg.board, shown, result.summary)
+    return RunResult(cfg.board, shown, report.words(result.summary, cfg.language))
 
 
 def page_title(comp):

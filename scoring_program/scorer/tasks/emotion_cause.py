@@ -64,6 +64,15 @@ PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, withou
 
 
 UNIT = Message("ecac.unit", "conversations", "对话")
+SUBTASK_TITLE = Message("ecac.report.subtask", "Subtask {subtask}", "子任务 {subtask}")
+NO_SUBTASK_FILE = Message("ecac.report.no_file", "No {file} in the submission: every subtask {subtask} score is 0.",
+                          "提交中没有 {file}：子任务 {subtask} 的各项成绩均为 0。")
+NOT_SCORED_TITLE = Message("ecac.report.not_scored", "Not scored", "未计分")
+SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode {mode} (exact division, each gold span "
+                        "credited once).", "{n} 段对话；模式 {mode}（精确除法，每个标准答案片段只计一次）。")
+SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode {mode} (the official scorer's rules, "
+                           "+1e-8 in every denominator).",
+                           "{n} 段对话；模式 {mode}（官方评测脚本的规则，每个分母加 1e-8）。")
 F1_CHART = Message("ecac.report.f1_chart", "Subtask {subtask}: F1 per emotion, emotions sorted by gold pairs",
                    "子任务 {subtask}：各情绪的 F1，按标准答案中的情绪-原因对数排序")
 MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pairs at the same position, gold rows, "
@@ -215,9 +224,8 @@ class EmotionCause(TaskFamily):
             if submitted is None:
                 keys = SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS
                 scores.update((k, 0.0) for k in keys)
-                sections.append(report.Section("Subtask %d" % subtask, [report.Text(
-                    "No %s in the submission: every subtask %d score is 0." % (cfg.files[SLOT[subtask]], subtask),
-                    "error")]))
+                sections.append(report.Section(SUBTASK_TITLE(subtask=subtask), [report.Text(
+                    NO_SUBTASK_FILE(file=cfg.files[SLOT[subtask]], subtask=subtask), "error")]))
                 continue
             pred = submitted.pairs.take(in_board[submitted.pairs.conv])
             n_neutral = int((pred.emotion == 0).sum())
@@ -232,11 +240,8 @@ class EmotionCause(TaskFamily):
             units.append(Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
                                _per_conversation(counted, subtask, in_board)))
         for line in sub.ignored:
-            sections.append(report.Section("Not scored", [report.Text(line, "note")]))
-        summary = ("%d conversations; mode %s (%s)." % (
-            int(in_board.sum()), cfg.options["mode"],
-            "exact division, each gold span credited once" if clean else
-            "the official scorer's rules, +1e-8 in every denominator"))
+            sections.append(report.Section(NOT_SCORED_TITLE, [report.Text(line, "note")]))
+        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()), mode=cfg.options["mode"])
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
