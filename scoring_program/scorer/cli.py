@@ -17,6 +17,12 @@ from .problems import Message
 from .outputs import OUTPUT_FILES, format_number, write_text
 from .runner import PRIVATE_DIR, PRIVATE_FILES, run
 
+SAID_SCORED = Message("run.scored", "Scored board {board}. {summary}", "已评测榜单 {board}。{summary}")
+SAID_PLACEHOLDERS = Message("run.placeholders", "The scores written are placeholders until the board is revealed.",
+                            "榜单公布之前，写出的成绩只是占位值。")
+FAILED_TITLE = Message("run.failed", "Scoring failed", "评测失败")
+SAID_WROTE = Message("run.wrote", "Wrote {files}", "已写出 {files}")
+
 ORGANIZER_ERROR = "organizer_error.txt"
 TRACEBACK = "traceback.txt"
 HIDDEN_REFERENCE = Message(
@@ -69,14 +75,15 @@ def main(argv):
         lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
                      lang)
+    lang = language_of(input_dir)
     if outcome.sealed:
         _say(outcome.summary)
-        _say("The scores written are placeholders until the board is revealed.")
+        _say(SAID_PLACEHOLDERS().text(lang))
     else:
-        _say("Scored board %s. %s" % (outcome.board, outcome.summary))
+        _say(SAID_SCORED(board=outcome.board, summary=outcome.summary).text(lang))
         for key, value in outcome.scores.items():
             _say("  %s: %s" % (key, format_number(value)))
-    _say("Wrote %s" % ", ".join(os.path.join(output_dir, f) for f in OUTPUT_FILES))
+    _say(SAID_WROTE(files=", ".join(os.path.join(output_dir, f) for f in OUTPUT_FILES)).text(lang))
     return 0
 
 
@@ -130,7 +137,7 @@ def _fail(output_dir, who, message, exit_code, lang):
     """The page and the one stderr line of a failed run; returns its exit code."""
     try:
         write_text(os.path.join(output_dir, "detailed_results.html"),
-                   report.error_page("Scoring failed", who, message))
+                   report.error_page(FAILED_TITLE, i18n.who_text(who, lang), message, lang))
     except ScoringError:  # OUTPUT is not writable: the one line on stderr says what failed
         pass
     _say(i18n.error_line(who, message, lang), sys.stderr)

@@ -46,6 +46,11 @@ def where(lang, file, line=None, column=None, unit=None):
     return "".join(parts)
 
 
+def who_text(who, lang="en"):
+    """The kind of a failure (``submission error``, ...) in ``lang``."""
+    return _WHO_ZH.get(who, who) if pick(lang) == "zh" else who
+
+
 def error_line(who, message, lang="en"):
     """score.py's one stderr line: ``ERROR (<who>): <message>``, framed in the competition's language."""
     if pick(lang) == "zh":

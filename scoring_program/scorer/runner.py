@@ -50,6 +50,7 @@ ROUNDED = Message("report.feedback.rounded", "Scores on this board are rounded t
 NO_CLASS_COUNTS = Message("report.feedback.no_class_counts",
                           "Counts per class and per group are not shown on this board.",
                           "本榜单不显示按类别或分组的计数。")
+ALL_UNITS_TITLE = Message("report.board_all", "{title}: every item", "{title}：全部样本")
 FEEDBACK_TITLE = Message("report.feedback.title", "About this board", "关于本榜单")
 
 
@@ -87,11 +88,14 @@ def run(input_dir, output_dir):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
         if cfg.private_output and cfg.board == "A":
             _privately(private, lambda: write_scores(private, comp.scores(submission, "B"), prefix="board_B_"))
-    return RunResult(cfg.board, shown, result.summary)
+    return RunResult(cfg.board, shown, report.words(result.summary, cfg.language))
 
 
 def page_title(comp):
-    return report.BOARD_TITLE(title=comp.cfg.title or comp.family.title, board=comp.cfg.board)
+    title = comp.cfg.title or comp.family.title
+    if comp.cfg.board == "all":   # every unit: the starting kit's dev set, not a leaderboard board
+        return ALL_UNITS_TITLE(title=title)
+    return report.BOARD_TITLE(title=title, board=comp.cfg.board)
 
 
 def footer(comp, program):

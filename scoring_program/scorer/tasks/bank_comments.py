@@ -27,6 +27,8 @@ from ..tagcodes import encode_cells, split_tokens
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 CLASSES = ("0", "1", "2")
+SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",
+                  "{n} 条评论，{chars} 个字符；实体按 {scheme} 解码。")
 CLASS_NAMES = ("0 negative", "1 positive", "2 neutral")
 CLASS_ALIASES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
 TYPES = ("BANK", "PRODUCT", "COMMENTS_N", "COMMENTS_ADJ")
@@ -238,8 +240,7 @@ class BankComments(TaskFamily):
             _views_section(decodings, scheme),
             _class_section(matrix, kappa, accuracy),
         ]
-        summary = "%d comments, %d characters; entities decoded as %s." % (
-            int(doc_mask.sum()), int(lengths.sum()), scheme.description)
+        summary = SUMMARY(n=int(doc_mask.sum()), chars=int(lengths.sum()), scheme=scheme.description)
         units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), per_comment)]
         return Result(scores, sections, summary, units)
 

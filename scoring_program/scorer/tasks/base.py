@@ -88,7 +88,7 @@ class Result:
 
     scores: Dict[str, float]
     sections: List[Any] = field(default_factory=list)
-    summary: str = ""
+    summary: Any = ""   # a string, or a Problem written in the competition's language
     units: List[Units] = field(default_factory=list)
 
     def units_of(self, key):

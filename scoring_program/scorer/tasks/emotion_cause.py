@@ -24,7 +24,7 @@ absent scores 0 on all its keys.
 """
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 from ..lazy import pandas as pd
@@ -64,6 +64,30 @@ PUBLIC_INPUTS = "Subtask_1_test.json"  # the released test conversations, withou
 
 
 UNIT = Message("ecac.unit", "conversations", "对话")
+SUBTASK_TITLE = Message("ecac.report.subtask", "Subtask {subtask}", "子任务 {subtask}")
+ABSENT_SCORED_ZERO = Message("ecac.report.no_file", "No {file} in the submission: every subtask {subtask} score is 0.",
+                             "提交中没有 {file}：子任务 {subtask} 的各项成绩均为 0。")
+NOT_SCORED_TITLE = Message("ecac.report.not_scored", "Not scored", "未计分")
+SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode {mode} (exact division, each gold span "
+                        "credited once).", "{n} 段对话；模式 {mode}（精确除法，每个标准答案片段只计一次）。")
+SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode {mode} (the official scorer's rules, "
+                           "+1e-8 in every denominator).",
+                           "{n} 段对话；模式 {mode}（官方评测脚本的规则，每个分母加 1e-8）。")
+NOT_THIS_PHASE = Message("ecac.report.not_this_phase", "{file} was not scored: this phase scores subtask {subtask} only.",
+                         "{file} 未计分：本阶段只评测子任务 {subtask}。")
+PER_EMOTION_TITLE = Message("ecac.report.per_emotion", "Subtask {subtask}: per emotion", "子任务 {subtask}：各情绪")
+SAME_SPAN_TITLE = Message("ecac.report.same_span", "Subtask {subtask}: emotions of pairs at the same utterances "
+                          "and span", "子任务 {subtask}：话语和片段相同的情绪-原因对的情绪")
+SAME_UTTERANCES_TITLE = Message("ecac.report.same_utterances", "Subtask {subtask}: emotions of pairs at the same "
+                                "utterances", "子任务 {subtask}：话语相同的情绪-原因对的情绪")
+NONE_CAPTION = Message("ecac.report.none_caption", "(none) row: predictions where no gold pair is; (none) column: "
+                       "gold pairs nobody predicted.",
+                       "(none) 行：没有对应标准答案对的预测；(none) 列：无人预测到的标准答案对。")
+PAIRS_READ = Message("ecac.report.pairs_read", "{read} pairs read, {duplicates} duplicates removed, {neutral} "
+                     "neutral pairs ignored (neutral is not scored).",
+                     "读入 {read} 个情绪-原因对，去除 {duplicates} 个重复，忽略 {neutral} 个 neutral 对（neutral 不计分）。")
+UNKNOWN_SKIPPED = Message("ecac.report.unknown_skipped", "{n} conversations not in the test set were skipped.",
+                          "跳过了 {n} 段不在测试集中的对话。")
 F1_CHART = Message("ecac.report.f1_chart", "Subtask {subtask}: F1 per emotion, emotions sorted by gold pairs",
                    "子任务 {subtask}：各情绪的 F1，按标准答案中的情绪-原因对数排序")
 MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pairs at the same position, gold rows, "
@@ -100,7 +124,7 @@ class EcacReference(Reference):
 @dataclass
 class EcacSubmission:
     pairs: Dict[int, Optional[object]]   # subtask -> Submitted, or None when its file is absent
-    ignored: List[str] = field(default_factory=list)
+    ignored: List[Any] = field(default_factory=list)  # notes (Problems) in the competition's language
 
 
 class EmotionCause(TaskFamily):
@@ -173,7 +197,7 @@ class EmotionCause(TaskFamily):
             file = files.get(SLOT[subtask])
             if subtask not in scored:
                 if file is not None:
-                    ignored.append("%s was not scored: this phase scores subtask %s only." % (file.name, scored[0]))
+                    ignored.append(NOT_THIS_PHASE(file=file.name, subtask=scored[0]))
                 continue
             if file is None:
                 if len(scored) == 1:
@@ -215,9 +239,8 @@ class EmotionCause(TaskFamily):
             if submitted is None:
                 keys = SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS
                 scores.update((k, 0.0) for k in keys)
-                sections.append(report.Section("Subtask %d" % subtask, [report.Text(
-                    "No %s in the submission: every subtask %d score is 0." % (cfg.files[SLOT[subtask]], subtask),
-                    "error")]))
+                sections.append(report.Section(SUBTASK_TITLE(subtask=subtask), [report.Text(
+                    ABSENT_SCORED_ZERO(file=cfg.files[SLOT[subtask]], subtask=subtask), "error")]))
                 continue
             pred = submitted.pairs.take(in_board[submitted.pairs.conv])
             n_neutral = int((pred.emotion == 0).sum())
@@ -232,11 +255,8 @@ class EmotionCause(TaskFamily):
             units.append(Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
                                _per_conversation(counted, subtask, in_board)))
         for line in sub.ignored:
-            sections.append(report.Section("Not scored", [report.Text(line, "note")]))
-        summary = ("%d conversations; mode %s (%s)." % (
-            int(in_board.sum()), cfg.options["mode"],
-            "exact division, each gold span credited once" if clean else
-            "the official scorer's rules, +1e-8 in every denominator"))
+            sections.append(report.Section(NOT_SCORED_TITLE, [report.Text(line, "note")]))
+        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()), mode=cfg.options["mode"])
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
@@ -398,12 +418,11 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
         for _, s in parts:
             row += [s[key + "p"], s[key + "r"], s[key + "f1"]]
         rows.append(row)
-    notes = ("%d pairs read, %d duplicates removed, %d neutral pairs ignored (neutral is not scored)."
-             % (n_read, n_read - len(pred), n_neutral))
+    notes = [report.Text(PAIRS_READ(read=n_read, duplicates=n_read - len(pred), neutral=n_neutral), "note")]
     if n_unknown:
-        notes += " %d conversations not in the test set were skipped." % n_unknown
+        notes.append(report.Text(UNKNOWN_SKIPPED(n=n_unknown), "note"))
     if odd:
-        notes += " " + odd
+        notes.append(report.Text(odd, "note"))
     matrix = emotion_confusion(gold, pred, table["position"])
     labels = list(EMOTIONS) + ["(none)"]
     # every emotion (neutral too: a pair can be predicted neutral) by gold count, then (none)
@@ -411,17 +430,14 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     sorted_matrix = matrix[np.ix_(shown, shown)]
     names = [labels[i] for i in shown]
     conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]
-    where = "utterances and span" if subtask == 1 else "utterances"
     f1_series = [(name, [float(s["f"][j - 1]) for j in order]) for name, s in parts]
     return [
-        report.Section("Subtask %d: per emotion" % subtask,
-                       [report.Table(headers, rows), report.Text(notes, "note"),
+        report.Section(PER_EMOTION_TITLE(subtask=subtask),
+                       [report.Table(headers, rows)] + notes + [
                         report.Bars(F1_CHART(subtask=subtask), [EMOTIONS[j] for j in order], f1_series)],
                        per_class=True),
-        report.Section("Subtask %d: emotions of pairs at the same %s" % (subtask, where), [
-            report.Table([report.MATRIX_CORNER] + names, conf_rows,
-                         caption="(none) row: predictions where no gold pair is; (none) column: gold pairs "
-                                 "nobody predicted."),
+        report.Section((SAME_SPAN_TITLE if subtask == 1 else SAME_UTTERANCES_TITLE)(subtask=subtask), [
+            report.Table([report.MATRIX_CORNER] + names, conf_rows, caption=NONE_CAPTION),
             report.Heatmap(MATRIX_CHART(subtask=subtask), names, names, sorted_matrix.tolist()),
         ], per_class=True),
     ]

@@ -78,6 +78,16 @@ def _steps(value):
     return isinstance(value, list) and len(set(value)) == len(value) and all(v in NORMALISATIONS for v in value)
 
 
+SUMMARY_NORMALISED = Message(
+    "keywords.summary.normalised", "{n} samples on this board, {counted} counted (mode {mode}); keywords joined by "
+    "{separator}, compared after {steps}.",
+    "本榜单 {n} 个样本，计分 {counted} 个（模式 {mode}）；关键词以 {separator} 分隔，经 {steps} 处理后比较。")
+SUMMARY_EXACT = Message(
+    "keywords.summary.exact", "{n} samples on this board, {counted} counted (mode {mode}); keywords joined by "
+    "{separator}, compared exactly as written (no normalisation).",
+    "本榜单 {n} 个样本，计分 {counted} 个（模式 {mode}）；关键词以 {separator} 分隔，按原文逐字比较（不做规范化）。")
+
+
 @dataclass
 class KeywordReference(Reference):
     rows: np.ndarray = None    # sample code of each gold keyword
@@ -192,9 +202,9 @@ class Keywords(TaskFamily):
                     _keyword_section(c, g, p, counted),
                     _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
-        summary = ("%d samples on this board, %d counted (mode %s); keywords joined by %r, compared %s."
-                   % (int(on_board.sum()), int(counted.sum()), cfg.options["mode"], cfg.options["keyword_separator"],
-                      "after " + "+".join(steps) if steps else "exactly as written (no normalisation)"))
+        summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
+            n=int(on_board.sum()), counted=int(counted.sum()), mode=cfg.options["mode"],
+            separator=repr(cfg.options["keyword_separator"]), steps="+".join(steps))
 
         def per_sample():
             """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""

@@ -140,6 +140,10 @@ RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
 LABEL_RANKING_KEYS = ["label_ranking_avg_precision", "coverage_error", "label_ranking_loss", "macro_ap"]
 
 
+SUMMARY = Message("multilabel.summary", "{n} samples, {classes} classes; predicted set: {rule}.",
+                  "{n} 个样本，{classes} 个类别；预测集合：{rule}。")
+
+
 @dataclass
 class MultilabelContract(Contract):
     labels: Tuple[str, ...] = ()  # the class names (public: the task's vocabulary)
@@ -348,8 +352,7 @@ class Multilabel(TaskFamily):
             _label_ranking_section(scores, mask, opts, sub.ranked_scores is not None),
             _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
         ]
-        summary = "%d samples, %d classes; predicted set: %s." % (int(rows.sum()), len(ref.contract.labels),
-                                                                 _set_rule(opts))
+        summary = SUMMARY(n=int(rows.sum()), classes=len(ref.contract.labels), rule=_set_rule(opts))
         predicted = sub.predicted[rows]
 
         def sets():

@@ -83,6 +83,16 @@ def _steps(value):
     return isinstance(value, list) and len(set(value)) == len(value) and all(v in NORMALISATIONS for v in value)
 
 
+SUMMARY_NORMALISED = Message(
+    "view.summary.normalised", "{n} sentences, {gold} gold views, {pred} predicted views; opinions {labels}; views "
+    "compared after {steps}.",
+    "{n} 个句子，标准答案 {gold} 个评价对象，预测 {pred} 个；观点标签 {labels}；评价对象经 {steps} 处理后比较。")
+SUMMARY_EXACT = Message(
+    "view.summary.exact", "{n} sentences, {gold} gold views, {pred} predicted views; opinions {labels}; views "
+    "compared exactly as written.",
+    "{n} 个句子，标准答案 {gold} 个评价对象，预测 {pred} 个；观点标签 {labels}；评价对象按原文逐字比较。")
+
+
 @dataclass
 class ViewReference(Reference):
     views: Index = None                # distinct gold views (normalised), an exact cells.Index
@@ -262,10 +272,9 @@ class ViewSentiment(TaskFamily):
             sections.append(report.Section("Repeated rows", [report.Text(
                 "%d row(s) repeated an earlier row exactly (same SentenceId, View and Opinion) and were counted "
                 "once (options.repeated_rows is merge_identical)." % merged, "note")]))
-        summary = ("%d sentences, %d gold views, %d predicted views; opinions %s; views compared %s."
-                   % (int(on_board.sum()), n_gold, n_pred, cfg.options["opinion_labels"],
-                      "after " + "+".join(cfg.options["view_normalisation"]) if cfg.options["view_normalisation"]
-                      else "exactly as written"))
+        steps = "+".join(cfg.options["view_normalisation"])
+        summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
+            n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=cfg.options["opinion_labels"], steps=steps)
         units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), per_sentence)]
         return Result(scores, sections, summary, units)
 
