@@ -49,16 +49,20 @@ def _ecac_submission(tmp_path, pair):
     return folder
 
 
-def test_emotion_cause_span_outside_the_utterance_is_found_in_mode_clean(tmp_path):
-    folder = _ecac_submission(tmp_path, lambda n_tokens: ["1_joy", "1_0_%d" % (n_tokens + 3)])
-    # mode official scores such a span, as the official scorer does; mode clean refuses it
-    assert validate("emotion_cause", folder).returncode == 0
+def validate_in_mode_clean(tmp_path, folder):
     config = ROOT / "examples" / "emotion_cause" / "reference_data" / "board_A.yaml"
     clean = tmp_path / "clean.yaml"
     clean.write_text(config.read_text(encoding="utf-8").replace("mode: official", "mode: clean"), encoding="utf-8")
     kit = ROOT / "examples" / "emotion_cause" / "starting_kit"
-    proc = subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(clean), str(folder)],
+    return subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(clean), str(folder)],
                           capture_output=True, text=True)
+
+
+def test_emotion_cause_span_outside_the_utterance_is_found_in_mode_clean(tmp_path):
+    folder = _ecac_submission(tmp_path, lambda n_tokens: ["1_joy", "1_0_%d" % (n_tokens + 3)])
+    # mode official scores such a span, as the official scorer does; mode clean refuses it
+    assert validate("emotion_cause", folder).returncode == 0
+    proc = validate_in_mode_clean(tmp_path, folder)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Subtask_1_pred.json" in proc.stdout and "outside utterance 1" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
@@ -118,12 +122,7 @@ def test_emotion_cause_every_faulty_pair_is_listed_in_mode_clean(tmp_path):
     entries[0]["emotion-cause_pairs"] = [["1_glee", "1_0_1"], ["1_joy", "1_0_1"], ["1_joy", "1_0"],
                                          ["1_joy", "1_0_1", "extra"]]
     path.write_text(json.dumps(entries), encoding="utf-8")
-    config = ROOT / "examples" / "emotion_cause" / "reference_data" / "board_A.yaml"
-    clean = tmp_path / "clean.yaml"
-    clean.write_text(config.read_text(encoding="utf-8").replace("mode: official", "mode: clean"), encoding="utf-8")
-    kit = ROOT / "examples" / "emotion_cause" / "starting_kit"
-    proc = subprocess.run([sys.executable, str(VALIDATE), "--public", str(kit), "--config", str(clean), str(folder)],
-                          capture_output=True, text=True)
+    proc = validate_in_mode_clean(tmp_path, folder)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert "3 problem(s)" in lines[0], proc.stdout

@@ -80,6 +80,14 @@ def joined(lines):
     return out
 
 
+def _fence_end(lines, i):
+    """The line that closes the fenced block opened at line ``i`` (``len(lines)`` if none does)."""
+    end = i + 1
+    while end < len(lines) and not lines[end].startswith("```"):
+        end += 1
+    return end
+
+
 def reflow(text):
     """The small Markdown with each paragraph and list item on one line (fenced and indented blocks kept).
 
@@ -90,9 +98,7 @@ def reflow(text):
     while i < len(lines):
         line = lines[i]
         if line.startswith("```"):
-            end = i + 1
-            while end < len(lines) and not lines[end].startswith("```"):
-                end += 1
+            end = _fence_end(lines, i)
             out += lines[i:end + 1]
             i = end + 1
         elif line.startswith("- ") or (line.strip() and not line.startswith("    ")):
@@ -132,9 +138,7 @@ def markdown_html(text):
     while i < len(lines):
         line = lines[i]
         if line.startswith("```"):
-            end = i + 1
-            while end < len(lines) and not lines[end].startswith("```"):
-                end += 1
+            end = _fence_end(lines, i)
             blocks.append("<pre>%s</pre>" % html.escape("\n".join(lines[i + 1:end]), quote=False))
             i = end + 1
         elif line.startswith("- "):
