@@ -245,6 +245,23 @@ def add_common_arguments(parser, sizes, peer_max=10 ** 9):
     parser.add_argument("--program", type=Path, help="time this copy of scoring_program/ instead (an older one)")
 
 
+def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_max=10 ** 9):
+    """The command line of a family's benchmark: time ours and each peer (``peers``: name -> fn(folder) ->
+    scores, each run as ``script --peer NAME FOLDER`` in its own process) at every size, and print the tables."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    add_common_arguments(parser, sizes, peer_max)
+    parser.add_argument("--peer", nargs=2, help=argparse.SUPPRESS)  # NAME FOLDER: run that peer on the folder
+    args = parser.parse_args(argv)
+    if args.peer:
+        print(json.dumps(peers[args.peer[0]](Path(args.peer[1]))))
+        return
+    commands = [(name, [sys.executable, script, "--peer", name]) for name in peers]
+    rows, cells, headers = run_family(family, unit, args.sizes, make_files, commands, args.peer_max, args.repeat,
+                                      program=args.program)
+    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+
+
 def report(rows, cells, headers, extra_headers=(), scaling=False):
     print(table(headers + list(extra_headers) + ["load (1 min) before / after"], cells))
     print()

@@ -13,15 +13,12 @@ and a damaged prediction (id,BIO_anno,class) are written to a temp folder; then,
 - the bytes floor: reading both files' bytes.
 With several sizes, the growth of our time from one size to the next is printed too.
 """
-import argparse
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import add_common_arguments, report, run_family
+from _measure import family_main
 
 ROOT = Path(__file__).resolve().parents[1]
 TAGS = np.array(["O", "B-BANK", "I-BANK", "B-PRODUCT", "I-PRODUCT", "B-COMMENTS_N", "I-COMMENTS_N",
@@ -79,17 +76,7 @@ def seqeval_peer(folder):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_common_arguments(parser, [10000, 100000, 300000, 1000000], 100000)
-    parser.add_argument("--peer", type=Path, help=argparse.SUPPRESS)  # run the peer on this folder
-    args = parser.parse_args(argv)
-    if args.peer:
-        print(json.dumps(seqeval_peer(args.peer)))
-        return
-    peers = [("seqeval+sklearn", [sys.executable, __file__, "--peer"])]
-    rows, cells, headers = run_family("bank_comments", "documents", args.sizes, make_files, peers, args.peer_max,
-                                      args.repeat, program=args.program)
-    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+    family_main(argv, __doc__, __file__, "bank_comments", "documents", make_files, {"seqeval+sklearn": seqeval_peer}, [10000, 100000, 300000, 1000000], 100000)
 
 
 if __name__ == "__main__":

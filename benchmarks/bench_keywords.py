@@ -13,15 +13,12 @@ TAB-separated) are written to a temp folder; then, each a fresh process:
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
 - the bytes floor: reading both files' bytes.
 """
-import argparse
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import add_common_arguments, report, run_family
+from _measure import family_main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,17 +74,7 @@ def sklearn_scores(folder):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_common_arguments(parser, [100000, 1000000])
-    parser.add_argument("--peer", type=Path, help=argparse.SUPPRESS)  # run the peer on this folder
-    args = parser.parse_args(argv)
-    if args.peer:
-        print(json.dumps(sklearn_scores(args.peer)))
-        return
-    peers = [("sklearn", [sys.executable, __file__, "--peer"])]
-    rows, cells, headers = run_family("keywords", "samples", args.sizes, make_files, peers, args.peer_max,
-                                      args.repeat, program=args.program)
-    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+    family_main(argv, __doc__, __file__, "keywords", "samples", make_files, {"sklearn": sklearn_scores}, [100000, 1000000])
 
 
 if __name__ == "__main__":

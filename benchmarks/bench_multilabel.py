@@ -16,15 +16,12 @@ implementation has to break a tie). Then, each a fresh process:
 - the bytes floor: reading the three files' bytes (labels.txt too).
 With several sizes, the growth of our time from one size to the next is printed too.
 """
-import argparse
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import add_common_arguments, report, run_family
+from _measure import family_main
 
 ROOT = Path(__file__).resolve().parents[1]
 N_CLASSES = 28
@@ -132,17 +129,7 @@ PEERS = {"sklearn": sklearn_peer, "pytrec_eval": pytrec_peer}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_common_arguments(parser, [10000, 100000, 300000, 1000000], 1000000)
-    parser.add_argument("--peer", nargs=2, help=argparse.SUPPRESS)  # NAME FOLDER: run that peer on the folder
-    args = parser.parse_args(argv)
-    if args.peer:
-        print(json.dumps(PEERS[args.peer[0]](Path(args.peer[1]))))
-        return
-    peers = [(name, [sys.executable, __file__, "--peer", name]) for name in PEERS]
-    rows, cells, headers = run_family("multilabel", "samples", args.sizes, make_files, peers, args.peer_max,
-                                      args.repeat, program=args.program)
-    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+    family_main(argv, __doc__, __file__, "multilabel", "samples", make_files, PEERS, [10000, 100000, 300000, 1000000], 1000000)
 
 
 if __name__ == "__main__":

@@ -11,15 +11,12 @@ sentences and a damaged prediction (comma-separated) are written to a temp folde
 - the pandas read floor: ``pandas.read_csv`` of the three files as strings (pandas already imported);
 - the bytes floor: reading the three files' bytes.
 """
-import argparse
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from _measure import add_common_arguments, report, run_family
+from _measure import family_main
 
 ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = np.array(["pos", "neu", "neg"])
@@ -71,17 +68,7 @@ def set_formula(folder):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_common_arguments(parser, [100000, 1000000])
-    parser.add_argument("--peer", type=Path, help=argparse.SUPPRESS)  # run the peer on this folder
-    args = parser.parse_args(argv)
-    if args.peer:
-        print(json.dumps(set_formula(args.peer)))
-        return
-    peers = [("set formula", [sys.executable, __file__, "--peer"])]
-    rows, cells, headers = run_family("view_sentiment", "sentences", args.sizes, make_files, peers, args.peer_max,
-                                      args.repeat, program=args.program)
-    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+    family_main(argv, __doc__, __file__, "view_sentiment", "sentences", make_files, {"set formula": set_formula}, [100000, 1000000])
 
 
 if __name__ == "__main__":
