@@ -153,20 +153,14 @@ class Cells:
             if not len(start):
                 break
             moved = False
-            rows = np.flatnonzero(start < end)
-            if len(rows):
-                width = _space_width(buf, start[rows], end[rows], leading=True)
-                took = width > 0
-                if took.any():
-                    start[rows[took]] += width[took]
-                    moved = True
-            rows = np.flatnonzero(start < end)
-            if len(rows):
-                width = _space_width(buf, start[rows], end[rows], leading=False)
-                took = width > 0
-                if took.any():
-                    end[rows[took]] -= width[took]
-                    moved = True
+            for edge, sign, leading in ((start, 1, True), (end, -1, False)):
+                rows = np.flatnonzero(start < end)
+                if len(rows):
+                    width = _space_width(buf, start[rows], end[rows], leading=leading)
+                    took = width > 0
+                    if took.any():
+                        edge[rows[took]] += sign * width[took]
+                        moved = True
             if not moved:
                 return Cells(buf, start, end)
         # more than 64 spaces at some end: the few such cells are stripped by Python
