@@ -1,0 +1,122 @@
+"""A `language: zh` competition shows participants no English: every page, every score line, every error.
+
+Each shipped competition is copied with `language: zh` in its board configs, and its sample submission is
+scored on board A, on sealed board B and on revealed board B, plus a broken copy of it. What a participant
+can see (the page's visible text, stdout, stderr) may keep only: words of the data itself (gold, inputs,
+the submission: labels, ids, texts), hex digests, tag and acronym-like codes (B-BANK, F1, ML-GCN), and a
+short list of technical terms that Chinese writing keeps as they are.
+"""
+import html.parser
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, organizer
+
+COMPETITIONS = [ROOT] + sorted(p for p in (ROOT / "examples").iterdir() if (p / "reference_data").is_dir())
+
+# Names kept in Latin letters in Chinese technical writing (each one a name, not a sentence's word).
+TERMS = {"bootstrap", "kappa", "Cohen's", "Cohen", "conlleval", "conlleval-style", "nervaluate", "seqeval",
+         "scikit-learn", "scikit-learn's", "nDCG", "Ladder", "id", "SemEval", "ECAC", "micro", "macro"}
+ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9\-]{0,7}$|^[BIOES]-")  # F1, IOB2, ML-GCN, C-F, B-BANK, I-...
+HEX = re.compile(r"^[0-9a-f]+$")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*")
+
+
+class _Visible(html.parser.HTMLParser):
+    """The text a reader sees: text nodes (not style, not the `<code>` of score keys) and labels for screen readers."""
+
+    def __init__(self):
+        super().__init__()
+        self.skip, self.parts = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        self.skip += tag in ("style", "code")
+        self.parts += [v for k, v in attrs if k in ("aria-label", "title", "alt") and v]
+
+    def handle_endtag(self, tag):
+        self.skip -= tag in ("style", "code")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def visible_text(page):
+    parser = _Visible()
+    parser.feed(page)
+    return "\n".join(parser.parts)
+
+
+def data_words(*folders):
+    """Every Latin word of the competition's data files: what the data says is not the program's English."""
+    found = set()
+    for folder in folders:
+        for path in Path(folder).rglob("*"):
+            if path.is_file() and path.suffix in (".csv", ".json", ".txt", ".tsv"):
+                found.update(WORD.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return found
+
+
+def english(text, allowed):
+    text = re.sub(r"\S*/\S*", " ", text)  # paths (the run's own folders) are not prose
+    return sorted({w for w in (w.strip("'") for w in WORD.findall(text))
+                   if w not in allowed and w not in TERMS and not ACRONYM.match(w) and not HEX.match(w)})
+
+
+def zh_copy(competition, dest):
+    shutil.copytree(competition / "reference_data", dest / "reference_data")
+    for config in (dest / "reference_data").glob("board_*.yaml"):
+        text = config.read_text(encoding="utf-8")
+        text = re.sub(r"(?m)^language:.*$", "", text) + "\nlanguage: zh\n"
+        config.write_text(text, encoding="utf-8")
+    return dest
+
+
+def sample_of(competition):
+    kit = competition / "starting_kit"
+    for name in ("sample_submission.csv", "submission"):
+        if (kit / name).exists():
+            return kit / name
+    raise AssertionError("no sample submission in %s" % kit)
+
+
+def broken_copy(sample, dest):
+    """The sample with its first data line's cells shuffled out of shape (one extra cell)."""
+    if sample.is_dir():
+        dest.mkdir()
+        for path in sorted(sample.iterdir()):
+            (dest / path.name).write_text("{not json", encoding="utf-8")
+        return dest
+    lines = sample.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1] + ",extra,extra"
+    dest.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return dest
+
+
+def score(competition, board, submission, out, reveal=False):
+    proc = organizer("score", competition, board, submission, out, *(["--reveal"] if reveal else []))
+    page = out / "output" / "detailed_results.html"
+    seen = proc.stdout + "\n" + proc.stderr
+    if page.exists():
+        seen += "\n" + visible_text(page.read_text(encoding="utf-8"))
+    return proc, seen
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=lambda p: p.name if p != ROOT else "bank_comments")
+def test_a_zh_competition_shows_no_english(competition, tmp_path):
+    comp = zh_copy(competition, tmp_path / "comp")
+    sample = sample_of(competition)
+    allowed = data_words(comp / "reference_data", competition / "starting_kit")
+    runs = {"A": ("A", sample, False), "B sealed": ("B", sample, False), "B revealed": ("B", sample, True),
+            "error": ("A", broken_copy(sample, tmp_path / ("broken" + sample.suffix)), False)}
+    leaks = {}
+    for name, (board, submission, reveal) in runs.items():
+        proc, seen = score(comp, board, submission, tmp_path / name.replace(" ", "_"), reveal)
+        assert proc.returncode == (1 if name == "error" else 0), proc.stderr
+        found = english(seen, allowed | set(WORD.findall(Path(submission).name)))
+        if found:
+            leaks[name] = found
+    assert not leaks, "English on a zh competition's participant-visible output: %s" % leaks
