@@ -34,10 +34,16 @@ def _family_result(tmp_path, pred_tags, scheme):
     return comp.score(comp.read_submission(str(base / "res")), "all")
 
 
+def _en(value):
+    """A report cell as the English page shows it (texts may be Messages), numbers as they are."""
+    from scorer.report import words
+    return value if isinstance(value, (int, float)) else words(value)
+
+
 def _view_rows(result):
-    section = next(s for s in result.sections if s.title.startswith("Partial-match views"))
+    section = next(s for s in result.sections if _en(s.title).startswith("Partial-match views"))
     table = section.blocks[0]
-    return [dict(zip(table.headers, row)) for row in table.rows]
+    return [dict(zip(map(_en, table.headers), map(_en, row))) for row in table.rows]
 
 
 def _iob2_entities(tag_lists):

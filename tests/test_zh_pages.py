@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import ROOT, organizer
 
@@ -19,10 +20,11 @@ COMPETITIONS = [ROOT] + sorted(p for p in (ROOT / "examples").iterdir() if (p / 
 
 # Names kept in Latin letters in Chinese technical writing (each one a name, not a sentence's word).
 TERMS = {"bootstrap", "kappa", "Cohen's", "Cohen", "conlleval", "conlleval-style", "nervaluate", "seqeval",
-         "scikit-learn", "scikit-learn's", "nDCG", "Ladder", "id", "SemEval", "ECAC", "micro", "macro"}
+         "scikit-learn", "scikit-learn's", "nDCG", "Ladder", "id", "SemEval", "ECAC", "micro", "macro",
+         "tp", "fp", "fn", "fn1", "fn2"}  # the last ones: the symbols of the view-sentiment source formula
 ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9\-]{0,7}$|^[BIOES]-")  # F1, IOB2, ML-GCN, C-F, B-BANK, I-...
 HEX = re.compile(r"^[0-9a-f]+$")
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*")
+WORD = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z][A-Za-z0-9_'\-]*")  # not the e-8 of 1e-8
 
 
 class _Visible(html.parser.HTMLParser):
@@ -57,11 +59,38 @@ def data_words(*folders):
         for path in Path(folder).rglob("*"):
             if path.is_file() and path.suffix in (".csv", ".json", ".txt", ".tsv"):
                 found.update(WORD.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return found | {part for word in found for part in word.split("-")}  # B-BANK: its type BANK too
+
+
+def config_words(folder):
+    """Keys and values of the board configs (score keys, option values such as iob2), not their comments."""
+    found = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(key)
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str):
+            found.update(WORD.findall(node))
+
+    for config in Path(folder).glob("board_*.yaml"):
+        walk(yaml.safe_load(config.read_text(encoding="utf-8")))
     return found
+
+
+def score_keys(output):
+    scores = Path(output) / "output" / "scores.txt"
+    return {line.split(":")[0].strip() for line in scores.read_text(encoding="utf-8").splitlines()} \
+        if scores.exists() else set()
 
 
 def english(text, allowed):
     text = re.sub(r"\S*/\S*", " ", text)  # paths (the run's own folders) are not prose
+    text = re.sub(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+", " ", text)  # nor dotted names: json.dump, options.scheme
     return sorted({w for w in (w.strip("'") for w in WORD.findall(text))
                    if w not in allowed and w not in TERMS and not ACRONYM.match(w) and not HEX.match(w)})
 
@@ -69,9 +98,12 @@ def english(text, allowed):
 def zh_copy(competition, dest):
     shutil.copytree(competition / "reference_data", dest / "reference_data")
     for config in (dest / "reference_data").glob("board_*.yaml"):
-        text = config.read_text(encoding="utf-8")
-        text = re.sub(r"(?m)^language:.*$", "", text) + "\nlanguage: zh\n"
-        config.write_text(text, encoding="utf-8")
+        raw = yaml.safe_load(config.read_text(encoding="utf-8"))
+        if raw.get("language") != "zh":  # an English competition's own title and labels are the organizer's English
+            raw.pop("title", None)
+            raw.pop("columns", None)
+            raw["language"] = "zh"
+            config.write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return dest
 
 
@@ -109,14 +141,16 @@ def score(competition, board, submission, out, reveal=False):
 def test_a_zh_competition_shows_no_english(competition, tmp_path):
     comp = zh_copy(competition, tmp_path / "comp")
     sample = sample_of(competition)
-    allowed = data_words(comp / "reference_data", competition / "starting_kit")
+    allowed = data_words(comp / "reference_data", competition / "starting_kit") | config_words(comp / "reference_data")
     runs = {"A": ("A", sample, False), "B sealed": ("B", sample, False), "B revealed": ("B", sample, True),
             "error": ("A", broken_copy(sample, tmp_path / ("broken" + sample.suffix)), False)}
     leaks = {}
     for name, (board, submission, reveal) in runs.items():
         proc, seen = score(comp, board, submission, tmp_path / name.replace(" ", "_"), reveal)
         assert proc.returncode == (1 if name == "error" else 0), proc.stderr
-        found = english(seen, allowed | set(WORD.findall(Path(submission).name)))
+        out = tmp_path / name.replace(" ", "_")
+        names = [Path(submission)] + (sorted(Path(submission).iterdir()) if Path(submission).is_dir() else [])
+        found = english(seen, allowed | {w for p in names for w in WORD.findall(p.name)} | score_keys(out))
         if found:
             leaks[name] = found
     assert not leaks, "English on a zh competition's participant-visible output: %s" % leaks

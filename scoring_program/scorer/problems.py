@@ -84,7 +84,7 @@ class Problem:
         template = self.message.texts.get(lang) or self.message.texts["en"]
         if where is None:
             where = i18n.where(lang, self.file, self.line, self.column, self.unit) if self.file is not None else ""
-        values = {k: v.text(lang) if isinstance(v, Problem) else v for k, v in self.args}
+        values = {k: _written(v, lang) for k, v in self.args}
         for name in ("file", "line", "unit", "column"):  # the place's parts, for templates that name them
             values.setdefault(name, getattr(self, name))
         return template.format(where=where, **values)
@@ -129,3 +129,11 @@ class Problems:
         keyed = sorted(enumerate(self.found),
                        key=lambda kp: (rank.get(kp[1].file, len(rank)), kp[1].line is None, kp[1].line or 0, kp[0]))
         return [p for _, p in keyed]
+
+
+def _written(value, lang):
+    """A message's field: a Message, Problem (or anything with ``text(lang)``) in ``lang``; other values as they are."""
+    if isinstance(value, Message):
+        return value().text(lang)
+    text = getattr(value, "text", None)
+    return text(lang) if callable(text) else value

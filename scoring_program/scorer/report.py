@@ -77,6 +77,12 @@ SERIES_PRECISION = Message("report.series.precision", "precision", "精确率")
 SERIES_RECALL = Message("report.series.recall", "recall", "召回率")
 MATRIX_CORNER = Message("report.matrix_corner", "gold \\ predicted", "标准答案 \\ 预测")
 CHART_AXES = (Message("report.chart.gold", "gold", "标准答案"), Message("report.chart.predicted", "predicted", "预测"))
+# Column headers every family's tables share.
+GOLD, PREDICTED = CHART_AXES
+CORRECT = Message("report.column.correct", "correct", "正确")
+COUNT = Message("report.column.count", "count", "数量")
+WHAT = Message("report.column.what", "what", "情况")
+PRF_HEADERS = (SERIES_PRECISION, SERIES_RECALL, SERIES_F1)
 MATRIX_NOTE = Message(
     "report.matrix_note",
     "Rows: the gold class; columns: the predicted class (the same orientation on every page). Classes are "

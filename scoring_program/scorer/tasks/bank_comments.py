@@ -28,8 +28,9 @@ from .base import Contract, Reference, Result, TaskFamily, Units
 
 CLASSES = ("0", "1", "2")
 SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",
-                  "{n} 条评论，{chars} 个字符；实体按 {scheme} 解码。")
-CLASS_NAMES = ("0 negative", "1 positive", "2 neutral")
+                  "{n} 条评论，{chars} 个字符；实体解码方式：{scheme}。")
+CLASS_NAMES = (Message("bank.class.0", "0 negative", "0 负面"), Message("bank.class.1", "1 positive", "1 正面"),
+               Message("bank.class.2", "2 neutral", "2 中性"))
 CLASS_ALIASES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
 TYPES = ("BANK", "PRODUCT", "COMMENTS_N", "COMMENTS_ADJ")
 COLUMNS = ("id", "BIO_anno", "class")
@@ -53,6 +54,65 @@ ADVICE_ONE_CLASS = Message("bank.advice_one_class", "all {n} rows have class {va
 ADVICE_NO_ENTITY = Message("bank.advice_no_entity", "every tag is O, so no entity is predicted: the entity F1, {weight} "
                            "of the score, will be 0. Tag the entities with B-<type> and I-<type>.",
                            "所有标签都是 O，没有预测任何实体：实体 F1（占总分的 {weight}）将为 0。请用 B-<类型> 和 I-<类型> 标注实体。")
+TITLE = Message("bank.title", "Bank comments: entities + sentiment", "银行评论：实体 + 情感")
+SCHEME_TEXT = {
+    "iob2": Message("bank.scheme.iob2", "strict IOB2: an entity starts only at B-X and continues over I-X of the same "
+                    "type", "严格 IOB2：实体只从 B-X 开始，并延续到其后同类型的 I-X"),
+    "conlleval": Message("bank.scheme.conlleval", "conlleval chunking: an I-X that continues nothing starts an entity "
+                         "too", "conlleval 分块：不延续任何实体的 I-X 也开始一个实体"),
+}
+ENTITIES = Message("bank.report.entities", "Entities (S1)", "实体（S1）")
+ENTITY_TYPE = Message("bank.report.type", "type", "类型")
+ALL_MICRO = Message("bank.report.all_micro", "all (micro)", "全部（微平均）")
+LOST = Message("bank.report.lost", "Where entity points are lost", "实体得分在哪里丢失")
+LOST_ROWS = (
+    Message("bank.report.lost.correct", "correct (same span, same type)", "正确（边界相同，类型相同）"),
+    Message("bank.report.lost.type", "right span, wrong type", "边界正确，类型错误"),
+    Message("bank.report.lost.bounds", "right type, wrong boundaries", "类型正确，边界错误"),
+    Message("bank.report.lost.both", "wrong type and boundaries (overlaps a gold entity)",
+            "类型和边界都错（与某个标准答案实体重叠）"),
+    Message("bank.report.lost.spurious", "spurious (overlaps no gold entity)", "多余（不与任何标准答案实体重叠）"),
+    Message("bank.report.lost.missed", "missed gold entities (no predicted entity overlaps them)",
+            "漏掉的标准答案实体（没有任何预测实体与之重叠）"),
+    Message("bank.report.lost.stray", "I- tags that continue no entity (ill-formed under IOB2)",
+            "不延续任何实体的 I- 标签（在 IOB2 下不合规）"),
+)
+SCHEME_NOTE = Message("bank.report.scheme_note", "Scheme {name}: {description}.", "标注方案 {name}：{description}。")
+VIEWS_TITLE = Message("bank.report.views", "Partial-match views (nervaluate)", "部分匹配视角（nervaluate）")
+VIEW_HEADERS = (Message("bank.report.view", "view", "视角"), Message("bank.report.decoding", "decoding", "解码方式"),
+                report.CORRECT, Message("bank.report.incorrect", "incorrect", "错误"),
+                Message("bank.report.partial", "partial", "部分正确"), Message("bank.report.missed", "missed", "漏掉"),
+                Message("bank.report.spurious", "spurious", "多余"))
+VIEW_NAMES = {
+    "strict": Message("bank.view.strict", "strict (boundaries and type)", "严格（边界和类型）"),
+    "exact": Message("bank.view.exact", "exact boundaries (any type)", "边界完全相同（类型不限）"),
+    "partial": Message("bank.view.partial", "partial overlap (half credit)", "部分重叠（记一半分）"),
+    "type": Message("bank.view.type", "type (any overlap, same type)", "类型（有重叠且类型相同）"),
+}
+DECODING_IOB2 = Message("bank.decoding.iob2", "strict IOB2 (as scored)", "严格 IOB2（计分所用）")
+DECODING_CONLL_SCORED = Message("bank.decoding.conll_scored", "conlleval (as scored; as nervaluate reads tags)",
+                                "conlleval（计分所用；即 nervaluate 读取标签的方式）")
+DECODING_CONLL = Message("bank.decoding.conll", "conlleval (as nervaluate reads tags)",
+                         "conlleval（nervaluate 读取标签的方式）")
+VIEWS_NOTE = Message(
+    "bank.report.views_note",
+    "The views of the nervaluate package (1.2): each predicted entity is correct, incorrect, partial or "
+    "spurious, each gold entity left over is missed; a prediction takes at most one gold entity sharing "
+    "at least 1 % of its tokens. Strict: same boundaries and type (its precision and recall are those of "
+    "the scored entities under the same decoding). Exact: same boundaries, any type. Partial: the exact "
+    "matching, overlaps counted half. Type: an overlap of the same type is correct, of another type "
+    "incorrect. nervaluate decodes tag lists conlleval-style (an I- tag that continues nothing starts an "
+    "entity), so its own numbers are the conlleval rows; the scored decoding here is {scheme}.",
+    "nervaluate 软件包（1.2）的各视角：每个预测实体记为正确、错误、部分正确或多余，余下的标准答案实体记为漏掉；一个预测"
+    "至多对应一个与之共享至少 1% 字符的标准答案实体。严格：边界和类型都相同（其精确率和召回率即同一解码方式下计分实体的"
+    "精确率和召回率）。边界完全相同：边界相同，类型不限。部分重叠：按边界完全相同的方式匹配，重叠记一半分。类型：同类型的"
+    "重叠记为正确，不同类型记为错误。nervaluate 按 conlleval 方式解码标签序列（不延续任何实体的 I- 标签也开始一个实体），"
+    "因此它自己的数字是 conlleval 那几行；本页计分所用的解码方式为：{scheme}。")
+CLASS_TITLE = Message("bank.report.classes", "Sentiment class (S2)", "情感类别（S2）")
+PREDICTED_TOTAL = Message("bank.report.predicted_total", "predicted total", "预测合计")
+GOLD_TOTAL = Message("bank.report.gold_total", "gold total", "标准答案合计")
+KAPPA_CAPTION = Message("bank.report.kappa", "Cohen's kappa {kappa}, accuracy {accuracy}",
+                        "Cohen's kappa {kappa}，准确率 {accuracy}")
 GOLD_CLASS = Message("reference.bank_class", "{where}: class {value!r} is not 0, 1 or 2.", None)
 GOLD_TAG = Message("reference.bank_tag", "{where}: tag {pos} is not one of {tags}.", None)
 GOLD_LENGTH = Message("reference.bank_length", "{where}: {given} tags for a text of {length} characters.", None)
@@ -83,7 +143,7 @@ class BankSubmission:
 
 class BankComments(TaskFamily):
     name = "bank_comments"
-    title = "Bank comments: entities + sentiment"
+    title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     options = {
@@ -240,7 +300,7 @@ class BankComments(TaskFamily):
             _views_section(decodings, scheme),
             _class_section(matrix, kappa, accuracy),
         ]
-        summary = SUMMARY(n=int(doc_mask.sum()), chars=int(lengths.sum()), scheme=scheme.description)
+        summary = SUMMARY(n=int(doc_mask.sum()), chars=int(lengths.sum()), scheme=SCHEME_TEXT[scheme.name])
         units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), per_comment)]
         return Result(scores, sections, summary, units)
 
@@ -324,9 +384,9 @@ def _entity_section(types, tp, n_pred, n_gold):
         rows.append([types[k], int(n_gold[k]), int(n_pred[k]), int(tp[k]), p, r, f])
         f1s.append(f)
     p, r, f = prf(tp.sum(), n_pred.sum(), n_gold.sum())
-    rows.append(["all (micro)", int(n_gold.sum()), int(n_pred.sum()), int(tp.sum()), p, r, f])
-    return report.Section("Entities (S1)", [
-        report.Table(["type", "gold", "predicted", "correct", "precision", "recall", "F1"], rows),
+    rows.append([ALL_MICRO, int(n_gold.sum()), int(n_pred.sum()), int(tp.sum()), p, r, f])
+    return report.Section(ENTITIES, [
+        report.Table([ENTITY_TYPE, report.GOLD, report.PREDICTED, report.CORRECT] + list(report.PRF_HEADERS), rows),
         report.Bars(TYPE_CHART, [types[k] for k in order], [(report.SERIES_F1, f1s)]),
     ], per_class=True)
 
@@ -353,28 +413,17 @@ def _error_section(gold, pred, gold_hit, pred_hit, stray, scheme):
     else:  # a board without any gold entity: every predicted one is spurious
         same_span = same_type = np.zeros(len(j), dtype=bool)
     missed = (_first_overlap(gold, pred) < 0).sum() if len(gold) else 0
-    rows = [
-        ["correct (same span, same type)", int(pred_hit.sum())],
-        ["right span, wrong type", int((same_span & ~same_type).sum())],
-        ["right type, wrong boundaries", int((same_type & ~same_span).sum())],
-        ["wrong type and boundaries (overlaps a gold entity)", int((has & ~same_span & ~same_type).sum())],
-        ["spurious (overlaps no gold entity)", int((~has).sum())],
-        ["missed gold entities (no predicted entity overlaps them)", int(missed)],
-        ["I- tags that continue no entity (ill-formed under IOB2)", int(stray)],
-    ]
-    note = ("Scheme %s: %s." % (scheme.name, scheme.description))
-    return report.Section("Where entity points are lost", [report.Table(["what", "count"], rows), report.Text(note, "note")])
-
-
-VIEW_NAMES = {"strict": "strict (boundaries and type)", "exact": "exact boundaries (any type)",
-              "partial": "partial overlap (half credit)", "type": "type (any overlap, same type)"}
+    counts = [pred_hit.sum(), (same_span & ~same_type).sum(), (same_type & ~same_span).sum(),
+              (has & ~same_span & ~same_type).sum(), (~has).sum(), missed, stray]
+    rows = [[what, int(n)] for what, n in zip(LOST_ROWS, counts)]
+    note = SCHEME_NOTE(name=scheme.name, description=SCHEME_TEXT[scheme.name])
+    return report.Section(LOST, [report.Table([report.WHAT, report.COUNT], rows), report.Text(note, "note")])
 
 
 def _decoding_name(scheme, scored):
     if scheme is not CONLLEVAL:
-        return "strict IOB2 (as scored)"
-    return "conlleval (as scored; as nervaluate reads tags)" if scheme is scored else \
-        "conlleval (as nervaluate reads tags)"
+        return DECODING_IOB2
+    return DECODING_CONLL_SCORED if scheme is scored else DECODING_CONLL
 
 
 def _views_section(decodings, scored):
@@ -386,17 +435,9 @@ def _views_section(decodings, scored):
             c = found[view]
             rows.append([VIEW_NAMES[view], name, c.correct, c.incorrect, c.partial, c.missed, c.spurious]
                         + list(c.prf()))
-    note = ("The views of the nervaluate package (1.2): each predicted entity is correct, incorrect, partial or "
-            "spurious, each gold entity left over is missed; a prediction takes at most one gold entity sharing "
-            "at least 1 %% of its tokens. Strict: same boundaries and type (its precision and recall are those of "
-            "the scored entities under the same decoding). Exact: same boundaries, any type. Partial: the exact "
-            "matching, overlaps counted half. Type: an overlap of the same type is correct, of another type "
-            "incorrect. nervaluate decodes tag lists conlleval-style (an I- tag that continues nothing starts an "
-            "entity), so its own numbers are the conlleval rows; the scored decoding here is %s."
-            % scored.description)
-    return report.Section("Partial-match views (nervaluate)", [report.Table(
-        ["view", "decoding", "correct", "incorrect", "partial", "missed", "spurious", "precision", "recall",
-         "F1"], rows), report.Text(note, "note")])
+    note = VIEWS_NOTE(scheme=SCHEME_TEXT[scored.name])
+    return report.Section(VIEWS_TITLE, [report.Table(list(VIEW_HEADERS) + list(report.PRF_HEADERS), rows),
+                                        report.Text(note, "note")])
 
 
 def _class_section(matrix, kappa, accuracy):
@@ -404,10 +445,10 @@ def _class_section(matrix, kappa, accuracy):
     names = [CLASS_NAMES[i] for i in order]
     shown = matrix[np.ix_(order, order)]
     rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]
-    rows.append(["predicted total"] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
-    return report.Section("Sentiment class (S2)", [
-        report.Table([report.MATRIX_CORNER] + names + ["gold total"], rows,
-                     caption="Cohen's kappa %.4f, accuracy %.4f" % (kappa, accuracy)),
+    rows.append([PREDICTED_TOTAL] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
+    return report.Section(CLASS_TITLE, [
+        report.Table([report.MATRIX_CORNER] + names + [GOLD_TOTAL], rows,
+                     caption=KAPPA_CAPTION(kappa="%.4f" % kappa, accuracy="%.4f" % accuracy)),
         report.Heatmap(CLASS_CHART, names, names, shown.tolist()),
     ], per_class=True)
 

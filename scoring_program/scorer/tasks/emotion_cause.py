@@ -82,12 +82,36 @@ SAME_UTTERANCES_TITLE = Message("ecac.report.same_utterances", "Subtask {subtask
                                 "utterances", "子任务 {subtask}：话语相同的情绪-原因对的情绪")
 NONE_CAPTION = Message("ecac.report.none_caption", "(none) row: predictions where no gold pair is; (none) column: "
                        "gold pairs nobody predicted.",
-                       "(none) 行：没有对应标准答案对的预测；(none) 列：无人预测到的标准答案对。")
+                       "（无）行：没有对应标准答案对的预测；（无）列：没有被预测到的标准答案对。")
 PAIRS_READ = Message("ecac.report.pairs_read", "{read} pairs read, {duplicates} duplicates removed, {neutral} "
                      "neutral pairs ignored (neutral is not scored).",
                      "读入 {read} 个情绪-原因对，去除 {duplicates} 个重复，忽略 {neutral} 个 neutral 对（neutral 不计分）。")
 UNKNOWN_SKIPPED = Message("ecac.report.unknown_skipped", "{n} conversations not in the test set were skipped.",
                           "跳过了 {n} 段不在测试集中的对话。")
+TITLE = Message("ecac.title", "Emotion-cause pairs in conversations", "对话中的情绪-原因对")
+EMOTION_HEADERS = (Message("ecac.report.emotion", "emotion", "情绪"), Message("ecac.report.weight", "weight", "权重"),
+                   Message("ecac.report.gold_pairs", "gold pairs", "标准答案对数"), report.PREDICTED,
+                   Message("ecac.report.correct_strict", "correct (strict)", "正确（严格）"))
+PART_NAMES = {"strict": Message("ecac.part.strict", "strict", "严格"),
+              "proportional": Message("ecac.part.proportional", "proportional", "按比例"),
+              "fuzzy": Message("ecac.part.fuzzy", "fuzzy", "模糊"), "pair": Message("ecac.part.pair", "pair", "情绪-原因对")}
+PART_HEADERS = (Message("ecac.report.part_p", "{part} P", "{part} P"), Message("ecac.report.part_r", "{part} R", "{part} R"),
+                Message("ecac.report.part_f1", "{part} F1", "{part} F1"))
+AVERAGES = (("weighted_", Message("ecac.report.weighted", "weighted", "加权平均")),
+            ("micro_", Message("ecac.report.micro", "micro", "微平均")))
+NO_PAIR = Message("ecac.report.none", "(none)", "（无）")
+ODD_PAIRS = Message("ecac.report.odd", "Scored as the official scorer scores them (mode clean would refuse them): of "
+                    "the pairs scored, {parts}.", "以下各对按官方评分程序的方式计分（clean 模式会拒绝它们）：在计分的对中，{parts}。")
+ODD_OUTSIDE = Message("ecac.report.odd_outside", "{n} name an utterance outside their conversation",
+                      "{n} 对指向其对话之外的语句")
+ODD_ZERO = Message("ecac.report.odd_zero", "{n} have the span 0_0 (where the official scorer puts a gold span it cannot "
+                   "find, so it can match one)", "{n} 对的片段为 0_0（官方评分程序把找不到的标准答案片段记为 0_0，因此它们可能与之匹配）")
+ODD_EMPTY = Message("ecac.report.odd_empty", "{n} have an empty or reversed span (start >= end; a reversed span's "
+                    "negative length is added to the proportional precision denominator)",
+                    "{n} 对的片段为空或反向（start >= end；反向片段的负长度会计入按比例精确率的分母）")
+ODD_BEYOND = Message("ecac.report.odd_beyond", "{n} have a span reaching outside the utterance",
+                     "{n} 对的片段超出了语句范围")
+ODD_SEPARATOR = Message("ecac.report.odd_separator", "; ", "；")
 F1_CHART = Message("ecac.report.f1_chart", "Subtask {subtask}: F1 per emotion, emotions sorted by gold pairs",
                    "子任务 {subtask}：各情绪的 F1，按标准答案中的情绪-原因对数排序")
 MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pairs at the same position, gold rows, "
@@ -129,7 +153,7 @@ class EcacSubmission:
 
 class EmotionCause(TaskFamily):
     name = "emotion_cause"
-    title = "Emotion-cause pairs in conversations"
+    title = TITLE
     unit_noun = UNIT
     default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
                      "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
@@ -378,7 +402,7 @@ def _odd_pairs_note(pred, convs, subtask):
     outside = (pred.emo_utt < 1) | (pred.emo_utt > n_utts) | (pred.cause_utt < 1) | (pred.cause_utt > n_utts)
     parts = []
     if outside.any():
-        parts.append("%d name an utterance outside their conversation" % int(outside.sum()))
+        parts.append(ODD_OUTSIDE(n=int(outside.sum())))
     if subtask == 1:
         inside = ~outside
         tokens = np.zeros(len(pred), dtype=np.int64)
@@ -386,25 +410,30 @@ def _odd_pairs_note(pred, convs, subtask):
         zero = inside & (pred.start == 0) & (pred.end == 0)
         empty = inside & ~zero & (pred.start >= pred.end)
         beyond = inside & ~zero & ~empty & ((pred.start < 0) | (pred.end > tokens))
-        for mask, what in ((zero, "have the span 0_0 (where the official scorer puts a gold span it cannot "
-                                  "find, so it can match one)"),
-                           (empty, "have an empty or reversed span (start >= end; a reversed span's negative "
-                                   "length is added to the proportional precision denominator)"),
-                           (beyond, "have a span reaching outside the utterance")):
+        for mask, what in ((zero, ODD_ZERO), (empty, ODD_EMPTY), (beyond, ODD_BEYOND)):
             if mask.any():
-                parts.append("%d %s" % (int(mask.sum()), what))
+                parts.append(what(n=int(mask.sum())))
     if not parts:
         return ""
-    return ("Scored as the official scorer scores them (mode clean would refuse them): of the pairs scored, "
-            + "; ".join(parts) + ".")
+    return ODD_PAIRS(parts=_joined(parts))
+
+
+class _joined:
+    """Problems joined by the language's separator, as one field of another message."""
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def text(self, lang="en"):
+        return ODD_SEPARATOR().text(lang).join(p.text(lang) for p in self.parts)
 
 
 def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     counts = table["counts"]
-    headers = ["emotion", "weight", "gold pairs", "predicted", "correct (strict)"]
+    headers = list(EMOTION_HEADERS)
     parts = list(table["scores"].items())
     for name, _ in parts:
-        headers += ["%s P" % name, "%s R" % name, "%s F1" % name]
+        headers += [header(part=PART_NAMES[name]) for header in PART_HEADERS]
     order = 1 + by_support(counts["gold"][1:])   # the six emotions by gold pairs (neutral is not scored)
     rows = []
     for j in order:
@@ -413,7 +442,7 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
         for _, s in parts:
             row += [float(s["p"][j - 1]), float(s["r"][j - 1]), float(s["f"][j - 1])]
         rows.append(row)
-    for label, key in (("weighted", "weighted_"), ("micro", "micro_")):
+    for key, label in AVERAGES:
         row = [label, "", int(counts["gold"][1:].sum()), int(counts["pred"][1:].sum()), int(counts["strict"][1:].sum())]
         for _, s in parts:
             row += [s[key + "p"], s[key + "r"], s[key + "f1"]]
@@ -424,13 +453,13 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     if odd:
         notes.append(report.Text(odd, "note"))
     matrix = emotion_confusion(gold, pred, table["position"])
-    labels = list(EMOTIONS) + ["(none)"]
+    labels = list(EMOTIONS) + [NO_PAIR]
     # every emotion (neutral too: a pair can be predicted neutral) by gold count, then (none)
     shown = list(by_support(matrix[:N_EMOTIONS].sum(axis=1))) + [N_EMOTIONS]
     sorted_matrix = matrix[np.ix_(shown, shown)]
     names = [labels[i] for i in shown]
     conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]
-    f1_series = [(name, [float(s["f"][j - 1]) for j in order]) for name, s in parts]
+    f1_series = [(PART_NAMES[name], [float(s["f"][j - 1]) for j in order]) for name, s in parts]
     return [
         report.Section(PER_EMOTION_TITLE(subtask=subtask),
                        [report.Table(headers, rows)] + notes + [

@@ -77,6 +77,32 @@ GOLD_EMPTY_VIEW = Message("reference.views_empty_view", "{where}: the View is em
 GOLD_OPINION = Message("reference.views_opinion", "{where}: opinion {value!r} is not {labels} (options.opinion_labels "
                        "is {choice}).", None)
 NOTE_LINES = 50
+TITLE = Message("views.title", "View-sentiment pairs", "视角-情感对")
+COUNTS = Message("views.report.counts", "Counts", "计数")
+COUNT_ROWS = (
+    ("tp", Message("views.report.tp", "tp: views found with the right opinion", "tp：找到且情感正确的视角")),
+    ("fp", Message("views.report.fp", "fp: views found with a wrong opinion", "fp：找到但情感错误的视角")),
+    ("fn1", Message("views.report.fn1", "fn1: gold views missed", "fn1：未找到的标准答案视角（漏判）")),
+    ("fn2", Message("views.report.fn2", "fn2: predicted views that are no gold view",
+                    "fn2：不在标准答案中的预测视角（多判）")),
+    ("tn", Message("views.report.found", "views found (tp + fp)", "找到的视角（tp + fp）")),
+    ("gold", Message("views.report.gold", "gold views", "标准答案视角")),
+    ("predicted", Message("views.report.predicted", "predicted views", "预测视角")),
+)
+COUNTS_NOTE = Message("views.report.counts_note", "P = tp / (tp + fp + fn2); R = tp / (tp + fn1); view P = (tp + fp) "
+                      "/ predicted; view R = (tp + fp) / gold.",
+                      "P = tp / (tp + fp + fn2)；R = tp / (tp + fn1)；视角 P = (tp + fp) / 预测视角数；"
+                      "视角 R = (tp + fp) / 标准答案视角数。")
+OPINIONS = Message("views.report.opinions", "Opinions of the views found", "找到的视角的情感")
+GOLD_TOTAL = Message("views.report.gold_total", "gold total", "标准答案合计")
+PREDICTED_TOTAL = Message("views.report.predicted_total", "predicted total", "预测合计")
+OPINION_NAMES = {"pos": Message("views.opinion.pos", "pos", "正面"), "neu": Message("views.opinion.neu", "neu", "中性"),
+                 "neg": Message("views.opinion.neg", "neg", "负面")}
+REPEATED_TITLE = Message("views.report.repeated", "Repeated rows", "重复的行")
+REPEATED_NOTE = Message("views.report.repeated_note", "{n} row(s) repeated an earlier row exactly (same SentenceId, View "
+                        "and Opinion) and were counted once (options.repeated_rows is merge_identical).",
+                        "{n} 行与前面某行完全相同（SentenceId、View 和 Opinion 都相同），只计一次"
+                        "（options.repeated_rows 为 merge_identical）。")
 
 
 def _steps(value):
@@ -86,11 +112,11 @@ def _steps(value):
 SUMMARY_NORMALISED = Message(
     "view.summary.normalised", "{n} sentences, {gold} gold views, {pred} predicted views; opinions {labels}; views "
     "compared after {steps}.",
-    "{n} 个句子，标准答案 {gold} 个评价对象，预测 {pred} 个；观点标签 {labels}；评价对象经 {steps} 处理后比较。")
+    "{n} 个句子，标准答案 {gold} 个视角，预测 {pred} 个视角；情感标签 {labels}；视角经 {steps} 处理后比较。")
 SUMMARY_EXACT = Message(
     "view.summary.exact", "{n} sentences, {gold} gold views, {pred} predicted views; opinions {labels}; views "
     "compared exactly as written.",
-    "{n} 个句子，标准答案 {gold} 个评价对象，预测 {pred} 个；观点标签 {labels}；评价对象按原文逐字比较。")
+    "{n} 个句子，标准答案 {gold} 个视角，预测 {pred} 个视角；情感标签 {labels}；视角按原文逐字比较。")
 
 
 @dataclass
@@ -112,7 +138,7 @@ class ViewSubmission:
 
 class ViewSentiment(TaskFamily):
     name = "view_sentiment"
-    title = "View-sentiment pairs"
+    title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
     options = {
@@ -269,9 +295,7 @@ class ViewSentiment(TaskFamily):
         merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
         sections = [_count_section(counts), _table_section(table, counts)]
         if merged:
-            sections.append(report.Section("Repeated rows", [report.Text(
-                "%d row(s) repeated an earlier row exactly (same SentenceId, View and Opinion) and were counted "
-                "once (options.repeated_rows is merge_identical)." % merged, "note")]))
+            sections.append(report.Section(REPEATED_TITLE, [report.Text(REPEATED_NOTE(n=merged), "note")]))
         steps = "+".join(cfg.options["view_normalisation"])
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
             n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=cfg.options["opinion_labels"], steps=steps)
@@ -394,29 +418,20 @@ def _repeat_notes(gold, inverse, name):
 
 
 def _count_section(c):
-    rows = [
-        ["tp: views found with the right opinion", c["tp"]],
-        ["fp: views found with a wrong opinion", c["fp"]],
-        ["fn1: gold views missed", c["fn1"]],
-        ["fn2: predicted views that are no gold view", c["fn2"]],
-        ["views found (tp + fp)", c["tn"]],
-        ["gold views", c["gold"]],
-        ["predicted views", c["predicted"]],
-    ]
-    note = "P = tp / (tp + fp + fn2); R = tp / (tp + fn1); view P = (tp + fp) / predicted; view R = (tp + fp) / gold."
-    return report.Section("Counts", [report.Table(["what", "count"], rows), report.Text(note, "note")])
+    rows = [[what, c[key]] for key, what in COUNT_ROWS]
+    return report.Section(COUNTS, [report.Table([report.WHAT, report.COUNT], rows), report.Text(COUNTS_NOTE, "note")])
 
 
 def _table_section(table, c):
     n = len(CLASSES)
     order = list(by_support(table[:n, :].sum(axis=1)))
     shown = table[np.ix_(order + [n], order + [n])]
-    names = [CLASSES[i] for i in order]
-    head = [report.MATRIX_CORNER] + names + [NOT_FOUND, "gold total"]
+    names = [OPINION_NAMES[CLASSES[i]] for i in order]
+    head = [report.MATRIX_CORNER] + names + [NOT_FOUND, GOLD_TOTAL]
     rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(n)]
     rows.append([NO_GOLD_VIEW] + [int(v) for v in shown[n, :n]] + ["", int(shown[n].sum())])
-    rows.append(["predicted total"] + [int(v) for v in shown[:, :n].sum(axis=0)] + ["", ""])
-    return report.Section("Opinions of the views found", [
+    rows.append([PREDICTED_TOTAL] + [int(v) for v in shown[:, :n].sum(axis=0)] + ["", ""])
+    return report.Section(OPINIONS, [
         report.Table(head, rows, caption=MATRIX_CAPTION),
         report.Heatmap(MATRIX_CHART, names + [NO_GOLD_VIEW], names + [NOT_FOUND], shown.tolist()),
     ], per_class=True)
