@@ -158,7 +158,8 @@ def main(argv=None):
            "a new score is shown when it beats the team's shown score by more than one standard error of the "
            "paired difference over the board's units")
     labels = comp.cfg.columns
-    page = report.render("%s: public board %s (the Ladder)" % (comp.cfg.title or comp.family.title, args.board), [
+    title = report.words(comp.cfg.title or comp.family.title)  # a family's title may be a Message's Problem
+    page = report.render("%s: public board %s (the Ladder)" % (title, args.board), [
         report.Section("Public board", [
             report.Table(["rank", "team", labels.get(primary, primary), "best submission", "submissions"],
                          [[r[0], r[1], r[2], r[-2], r[-1]] for r in rows]),

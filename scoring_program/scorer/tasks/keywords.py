@@ -68,6 +68,45 @@ ADVICE_SAME = Message("keywords.advice_same", "all {n} rows give the same keywor
                       "what its own keywords share with these. Predict the keywords of each document.",
                       "全部 {n} 行给出的关键词都相同（{value}）：每个文档只能得到与这些词重合部分的分数。请为每个文档分别预测关键词。")
 GOLD_REPEATED = Message("reference.keywords_repeated", "{file} repeats id {id}.", None)
+NOTE_EMPTY_GOLD = Message(
+    "keywords.note.empty_gold", "{file} has {n} sample(s) with no gold keyword; under mode 'all' they score 0 whatever "
+    "is predicted, under mode 'legacy' they are skipped. First ones: {ids}",
+    "{file} 有 {n} 个样本没有标准答案关键词；模式 'all' 下无论预测什么都得 0 分，模式 'legacy' 下不计入。前几个：{ids}")
+
+TITLE = Message("keywords.report.title", "Keyword sets", "关键词集合")
+# the values of option ``mode`` as the page names them (the Chinese page describes them instead)
+MODE_NAMES = {"all": Message("keywords.report.mode_all", "all", "全部样本"),
+              "legacy": Message("keywords.report.mode_legacy", "legacy", "原文档规则")}
+STEP_NAMES = {"strip": Message("keywords.report.step_strip", "strip", "去除首尾空白"),
+              "nfkc": Message("keywords.report.step_nfkc", "nfkc", "NFKC 规范化（全角转半角）"),
+              "casefold": Message("keywords.report.step_casefold", "casefold", "大小写折叠")}
+STEPS_JOINED = Message("keywords.report.steps_joined", "{first}+{rest}", "{first}、{rest}")
+WHAT = Message("keywords.report.what", "what", "项目")
+SAMPLES_TITLE = Message("keywords.report.samples_title", "Samples", "样本")
+SAMPLE_ROWS = (
+    Message("keywords.report.on_board", "samples on this board", "本榜单的样本"),
+    Message("keywords.report.counted", "samples counted in the averages", "计入平均的样本"),
+    Message("keywords.report.no_row", "no row in the submission", "提交文件中没有对应的行"),
+    Message("keywords.report.empty_row", "a row with no keyword", "有行但没有关键词"),
+    Message("keywords.report.all_right", "all keywords right and none missing (F = 1)",
+            "关键词全部正确且无遗漏（F = 1）"),
+    Message("keywords.report.some_right", "some keywords right (0 < F < 1)", "部分关键词正确（0 < F < 1）"),
+    Message("keywords.report.none_right", "keywords predicted, none right", "预测了关键词，但无一正确"),
+    Message("keywords.report.gold_empty", "gold set empty", "标准答案关键词集合为空"),
+)
+MODE_NOTES = {
+    "legacy": Message("keywords.report.legacy_note", "mode legacy: only samples with a non-empty prediction and a "
+                      "non-empty gold set are counted, as in the source document.",
+                      "模式“原文档规则”：只计入预测非空且标准答案关键词集合非空的样本，与原文档的做法相同。"),
+    "all": Message("keywords.report.all_note", "mode all: every sample of the board counts; a missing row or an "
+                   "empty cell scores 0.", "模式“全部样本”：本榜单的每个样本都计入；缺少的行或空单元格得 0 分。"),
+}
+KEYWORDS_TITLE = Message("keywords.report.keywords_title", "Keywords in the counted samples (micro counts)",
+                         "计分样本中的关键词数（微平均计数）")
+KEYWORD_HEADER = Message("keywords.report.keywords", "keywords", "关键词数")
+KEYWORD_ROWS = (Message("keywords.report.gold_keywords", "gold keywords", "标准答案关键词"),
+                Message("keywords.report.predicted_keywords", "predicted keywords", "预测关键词"),
+                Message("keywords.report.right_keywords", "right (in both)", "正确（两者都有）"))
 
 
 def _separator(value):
@@ -81,11 +120,11 @@ def _steps(value):
 SUMMARY_NORMALISED = Message(
     "keywords.summary.normalised", "{n} samples on this board, {counted} counted (mode {mode}); keywords joined by "
     "{separator}, compared after {steps}.",
-    "本榜单 {n} 个样本，计分 {counted} 个（模式 {mode}）；关键词以 {separator} 分隔，经 {steps} 处理后比较。")
+    "本榜单 {n} 个样本，计分 {counted} 个（模式：{mode}）；关键词以 {separator} 分隔，经{steps}后比较。")
 SUMMARY_EXACT = Message(
     "keywords.summary.exact", "{n} samples on this board, {counted} counted (mode {mode}); keywords joined by "
     "{separator}, compared exactly as written (no normalisation).",
-    "本榜单 {n} 个样本，计分 {counted} 个（模式 {mode}）；关键词以 {separator} 分隔，按原文逐字比较（不做规范化）。")
+    "本榜单 {n} 个样本，计分 {counted} 个（模式：{mode}）；关键词以 {separator} 分隔，按原文逐字比较（不做规范化）。")
 
 
 @dataclass
@@ -103,7 +142,7 @@ class KeywordSubmission:
 
 class Keywords(TaskFamily):
     name = "keywords"
-    title = "Keyword sets"
+    title = TITLE()  # a Problem: the page title writes it in the competition's language
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     options = {
@@ -139,9 +178,8 @@ class Keywords(TaskFamily):
         notes = []
         empty = np.flatnonzero(size == 0)
         if len(empty):
-            notes.append("%s has %d sample(s) with no gold keyword; under mode 'all' they score 0 whatever is "
-                         "predicted, under mode 'legacy' they are skipped. First ones: %s"
-                         % (name, len(empty), ", ".join(str(units[i]) for i in empty[:NOTE_LINES])))
+            notes.append(NOTE_EMPTY_GOLD(file=name, n=len(empty), ids=", ".join(
+                str(units[i]) for i in empty[:NOTE_LINES])).text(cfg.language))
         return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, items=items)
 
     def public_contract(self, folder, cfg):
@@ -203,8 +241,8 @@ class Keywords(TaskFamily):
                     _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
-            n=int(on_board.sum()), counted=int(counted.sum()), mode=cfg.options["mode"],
-            separator=repr(cfg.options["keyword_separator"]), steps="+".join(steps))
+            n=int(on_board.sum()), counted=int(counted.sum()), mode=MODE_NAMES[cfg.options["mode"]](),
+            separator=repr(cfg.options["keyword_separator"]), steps=_joined_steps(steps))
 
         def per_sample():
             """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""
@@ -253,29 +291,33 @@ def _keyword_items(cells, cfg):
     return rows[keep], items[keep]
 
 
+def _joined_steps(steps):
+    """The normalisation steps as one Problem: ``strip+casefold`` in English, a list in Chinese.
+
+    >>> _joined_steps(["strip", "casefold"]).text("zh")
+    '去除首尾空白、大小写折叠'
+    """
+    joined = STEP_NAMES[steps[-1]]() if steps else ""
+    for step in reversed(steps[:-1]):
+        joined = STEPS_JOINED(first=STEP_NAMES[step](), rest=joined)
+    return joined
+
+
 def _sample_section(c, g, p, present, on_board, counted, legacy):
     f = safe_div(2 * c, p + g)
     board = on_board
-    rows = [
-        ["samples on this board", int(board.sum())],
-        ["samples counted in the averages", int(counted.sum())],
-        ["no row in the submission", int((board & ~present).sum())],
-        ["a row with no keyword", int((board & present & (p == 0)).sum())],
-        ["all keywords right and none missing (F = 1)", int((board & (f == 1)).sum())],
-        ["some keywords right (0 < F < 1)", int((board & (f > 0) & (f < 1)).sum())],
-        ["keywords predicted, none right", int((board & (p > 0) & (c == 0)).sum())],
-        ["gold set empty", int((board & (g == 0)).sum())],
-    ]
-    note = ("mode legacy: only samples with a non-empty prediction and a non-empty gold set are counted, as in "
-            "the source document." if legacy else
-            "mode all: every sample of the board counts; a missing row or an empty cell scores 0.")
-    return report.Section("Samples", [report.Table(["what", "samples"], rows), report.Text(note, "note")])
+    counts = [int(board.sum()), int(counted.sum()), int((board & ~present).sum()),
+              int((board & present & (p == 0)).sum()), int((board & (f == 1)).sum()),
+              int((board & (f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
+              int((board & (g == 0)).sum())]
+    rows = [[label, n] for label, n in zip(SAMPLE_ROWS, counts)]
+    note = MODE_NOTES["legacy" if legacy else "all"]
+    return report.Section(SAMPLES_TITLE, [report.Table([WHAT, SIZE_HEADERS[1]], rows), report.Text(note, "note")])
 
 
 def _keyword_section(c, g, p, counted):
-    rows = [["gold keywords", int(g[counted].sum())], ["predicted keywords", int(p[counted].sum())],
-            ["right (in both)", int(c[counted].sum())]]
-    return report.Section("Keywords in the counted samples (micro counts)", [report.Table(["what", "keywords"], rows)])
+    rows = [[label, int(v[counted].sum())] for label, v in zip(KEYWORD_ROWS, (g, p, c))]
+    return report.Section(KEYWORDS_TITLE, [report.Table([WHAT, KEYWORD_HEADER], rows)])
 
 
 def _size_section(c, g, p, counted):

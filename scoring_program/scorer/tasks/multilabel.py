@@ -142,6 +142,107 @@ LABEL_RANKING_KEYS = ["label_ranking_avg_precision", "coverage_error", "label_ra
 
 SUMMARY = Message("multilabel.summary", "{n} samples, {classes} classes; predicted set: {rule}.",
                   "{n} 个样本，{classes} 个类别；预测集合：{rule}。")
+TITLE = Message("multilabel.report.title", "Multi-label classification", "多标签分类")
+RULE_TOP = Message("multilabel.report.rule_top", "the first {k} labels of each list", "每个列表的前 {k} 个标签")
+RULE_THRESHOLD = Message("multilabel.report.rule_threshold", "labels with score >= {threshold}",
+                         "分数 >= {threshold} 的标签")
+RULE_BOTH = Message("multilabel.report.rule_both", "{top} and {threshold}", "{top}中{threshold}")
+RULE_ALL = Message("multilabel.report.rule_all", "every listed label", "列出的全部标签")
+# the values of options ``classes`` and ``both_empty`` as the page names them (the Chinese page describes them)
+CLASS_RULE_NAMES = {
+    "gold_or_predicted": Message("multilabel.report.classes_gold_or_predicted", "gold_or_predicted",
+                                 "标准答案或预测中出现的类别"),
+    "all": Message("multilabel.report.classes_all", "all", "全部类别"),
+    "gold": Message("multilabel.report.classes_gold", "gold", "标准答案中出现的类别"),
+}
+BOTH_EMPTY_NAMES = {"zero": Message("multilabel.report.both_empty_zero", "zero", "记 0 分"),
+                    "one": Message("multilabel.report.both_empty_one", "one", "记 1 分"),
+                    "skip": Message("multilabel.report.both_empty_skip", "skip", "不计入平均")}
+SET_TITLE = Message("multilabel.report.set_title", "Set metrics", "集合指标")
+AVERAGE_HEADER = Message("multilabel.report.average", "average", "平均方式")
+AVERAGE_ROWS = (
+    Message("multilabel.report.micro", "micro (pooled counts; ML-GCN OP/OR/OF1)",
+            "微平均（合并计数；即 ML-GCN 的 OP/OR/OF1）"),
+    Message("multilabel.report.class_avg", "class-averaged C-P / C-R, C-F1 = 2 CP CR / (CP + CR)",
+            "按类别平均的 C-P / C-R，C-F1 = 2 CP CR / (CP + CR)"),
+    Message("multilabel.report.macro", "macro F1 (mean of per-class F1)", "宏平均 F1（各类别 F1 的平均值）"),
+    Message("multilabel.report.sample_avg", "sample-averaged (mean over samples)", "样本平均（对各样本取平均）"),
+)
+FBETA_ROW = Message("multilabel.report.fbeta", "F-beta, beta = {beta}: micro / macro / sample-averaged",
+                    "Fβ（β = {beta}）：微平均 / 宏平均 / 样本平均")
+SET_NOTE = Message(
+    "multilabel.report.set_note", "Class averages cover {n} class(es) (rule {classes}). A ratio with a zero "
+    "denominator is 0; a sample with no gold label and no predicted label scores by rule {both_empty}.",
+    "类别平均覆盖 {n} 个类别（规则：{classes}）。分母为 0 的比值记为 0；标准答案和预测都没有标签的样本{both_empty}。")
+CLASS_TITLE = Message("multilabel.report.class_title", "Per class", "各类别")
+CLASS_HEADERS = (Message("multilabel.report.class", "class", "类别"),
+                 Message("multilabel.report.gold", "gold", "标准答案"),
+                 Message("multilabel.report.predicted", "predicted", "预测"),
+                 Message("multilabel.report.correct", "correct", "正确"),
+                 report.SERIES_PRECISION, report.SERIES_RECALL, report.SERIES_F1,
+                 Message("multilabel.report.class_ap", "average precision", "平均精度（AP）"),
+                 Message("multilabel.report.in_averages", "in class averages", "计入类别平均"))
+YES = Message("multilabel.report.yes", "yes", "是")
+NO = Message("multilabel.report.no", "no", "否")
+RANKED_TITLE = Message("multilabel.report.ranked_title", "Ranked metrics", "排序指标")
+RANKED_HEADERS = (Message("multilabel.report.k", "k", "K"), Message("multilabel.report.map_k", "MAP@k", "MAP@K"),
+                  Message("multilabel.report.ndcg_k", "nDCG@k", "nDCG@K"),
+                  Message("multilabel.report.err_k", "ERR@k", "ERR@K"))
+MAP_DENOMINATOR_NAMES = {"relevant": Message("multilabel.report.map_relevant", "|relevant|", "相关标签数"),
+                         "min_k_relevant": Message("multilabel.report.map_min_k", "min(k, |relevant|)",
+                                                   "K 与相关标签数中的较小者")}
+GAIN_NAMES = {"exponential": Message("multilabel.report.gain_exponential", "2^g - 1", "2^等级 - 1"),
+              "linear": Message("multilabel.report.gain_linear", "g (linear)", "等级（线性）")}
+RANKED_NOTE = Message(
+    "multilabel.report.ranked_note", "AP@k divides by {denominator}; nDCG gain {gain}, discount log2(rank + 1); ERR "
+    "with g_max = {g_max}. The ranking is the list order (by decreasing score when scores are given; equal scores "
+    "keep the listed order); a sample with no relevant label scores 0 unless its list is empty too (rule "
+    "{both_empty}).",
+    "AP@K 的分母：{denominator}；nDCG 增益：{gain}，折扣：(排名 + 1) 以 2 为底的对数；ERR 的最高等级："
+    "{g_max}。排序即列表顺序（给出分数时按分数从高到低，分数相同的保持列出的顺序）；没有相关标签的样本得 0 分，"
+    "除非其列表也为空（此时{both_empty}）。")
+LABEL_RANKING_TITLE = Message("multilabel.report.label_ranking_title", "Label ranking (scikit-learn)",
+                              "标签排序（scikit-learn）")
+MEASURE_HEADERS = (Message("multilabel.report.measure", "measure", "指标"),
+                   Message("multilabel.report.value", "value", "值"))
+LABEL_RANKING_ROWS = (
+    Message("multilabel.report.lrap", "label ranking average precision (higher is better)",
+            "标签排序平均精度（越高越好）"),
+    Message("multilabel.report.coverage", "coverage error (labels to go down the ranking to find every gold label; "
+            "lower is better)", "覆盖误差（沿排序向下找到全部标准答案标签所需经过的标签数；越低越好）"),
+    Message("multilabel.report.ranking_loss", "label ranking loss (share of wrongly ordered gold/other pairs; lower "
+            "is better)", "排序损失（标准答案标签与其他标签组成的标签对中顺序颠倒的比例；越低越好）"),
+)
+MACRO_AP_ROW = Message("multilabel.report.macro_ap", "macro average precision (mean over {n} classes, rule {classes})",
+                       "宏平均精度（对 {n} 个类别取平均，规则：{classes}）")
+LABEL_RANKING_NOTE = Message(
+    "multilabel.report.label_ranking_note", "scikit-learn's definitions on the score matrix: {matrix}; a label not "
+    "listed is below every listed label of every sample, tied with the other unlisted ones. Tied scores stay tied "
+    "here (the ranked metrics above break ties by the listed order). A sample with no gold label scores 1, 0 and 0 "
+    "on the first three (as scikit-learn); a class with no gold sample has average precision 0.",
+    "按 scikit-learn 的定义在分数矩阵上计算（{matrix}）；每个样本中未列出的标签排在所有已列出的标签之后，未列出的"
+    "标签彼此并列。分数相同的标签在这里保持并列（上文的排序指标按列出的顺序区分并列）。没有标准答案标签的样本在前三项"
+    "上分别得 1、0 和 0（与 scikit-learn 相同）；没有标准答案样本的类别平均精度为 0。")
+MATRIX_SCORES = Message("multilabel.report.matrix_scores", "the submitted scores", "使用提交的分数")
+MATRIX_POSITIONS = Message("multilabel.report.matrix_positions", "no scores column, so the label at position p "
+                           "(from 0) scores -p", "提交没有 scores 列，因此位置 p（从 0 起）的标签分数记为 -p")
+SIZES_TITLE = Message("multilabel.report.sizes_title", "Set sizes", "集合大小")
+WHAT = Message("multilabel.report.what", "what", "项目")
+SIZE_ROWS = (
+    Message("multilabel.report.samples", "samples", "样本数"),
+    Message("multilabel.report.gold_per_sample", "gold labels per sample (mean)", "每个样本的标准答案标签数（平均）"),
+    Message("multilabel.report.predicted_per_sample", "predicted labels per sample (mean)", "每个样本的预测标签数（平均）"),
+    Message("multilabel.report.no_gold", "samples with no gold label", "没有标准答案标签的样本"),
+    Message("multilabel.report.empty_set", "samples with an empty predicted set", "预测集合为空的样本"),
+)
+BOTH_EMPTY_SET_ROW = Message("multilabel.report.both_empty_set", "empty gold and empty set (rule {both_empty})",
+                             "标准答案为空且预测集合为空（规则：{both_empty}）")
+BOTH_EMPTY_LIST_ROW = Message("multilabel.report.both_empty_list", "empty gold and empty list (ranked metrics)",
+                              "标准答案为空且列表为空（排序指标）")
+NOTE_ABSENT = Message("multilabel.note.absent", "{file}: {n} class(es) of the label list have no gold sample: {labels}.",
+                      "{file}：标签列表中有 {n} 个类别没有标准答案样本：{labels}。")
+NOTE_EMPTY = Message("multilabel.note.empty", "{file}: {n} sample(s) have no gold label (see option both_empty).",
+                     "{file}：有 {n} 个样本没有标准答案标签（见选项 both_empty）。")
 
 
 @dataclass
@@ -163,7 +264,7 @@ class MultilabelSubmission:
 
 class Multilabel(TaskFamily):
     name = "multilabel"
-    title = "Multi-label classification"
+    title = TITLE()  # a Problem: the page title writes it in the competition's language
     unit_noun = UNIT
     lower_is_better = ("coverage_error", "label_ranking_loss")
     default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
@@ -222,7 +323,7 @@ class Multilabel(TaskFamily):
         units = ids.to_objects()
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
-                                   usage=usage, notes=_reference_notes(grades > 0, labels, name), grades=grades)
+                                   usage=usage, notes=_reference_notes(grades > 0, labels, name, cfg.language), grades=grades)
 
     def public_contract(self, folder, cfg):
         """Units from the public ``test_public.csv`` (id,text) and the class names from ``labels.txt``: no answers."""
@@ -513,45 +614,50 @@ def _strata(gold, labels):
     return names[rarest]  # the few names, shared (a fixed-width copy would take a row's worth of bytes each)
 
 
-def _reference_notes(gold, labels, name):
+def _reference_notes(gold, labels, name, lang):
+    """Notes for the organizer on the gold, in the competition's language."""
     notes = []
     absent = [labels[c] for c in np.flatnonzero(gold.sum(axis=0) == 0)]
     if absent:
-        notes.append("%s: %d class(es) of the label list have no gold sample: %s." % (name, len(absent), ", ".join(absent)))
+        notes.append(NOTE_ABSENT(file=name, n=len(absent), labels=", ".join(absent)).text(lang))
     empty = int((~gold.any(axis=1)).sum())
     if empty:
-        notes.append("%s: %d sample(s) have no gold label (see option both_empty)." % (name, empty))
+        notes.append(NOTE_EMPTY(file=name, n=empty).text(lang))
     return notes
 
 
 # -- report ----------------------------------------------------------------------------------
 def _set_rule(opts):
-    parts = []
-    if opts["set_top_k"] is not None:
-        parts.append("the first %d labels of each list" % opts["set_top_k"])
-    if opts["set_threshold"] is not None:
-        parts.append("labels with score >= %s" % opts["set_threshold"])
-    return " and ".join(parts) if parts else "every listed label"
+    """The rule of the predicted set, a Problem written in the page's language.
+
+    >>> _set_rule({"set_top_k": 2, "set_threshold": 0.5}).text("en")
+    'the first 2 labels of each list and labels with score >= 0.5'
+    """
+    top, threshold = opts["set_top_k"], opts["set_threshold"]
+    if top is not None and threshold is not None:
+        return RULE_BOTH(top=RULE_TOP(k=top), threshold=RULE_THRESHOLD(threshold=threshold))
+    if top is not None:
+        return RULE_TOP(k=top)
+    if threshold is not None:
+        return RULE_THRESHOLD(threshold=threshold)
+    return RULE_ALL()
 
 
 def _averages_section(scores, mask, opts):
+    micro, class_avg, macro, sample_avg = AVERAGE_ROWS
     rows = [
-        ["micro (pooled counts; ML-GCN OP/OR/OF1)", scores["micro_precision"], scores["micro_recall"],
-         scores["micro_f1"]],
-        ["class-averaged C-P / C-R, C-F1 = 2 CP CR / (CP + CR)", scores["class_avg_precision"],
-         scores["class_avg_recall"], scores["class_avg_f1"]],
-        ["macro F1 (mean of per-class F1)", "", "", scores["macro_f1"]],
-        ["sample-averaged (mean over samples)", scores["sample_avg_precision"], scores["sample_avg_recall"],
-         scores["sample_avg_f1"]],
+        [micro, scores["micro_precision"], scores["micro_recall"], scores["micro_f1"]],
+        [class_avg, scores["class_avg_precision"], scores["class_avg_recall"], scores["class_avg_f1"]],
+        [macro, "", "", scores["macro_f1"]],
+        [sample_avg, scores["sample_avg_precision"], scores["sample_avg_recall"], scores["sample_avg_f1"]],
     ]
     if opts["beta"] is not None:
-        rows.append(["F-beta, beta = %s: micro / macro / sample-averaged" % opts["beta"],
-                     scores["micro_fbeta"], scores["macro_fbeta"], scores["sample_avg_fbeta"]])
-    note = ("Class averages cover %d class(es) (rule %s). A ratio with a zero denominator is 0; a sample with "
-            "no gold label and no predicted label scores by rule %s." % (int(mask.sum()), opts["classes"],
-                                                                          opts["both_empty"]))
-    return report.Section("Set metrics", [report.Table(["average", "precision", "recall", "F1"], rows),
-                                          report.Text(note, "note")])
+        rows.append([FBETA_ROW(beta=opts["beta"]), scores["micro_fbeta"], scores["macro_fbeta"],
+                     scores["sample_avg_fbeta"]])
+    note = SET_NOTE(n=int(mask.sum()), classes=CLASS_RULE_NAMES[opts["classes"]](),
+                    both_empty=BOTH_EMPTY_NAMES[opts["both_empty"]]())
+    headers = [AVERAGE_HEADER, report.SERIES_PRECISION, report.SERIES_RECALL, report.SERIES_F1]
+    return report.Section(SET_TITLE, [report.Table(headers, rows), report.Text(note, "note")])
 
 
 def _class_masks(tp, pred, gold, rule):
@@ -567,58 +673,41 @@ def _class_section(labels, counts, mask, class_ap):
     p, r, f1, _ = ml.per_class(counts)
     order = by_support(counts.gold_class)
     rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
-             float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), "yes" if mask[c] else "no"]
+             float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), YES if mask[c] else NO]
             for c in order]
     shown = order[:CHART_CLASSES]
-    blocks = [report.Table(["class", "gold", "predicted", "correct", "precision", "recall", "F1", "average precision",
-                            "in class averages"], rows),
+    blocks = [report.Table(list(CLASS_HEADERS), rows),
               report.Bars(CLASS_CHART, [labels[c] for c in shown],
                           [(report.SERIES_PRECISION, [float(p[c]) for c in shown]),
                            (report.SERIES_RECALL, [float(r[c]) for c in shown])],
                           caption=CLASS_CHART_CUT(shown=len(shown), n=len(labels)) if len(shown) < len(labels) else "")]
-    return report.Section("Per class", blocks, per_class=True)
+    return report.Section(CLASS_TITLE, blocks, per_class=True)
 
 
 def _label_ranking_section(scores, mask, opts, has_scores):
-    rows = [["label ranking average precision (higher is better)", scores["label_ranking_avg_precision"]],
-            ["coverage error (labels to go down the ranking to find every gold label; lower is better)",
-             scores["coverage_error"]],
-            ["label ranking loss (share of wrongly ordered gold/other pairs; lower is better)",
-             scores["label_ranking_loss"]],
-            ["macro average precision (mean over %d classes, rule %s)" % (int(mask.sum()), opts["classes"]),
-             scores["macro_ap"]]]
-    note = ("scikit-learn's definitions on the score matrix: %s; a label not listed is below every listed label "
-            "of every sample, tied with the other unlisted ones. Tied scores stay tied here (the ranked metrics "
-            "above break ties by the listed order). A sample with no gold label scores 1, 0 and 0 on the first "
-            "three (as scikit-learn); a class with no gold sample has average precision 0."
-            % ("the submitted scores" if has_scores else "no scores column, so the label at position p (from 0) "
-                                                         "scores -p"))
-    return report.Section("Label ranking (scikit-learn)", [report.Table(["measure", "value"], rows),
-                                                           report.Text(note, "note")])
+    values = [scores["label_ranking_avg_precision"], scores["coverage_error"], scores["label_ranking_loss"]]
+    rows = [[label, value] for label, value in zip(LABEL_RANKING_ROWS, values)]
+    rows.append([MACRO_AP_ROW(n=int(mask.sum()), classes=CLASS_RULE_NAMES[opts["classes"]]()), scores["macro_ap"]])
+    note = LABEL_RANKING_NOTE(matrix=(MATRIX_SCORES if has_scores else MATRIX_POSITIONS)())
+    return report.Section(LABEL_RANKING_TITLE, [report.Table(list(MEASURE_HEADERS), rows),
+                                                report.Text(note, "note")])
 
 
 def _ranking_section(rows, opts, g_max):
-    note = ("AP@k divides by %s; nDCG gain %s, discount log2(rank + 1); ERR with g_max = %d. The ranking is the "
-            "list order (by decreasing score when scores are given; equal scores keep the listed order); a sample "
-            "with no relevant label scores 0 unless its list is empty too (rule %s)."
-            % ("|relevant|" if opts["map_denominator"] == "relevant" else "min(k, |relevant|)",
-               "2^g - 1" if opts["ndcg_gain"] == "exponential" else "g (linear)", g_max, opts["both_empty"]))
-    return report.Section("Ranked metrics", [report.Table(["k", "MAP@k", "nDCG@k", "ERR@k"], rows),
-                                             report.Text(note, "note")])
+    note = RANKED_NOTE(denominator=MAP_DENOMINATOR_NAMES[opts["map_denominator"]](),
+                       gain=GAIN_NAMES[opts["ndcg_gain"]](), g_max=g_max,
+                       both_empty=BOTH_EMPTY_NAMES[opts["both_empty"]]())
+    return report.Section(RANKED_TITLE, [report.Table(list(RANKED_HEADERS), rows), report.Text(note, "note")])
 
 
 def _sizes_section(counts, set_both_empty, list_both_empty, rule):
     n = len(counts.gold_sample)
-    rows = [
-        ["samples", n],
-        ["gold labels per sample (mean)", float(counts.gold_sample.mean()) if n else 0.0],
-        ["predicted labels per sample (mean)", float(counts.pred_sample.mean()) if n else 0.0],
-        ["samples with no gold label", int((counts.gold_sample == 0).sum())],
-        ["samples with an empty predicted set", int((counts.pred_sample == 0).sum())],
-        ["empty gold and empty set (rule %s)" % rule, int(set_both_empty.sum())],
-        ["empty gold and empty list (ranked metrics)", int(list_both_empty.sum())],
-    ]
-    return report.Section("Set sizes", [report.Table(["what", "value"], rows)])
+    values = [n, float(counts.gold_sample.mean()) if n else 0.0, float(counts.pred_sample.mean()) if n else 0.0,
+              int((counts.gold_sample == 0).sum()), int((counts.pred_sample == 0).sum())]
+    rows = [[label, value] for label, value in zip(SIZE_ROWS, values)]
+    rows += [[BOTH_EMPTY_SET_ROW(both_empty=BOTH_EMPTY_NAMES[rule]()), int(set_both_empty.sum())],
+             [BOTH_EMPTY_LIST_ROW, int(list_both_empty.sum())]]
+    return report.Section(SIZES_TITLE, [report.Table([WHAT, MEASURE_HEADERS[1]], rows)])
 
 
 FAMILY = Multilabel()
