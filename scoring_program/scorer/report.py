@@ -206,8 +206,9 @@ class _Page:
         raise TypeError("unknown report block %r" % type(block).__name__)
 
     def figure(self, svg, title, caption):
-        note = " %s" % self.text(caption) if caption else ""
-        return '<figure>%s<figcaption>%s.%s</figcaption></figure>' % (svg, self.text(title), note)
+        stop, space = ("。", "") if self.lang == "zh" else (".", " ")
+        note = space + self.text(caption) if caption else ""
+        return '<figure>%s<figcaption>%s%s%s</figcaption></figure>' % (svg, self.text(title), stop, note)
 
     def scores(self, block):
         with_interval = block.interval is not None
