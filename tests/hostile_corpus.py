@@ -495,4 +495,7 @@ def all_shapes():
 
 
 def board_config(family, board="A"):
-    return yaml.safe_load((DEMO[family] / "reference_data" / ("board_%s.yaml" % board)).read_text(encoding="utf-8"))
+    """The demo's board config, in English: the cases name the English words their one line must hold."""
+    config = yaml.safe_load((DEMO[family] / "reference_data" / ("board_%s.yaml" % board)).read_text(encoding="utf-8"))
+    config["language"] = "en"
+    return config

@@ -158,3 +158,50 @@ def test_a_zh_competition_shows_no_english(competition, tmp_path):
         if found:
             leaks[name] = found
     assert not leaks, "English on a zh competition's participant-visible output: %s" % leaks
+
+
+def _zh_case_line(tmp_path, case):
+    from test_hostile_uploads import build_input
+
+    inp = build_input(tmp_path, case)
+    config = yaml.safe_load((inp / "ref" / "config.yaml").read_text(encoding="utf-8"))
+    if isinstance(config, dict):
+        config["language"] = "zh"
+        (inp / "ref" / "config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return run_score(inp, tmp_path / "output")
+
+
+# Names of code a message tells to use or that a tool writes: pandas' index=False, its "Unnamed: 0" column,
+# JSON's types and keys.
+CODE = {"index", "False", "Unnamed", "int", "str", "list", "dict", "true", "false", "null", "float",
+        "zip", "deflate", "Excel", "Unicode"}
+CAMEL = re.compile(r"^[A-Z][a-z]+([A-Z][a-z]*)+$")  # names of exceptions and columns: BadZipFile, SentenceId
+
+
+def _unquoted(line):
+    """The line without what it quotes from the upload: values in quotes, file names, paths."""
+    line = re.sub(r"'[^']*'|\"[^\"]*\"|“[^”]*”", " ", line)
+    return re.sub(r"\S+\.(csv|txt|json|zip|tsv|xlsx)\S*", " ", line)
+
+
+def _upload_cases():
+    from hostile_corpus import all_cases
+    return [c for c in all_cases() if c.code == 1]
+
+
+@pytest.mark.parametrize("case", _upload_cases(), ids=lambda c: c.id)
+def test_a_zh_competition_names_every_upload_problem_in_chinese(tmp_path, case):
+    from hostile_corpus import DEMO
+
+    proc = _zh_case_line(tmp_path, case)
+    assert proc.returncode == 1, proc.stderr
+    demo = DEMO[case.family]
+    allowed = data_words(demo / "reference_data", demo / "starting_kit") | config_words(demo / "reference_data")
+    uploaded = set()
+    for path in (tmp_path / "input" / "res").rglob("*"):
+        uploaded.update(WORD.findall(path.name))
+        if path.is_file() and not path.is_symlink() and path.stat().st_size < 1 << 24:
+            uploaded.update(WORD.findall(path.read_bytes().decode("utf-8", "replace")))
+    left = [w for w in english(_unquoted(proc.stderr), allowed | CODE | uploaded)
+            if not CAMEL.match(w) and not any(u.startswith(w) for u in uploaded)]  # a value cut short
+    assert left == [], proc.stderr

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import Callable, Dict, List, Optional
 
 from .errors import SubmissionError, clip
-from .problems import Message
+from .problems import Message, Reason
 
 IGNORED_NAMES = {"metadata", "metadata.yaml", "metadata.yml", ".ds_store", "thumbs.db", "desktop.ini"}
 IGNORED_DIRS = {"__macosx", ".git", ".ipynb_checkpoints"}
@@ -106,7 +106,7 @@ def list_files(res_dir):
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             raise SubmissionError(UNREADABLE_FOLDER(name=clip(_rel(folder, res_dir) or "res", 80),
-                                                    reason=exc.strerror or type(exc).__name__))
+                                                    reason=Reason(exc, exc.strerror or "", named=False)))
         for entry in entries:
             rel = _rel(entry.path, res_dir)
             if _ignored(rel):
@@ -176,7 +176,7 @@ def _zip_members(path, rel):
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
     except _ZIP_ERRORS as exc:
-        raise SubmissionError(BAD_ZIP(name=clip(rel, 80), reason=_reason(exc)))
+        raise SubmissionError(BAD_ZIP(name=clip(rel, 80), reason=Reason(exc)))
     if len(infos) > MAX_ZIP_ENTRIES:
         raise SubmissionError(TOO_MANY_ENTRIES(name=clip(rel, 80), n=len(infos)))
     members = []
@@ -197,14 +197,10 @@ def _member_reader(path, rel, info):
             with zipfile.ZipFile(path) as archive:
                 return archive.read(info)
         except _ZIP_ERRORS as exc:
-            raise SubmissionError(BAD_MEMBER(name=clip(name, 80), reason=_reason(exc)))
+            raise SubmissionError(BAD_MEMBER(name=clip(name, 80), reason=Reason(exc)))
 
     return read
 
-
-def _reason(exc):
-    text = " ".join(str(exc).split())[:80]
-    return "%s: %s" % (type(exc).__name__, text) if text else type(exc).__name__
 
 
 def zip_entry_count(path):

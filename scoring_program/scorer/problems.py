@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from typing import Any, Dict, List, Optional, Tuple
 
+from .quoting import clip
+
 LANGUAGES = ("en", "zh")
 MESSAGES: Dict[str, "Message"] = {}   # every message of the engine, by key (tests check each one)
 
@@ -137,3 +139,22 @@ def _written(value, lang):
         return value().text(lang)
     text = getattr(value, "text", None)
     return text(lang) if callable(text) else value
+
+
+class Reason:
+    """Why a step failed, from its exception: Python's own (English) words in English, its name in other languages.
+
+    >>> r = Reason(ValueError("bad  thing"))
+    >>> r.text("en"), r.text("zh")
+    ('ValueError: bad thing', 'ValueError')
+    """
+
+    def __init__(self, exc, detail=None, named=True):
+        self.name = type(exc).__name__
+        self.detail = clip(" ".join((str(exc) if detail is None else detail).split()), 80)
+        self.named = named
+
+    def text(self, lang="en"):
+        if not self.detail or lang != "en":
+            return self.name
+        return "%s: %s" % (self.name, self.detail) if self.named else self.detail

@@ -13,6 +13,8 @@ import re
 from .lazy import pandas as pd
 from .problems import Message
 
+UTF8_OR_GB18030 = Message("text.utf8_or_gb18030", "UTF-8 or GB18030", "UTF-8 或 GB18030")
+
 _SAVE_EN = "save the file as UTF-8 (in Excel: 'CSV UTF-8')"
 _SAVE_ZH = "请将文件另存为 UTF-8（Excel 中选“CSV UTF-8”）"
 UNDECODABLE = Message("text.undecodable", "{where}: byte {offset} ({byte}) cannot be read as {codec} text; "
@@ -94,7 +96,7 @@ def decode_with_codec(data, name, error):
     try:
         return data.decode("gb18030"), "gb18030"
     except UnicodeDecodeError:
-        _raise_undecodable(data, first_bad, name, "UTF-8 or GB18030", error)
+        _raise_undecodable(data, first_bad, name, UTF8_OR_GB18030, error)
 
 
 _ESCAPES = re.compile("[\udc80-\udcff]")
@@ -192,11 +194,31 @@ def parse_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIM
     except pd.errors.EmptyDataError:
         raise error(EMPTY_TABLE.at(name))
     except pd.errors.ParserError as exc:
-        raise error(UNPARSABLE.at(name, sep="TAB" if sep == "\t" else repr(sep), reason=_short(exc)))
+        raise error(UNPARSABLE.at(name, sep="TAB" if sep == "\t" else repr(sep), reason=_ParserReason(exc)))
     if header:
         frame.columns = [str(c).strip().lstrip("\ufeff") for c in frame.columns]
     return frame
 
 
-def _short(exc):
-    return str(exc).strip().splitlines()[-1][:200]
+class _ParserReason:
+    """pandas' reason for a table it cannot parse: its own words in English, the known ones said in Chinese.
+
+    >>> r = _ParserReason(ValueError("Error tokenizing data. C error: EOF inside string starting at row 4"))
+    >>> r.text("zh")
+    '从第 4 行开始的引号没有闭合'
+    """
+
+    _ZH = ((re.compile(r"EOF inside string starting at row (\d+)"), "从第 {0} 行开始的引号没有闭合"),
+           (re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)"), "第 {1} 行应有 {0} 个字段，实际有 {2} 个"))
+
+    def __init__(self, exc):
+        self.en = str(exc).strip().splitlines()[-1][:200]
+
+    def text(self, lang="en"):
+        if lang == "en":
+            return self.en
+        for pattern, zh in self._ZH:
+            found = pattern.search(self.en)
+            if found:
+                return zh.format(*found.groups())
+        return "ParserError"

@@ -34,7 +34,7 @@ from ..lazy import pandas as pd
 
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.cause_spans import Pairs, first_occurrences
-from ..problems import Message
+from ..problems import Message, Reason
 from ..textio import decode
 from ._ecac_official import FIELD_NAMES, has_non_ascii_digit, official_fields, python_int
 
@@ -161,7 +161,7 @@ def read_json(data, name, error):
     except json.JSONDecodeError as exc:
         raise error(BAD_JSON.at(name, exc.lineno, column=str(exc.colno), reason=JSON_REASONS.get(exc.msg, exc.msg)))
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise error(BAD_JSON_VALUE.at(name, reason=clip(" ".join(str(exc).split()), 80)))
+        raise error(BAD_JSON_VALUE.at(name, reason=Reason(exc, named=False)))
     except RecursionError:
         raise error(TOO_DEEP_JSON.at(name))
 
