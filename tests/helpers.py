@@ -149,3 +149,20 @@ def zipped(files):
         for name, data in files.items():
             archive.writestr(name, data)
     return buf.getvalue()
+
+
+def in_english(folder):
+    """Set ``language: en`` in every config.yaml / kit_config.yaml / board_*.yaml under ``folder``.
+
+    The bank and view-sentiment demos are Chinese competitions; a test that reads English lines runs them in
+    English (the Chinese texts are tested in test_zh_pages and test_languages).
+    """
+    import yaml
+
+    for path in sorted(Path(folder).rglob("*.yaml")):
+        if path.name in ("config.yaml", "kit_config.yaml") or path.name.startswith("board_"):
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if isinstance(raw, dict) and raw.get("language") == "zh":
+                raw["language"] = "en"
+                path.write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return folder

@@ -249,7 +249,7 @@ def test_v2_without_registration_auto_approve_is_warned(tmp_path):
                                           (51, "CodaLab v1 allows at most 50")])
 def test_column_labels_longer_than_a_platform_allows_are_refused(tmp_path, length, limit):
     copy = broken_copy(tmp_path)
-    _edit(copy / "competition.yaml", 'label: "Class accuracy"', 'label: "%s"' % ("x" * length))
+    _edit(copy / "competition.yaml", 'label: "类别准确率"', 'label: "%s"' % ("x" * length))
     errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
     assert len(errors) == 1 and limit in errors[0] and "class_accuracy.label" in errors[0], errors
 

@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 from test_bundle_shared import built, members
-from helpers import ROOT
+from helpers import ROOT, in_english
 
 
 def run(argv, cwd=None, timeout=900):
@@ -23,6 +23,7 @@ def bare(tmp_path_factory):
     kit = base / "starting_kit"
     with zipfile.ZipFile(io.BytesIO(members(built(ROOT))["starting_kit.zip"])) as archive:
         archive.extractall(kit)
+    in_english(kit)
     made = run([sys.executable, "-m", "venv", base / "venv"])
     if made.returncode != 0:
         pytest.skip("cannot make a venv here: %s" % made.stderr.strip()[-200:])

@@ -13,7 +13,8 @@ def board_a_config(competition):
     import yaml
 
     folder = ROOT if competition == "bank" else EXAMPLES / competition
-    return yaml.safe_load((folder / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((folder / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))
+    return dict(config, language="en")  # the texts below are English; zh is asked for explicitly
 
 
 def kit_of(competition):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import ROOT, as_platform, read_scores_json, run_score, write_files
+from helpers import ROOT, as_platform, in_english, read_scores_json, run_score, write_files
 from organizer import bundle
 from organizer import check as check_bundle
 from organizer.layout import assemble_reference
@@ -27,7 +27,7 @@ SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 def phase(tmp_path, board="A", edit=None, name="in", reveal=False):
     """INPUT for the bank demo's board, its config changed by ``edit(raw)``."""
     base = Path(tmp_path) / name
-    ref = assemble_reference(ROOT / "reference_data", board, base / "ref", reveal)
+    ref = in_english(assemble_reference(ROOT / "reference_data", board, base / "ref", reveal))
     if edit:
         raw = yaml.safe_load((ref / "config.yaml").read_text(encoding="utf-8"))
         edit(raw)
@@ -38,7 +38,7 @@ def phase(tmp_path, board="A", edit=None, name="in", reveal=False):
 
 def bank_config(**extra):
     raw = yaml.safe_load((ROOT / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))
-    raw.update(extra)
+    raw.update(dict(dict(language="en"), **extra))
     return raw
 
 

@@ -60,7 +60,7 @@ def test_ranks_scores_and_errors(tmp_path, submissions):
     expected_order = sorted(["team_a", "x<b>&y"], key=lambda t: -{"team_a": a, "x<b>&y": d}[t]["score"])
     assert [rows[t]["rank"] for t in expected_order] == ["2", "3"]
     assert rows["team_c"]["rank"] == "" and rows["team_c"]["status"] == "failed"
-    assert "is not a class" in rows["team_c"]["error"] and rows["team_c"]["score"] == ""
+    assert "不是合法的类别" in rows["team_c"]["error"] and rows["team_c"]["score"] == ""  # a zh competition
     page = (out / "leaderboard.html").read_text(encoding="utf-8")
     assert "x&lt;b&gt;&amp;y" in page and "x<b>&y" not in page
 

@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from helpers import ROOT, make_input, run_score
+from helpers import ROOT, in_english, make_input, run_score
 from test_bundle_shared import bank_oracle, built, members, read_csv
 
 
@@ -20,7 +20,7 @@ def kit(tmp_path_factory):
     folder = tmp_path_factory.mktemp("kit") / "starting_kit"
     with zipfile.ZipFile(io.BytesIO(members(built(ROOT))["starting_kit.zip"])) as archive:
         archive.extractall(folder)
-    return folder
+    return in_english(folder)
 
 
 def tool(kit, script, *args):
@@ -70,7 +70,7 @@ def test_validate_speaks_chinese_when_the_competition_does(kit, tmp_path):
     assert "bad.csv 第 3 行（id 1），列 class：'7' 不是合法的类别" in proc.stdout
 
 
-def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path):
+def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path, kit):
     """validate and score.py agree on where the (first) problem is."""
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     faults = {"class": (10, lambda l: l.rsplit(",", 1)[0] + ",x"), "tag": (20, lambda l: l.replace(" O", " 0", 1)),
@@ -82,12 +82,12 @@ def test_each_single_fault_is_found_on_the_line_score_py_names(tmp_path):
         inp = make_input(tmp_path / name, {p.name: p.read_bytes() for p in (ROOT / "reference_data").iterdir()
                                            if p.name != "board_B.yaml"}, {"s.csv": text})
         (inp / "ref" / "board_A.yaml").rename(inp / "ref" / "config.yaml")
+        in_english(inp / "ref")
         proc = run_score(inp, tmp_path / name / "out")
         assert proc.returncode == 1 and "s.csv line %d" % (index + 1) in proc.stderr
         sub = tmp_path / name / "s.csv"
         sub.write_text(text, encoding="utf-8")
-        check = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "validate.py"), str(sub)],
-                               capture_output=True, text=True, timeout=600)
+        check = tool(kit, "validate.py", sub)
         assert check.returncode == 1
         assert check.stdout.splitlines()[0] == "s.csv: 1 problem(s) found:"
         assert "s.csv line %d" % (index + 1) in check.stdout

@@ -22,14 +22,15 @@ def validate(competition, submission):
                                                 ("emotion_cause", "submission")])
 def test_the_sample_submission_passes(competition, sample):
     proc = validate(competition, ROOT / "examples" / competition / "starting_kit" / sample)
-    assert proc.returncode == 0 and "no problems found" in proc.stdout, proc.stdout + proc.stderr
+    found = "未发现问题" if competition == "view_sentiment" else "no problems found"  # a zh competition
+    assert proc.returncode == 0 and found in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_view_sentiment_unknown_sentence_is_found(tmp_path):
     bad = tmp_path / "pred.csv"
     bad.write_text("SentenceId,View,Opinion\n999999,大众,pos\n", encoding="utf-8")
     proc = validate("view_sentiment", bad)
-    assert proc.returncode == 1 and "'999999' is not in the test set" in proc.stdout, proc.stdout
+    assert proc.returncode == 1 and "SentenceId '999999' 不在测试集中" in proc.stdout, proc.stdout
 
 
 def test_keywords_duplicated_id_is_found(tmp_path):
@@ -82,9 +83,9 @@ def test_every_row_problem_is_listed_in_file_order(tmp_path):
                    "000107,赤兔GT3,neu\n", encoding="utf-8")
     proc = validate("view_sentiment", bad)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("  - ")]
-    assert proc.returncode == 1 and "3 problem(s) found" in proc.stdout, proc.stdout
-    assert ["line 2" in lines[0], "line 3" in lines[1], "line 4" in lines[2]] == [True, True, True]
-    assert "'999999'" in lines[0] and "'good'" in lines[1] and "View is empty" in lines[2]
+    assert proc.returncode == 1 and "发现 3 个问题" in proc.stdout, proc.stdout
+    assert ["第 2 行" in lines[0], "第 3 行" in lines[1], "第 4 行" in lines[2]] == [True, True, True]
+    assert "'999999'" in lines[0] and "'good'" in lines[1] and "View 为空" in lines[2]
 
 
 def multilabel_sample_with(tmp_path, rows):
