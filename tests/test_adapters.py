@@ -1,12 +1,9 @@
-"""The EvalAI and Kaggle adapters, called the way those hosts call them; numbers from seqeval + scikit-learn."""
-import inspect
+"""The EvalAI adapter, called the way EvalAI calls it; numbers from seqeval + scikit-learn (Kaggle: test_adapters_kaggle.py)."""
 import json
-import math
 import subprocess
 import sys
 import zipfile
 
-import pandas as pd
 import pytest
 
 from helpers import ROOT
@@ -14,9 +11,6 @@ from test_bundle_shared import bank_oracle, board_ids
 
 from organizer import bundle  # noqa: E402
 from organizer import evalai as evalai_bundle  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "adapters" / "kaggle"))
-import metric  # noqa: E402
 
 GOLD = ROOT / "reference_data" / "gold.csv"
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
@@ -83,41 +77,3 @@ def test_evalai_participant_error_is_one_clean_line(host, tmp_path):
     bad.write_text("id,BIO_anno,class\n0,O,9\n", encoding="utf-8")
     out = evaluate(host, bad)
     assert out["error"] == "ValueError" and "\n" not in out["message"] and "bad.csv" in out["message"]
-
-
-# -- Kaggle ------------------------------------------------------------------------------------------------
-def kaggle_solution():
-    gold = pd.read_csv(GOLD, dtype=str, keep_default_na=False)
-    boards = pd.read_csv(ROOT / "reference_data" / "boards.csv", dtype=str).set_index("id")["board"]
-    gold["Usage"] = gold["id"].map(boards).map({"A": "Public", "B": "Private"})
-    return gold
-
-
-def test_kaggle_score_per_usage_subset_equals_the_oracles():
-    solution = kaggle_solution()
-    submission = pd.read_csv(SAMPLE, dtype=str, keep_default_na=False)
-    for usage, board in (("Public", "A"), ("Private", "B")):
-        subset = solution[solution["Usage"] == usage].drop(columns=["Usage"])  # what the orchestrator passes
-        value = metric.score(subset.reset_index(drop=True), submission.copy(), "id")
-        assert isinstance(value, float) and math.isfinite(value)
-        assert value == pytest.approx(bank_oracle(GOLD, SAMPLE, board_ids(ROOT, board))["score"], abs=1e-9)
-
-
-def test_kaggle_format_problems_are_participant_visible():
-    solution = kaggle_solution().drop(columns=["Usage"])
-    submission = pd.read_csv(SAMPLE, dtype=str, keep_default_na=False)
-    wrong = submission.copy()
-    wrong.loc[3, "class"] = "9"
-    with pytest.raises(metric.ParticipantVisibleError, match="column class"):
-        metric.score(solution, wrong, "id")
-    with pytest.raises(metric.ParticipantVisibleError, match="no column BIO_anno"):
-        metric.score(solution, submission.drop(columns=["BIO_anno"]), "id")
-    with pytest.raises(metric.HostVisibleError):
-        metric.score(solution.drop(columns=["class"]), submission, "id")
-
-
-def test_kaggle_signature_is_the_template_one():
-    params = inspect.signature(metric.score).parameters
-    assert list(params)[:3] == ["solution", "submission", "row_id_column_name"]
-    assert all(p.annotation is not inspect.Parameter.empty for p in params.values())
-    assert inspect.signature(metric.score).return_annotation is float
