@@ -396,3 +396,36 @@ def _one_file(path):
     from scorer.discovery import SubmittedFile
     data = path.read_bytes()
     return SubmittedFile(path.name, lambda: data, len(data))
+
+
+# -- the built metric, away from the project -----------------------------------------------------------------
+RUN_BUILT = r"""
+import json, sys
+import pandas as pd
+sys.path.insert(0, sys.argv[1])
+if sys.argv[2] == "module":
+    import metric
+    score = metric.score
+else:                        # a notebook cell: the file's text run without __file__, in the folder of scorer/
+    namespace = {"__name__": "metric_cell"}
+    exec(open(sys.argv[1] + "/metric.py", encoding="utf-8").read(), namespace)
+    score = namespace["score"]
+sol = pd.DataFrame({"id": ["d1", "d2"], "keywords": ["alpha", "alpha_beta_gamma_delta"]})
+sub = pd.DataFrame({"id": ["d1", "d2"], "keywords": ["alpha_omega", "alpha"]})
+print(json.dumps(score(sol, sub, "id", task="keywords")))
+"""
+
+
+@pytest.mark.parametrize("how", ["module", "cell"])
+def test_the_built_metric_runs_without_the_project(tmp_path, how):
+    import subprocess
+    from helpers import organizer
+    out = tmp_path / "kaggle"
+    proc = organizer("kaggle", out)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "metric.py").is_file() and (out / "scorer" / "api.py").is_file()
+    # -E -s and a cwd outside the project: only the engine written beside metric.py can be imported
+    run = subprocess.run([sys.executable, "-E", "-s", "-c", RUN_BUILT, str(out), how], capture_output=True,
+                         text=True, cwd=str(out if how == "cell" else tmp_path), timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == pytest.approx(8 / 15, abs=1e-12)

@@ -54,7 +54,8 @@ from typing import Dict, Optional, Union
 import numpy as np
 import pandas as pd
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# a notebook cell has no __file__: then the engine is looked for in the working folder
+HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 USAGE = "Usage"
 # arguments of engine messages that hold a line number of the file the message is about
 LINE_ARGS = ("first", "again")
@@ -87,14 +88,18 @@ def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: 
 
 # -- the engine ----------------------------------------------------------------------------------------
 def _engine():
-    """Put the engine copied beside this file (``organizer kaggle``) or the project's one on the path."""
+    """Put the engine copied beside this file (``organizer kaggle``) or the project's one on the path; an engine
+    already importable (a folder the notebook put on sys.path) is used as it is."""
     for folder in (HERE, os.path.join(HERE, os.pardir, os.pardir, "scoring_program")):
-        if os.path.isfile(os.path.join(folder, "scorer", "__init__.py")):
+        if os.path.isfile(os.path.join(folder, "scorer", "api.py")):
             folder = os.path.abspath(folder)
             if folder not in sys.path:
                 sys.path.insert(0, folder)
             return
-    raise HostVisibleError("the scoring engine (scorer/) is not beside metric.py")
+    try:
+        import scorer.api  # noqa: F401
+    except ImportError:
+        raise HostVisibleError("the scoring engine (scorer/) is neither beside metric.py nor on sys.path") from None
 
 
 def _messages():
