@@ -15,8 +15,8 @@ is one of those two classes.
 The adapter writes the two DataFrames into the family's files (one row per row
 id; the row id column becomes the family's id column) and scores them with
 ``scorer.api`` (``Competition.from_raw``, ``read_files``, ``scores``), exactly
-as score.py reads those files, on every row of the solution it is given (Kaggle
-calls the metric once per Usage subset: Public = board A, Private = board B).
+as score.py reads those files, on every row of the solution it is given: the
+Public rows score board A, the Private rows board B.
 
 | task | solution columns (besides the row id) | submission columns (besides the row id) |
 |---|---|---|
@@ -32,9 +32,9 @@ written as ``submission.csv line N (id X), column C`` (N counts the header as
 line 1 and one line per row, in the order the rows were passed); a problem of
 the solution, the options or the engine raises HostVisibleError.
 
-Deliberate difference: submission rows whose id is not in the (subset)
-solution are ignored, because the host checks row ids against the whole
-solution before it calls the metric on a subset.
+Deliberate difference from score.py: submission rows whose id is not in the
+solution passed are ignored, so that a whole submission can be scored against
+one subset of the solution.
 
     >>> import pandas as pd
     >>> sol = pd.DataFrame({"id": ["1"], "BIO_anno": ["B-BANK I-BANK O"], "class": [2]})
