@@ -323,3 +323,22 @@ def test_a_ladder_is_refused_for_evalai(tmp_path):
     path.write_text(path.read_text(encoding="utf-8") + "feedback: {ladder: fixed}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="ladder"):
         evalai.build(comp, tmp_path / "out")
+
+
+@pytest.mark.parametrize("change, expected", [
+    ("primary_key: nope\n", "primary_key is 'nope'"),
+    ("board: all\n", "board is all, which has no EvalAI dataset split"),
+])
+def test_a_config_error_is_score_py_line_for_everyone(bank, tmp_path, change, expected):
+    files = members(bank.files[bank.phase("A")["test_annotation_file"]])
+    config = yaml.safe_load(files["config.yaml"].decode("utf-8"))
+    config.update(yaml.safe_load(change))
+    if config["board"] == "all":
+        config.pop("feedback", None)
+    files["config.yaml"] = yaml.safe_dump(config).encode("utf-8")
+    annotation = tmp_path / "config_error.zip"
+    annotation.write_bytes(bundle.zip_bytes(files))
+    out, log = bank.submit("A", SAMPLE, annotation=annotation)
+    assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
+    assert out["stderr"].startswith("ERROR (competition configuration error): config.yaml") and expected in out["stderr"]
+    assert out["stderr"] in log
