@@ -1,47 +1,228 @@
-"""Build the EvalAI pieces of a competition: the evaluation script and the annotation file.
+"""Build an EvalAI challenge from a competition folder: configuration, evaluation script, annotations, pages.
 
-    python3 -m organizer evalai COMPETITION_DIR OUT_DIR
+    python3 -m organizer evalai COMPETITION_DIR OUT_DIR [--end-date YYYY-MM-DD]
 
-Writes OUT_DIR/evaluation_script.zip (adapters/evalai/evaluation_script with
-the scoring engine copied beside main.py, files at the zip root, as EvalAI
-expects) and OUT_DIR/test_annotations.zip (the competition's reference data
-with board_A.yaml as config.yaml: the adapter scores both boards from it).
-Both zips are deterministic. Name them in challenge_config.yaml
-(evaluation_script, test_annotation_file) and link the split codenames
-public_split / private_split to the phase (private_split visibility 1).
+Writes into OUT_DIR the files of an EvalAI challenge configuration, and
+OUT_DIR/challenge.zip holding them all (the zip EvalAI's "upload challenge
+configuration" takes; the folder is what a challenge repository built from
+EvalAI-Starters holds)::
+
+    challenge_config.yaml                 the only YAML file (EvalAI refuses a zip with two)
+    evaluation_script.zip                 adapters/evalai/evaluation_script + a copy of the engine, at the zip root
+    annotations/test_annotations_<B>.zip  one per phase: reference_data/ with board_<B>.yaml as config.yaml
+    templates/*.html                      the competition's pages and one description per phase
+    <logo>                                the competition's image
+
+Each phase of competition.yaml becomes a challenge phase scoring the board its
+reference zip names (reference_data_<B>.zip); board A's scores go to the dataset
+split public_split (visibility 3, public), board B's to private_split,
+visibility 1 (hosts only) when board_B.yaml says ``report: sealed``. Only keys
+EvalAI reads are written; docs/organizers.md cites where it reads each one.
+Every zip is deterministic.
 """
 import argparse
+import datetime as dt
+import html
 import sys
 from pathlib import Path
 
+import yaml
+
 from . import ROOT
-from .bundle import folder_entries, program_dir, reference_zip, zip_bytes
+from .bundle import (REFERENCE_ZIP, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
+                     sorted_phases, zip_bytes)
+from .layout import board_configs
+from scorer.api import ordered_keys
+from scorer.config import parse_config
+from scorer.errors import ScoringError
+from scorer.tasks import families
 
 SCRIPT = ROOT / "adapters" / "evalai" / "evaluation_script"
+SPLITS = {"A": ("public_split", "Board A"), "B": ("private_split", "Board B")}
+PUBLIC, HOST_ONLY = 3, 1                # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
+TITLE_MAX = 100                         # Challenge.title and ChallengePhase.name: max_length=100
+WORKER_PYTHON = "3.9"                   # apps/challenges/constants.py: SUPPORTED_WORKER_PYTHON_VERSIONS
+DEFAULT_DAYS = 90
+# a sealed board's phase page: competition.yaml's text speaks of CodaLab's placeholder scores, not of EvalAI
+SEALED_PAGE = {
+    "en": "Scored on board {board}. Its leaderboard is shown to the organizers only until they reveal it after the "
+          "phase ends; until then the result of each submission says whether it was received and is valid, "
+          "without scores.",
+    "zh": "在榜单 {board} 上评测。阶段结束、组织者公布之前，该榜单只对组织者可见；在此之前，每次提交的结果只说明是否"
+          "已收到且格式有效，不显示成绩。",
+}
+# challenge-level pages: EvalAI key -> the competition.yaml html: key whose page it shows
+PAGES = {"description": "overview", "evaluation_details": "evaluation", "terms_and_conditions": "terms",
+         "submission_guidelines": "data"}
 
 
 def evaluation_script_zip(competition):
     entries = folder_entries(SCRIPT)
-    engine = folder_entries(program_dir(competition) / "scorer", "scorer/")
-    entries.update(engine)
+    entries.update(folder_entries(program_dir(competition) / "scorer", "scorer/"))
     return zip_bytes(entries)
 
 
-def build(competition, out_dir, board="A"):
+def _as_datetime(value):
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return dt.datetime.fromisoformat(str(value).strip())
+
+
+def _board(spec):
+    match = REFERENCE_ZIP.match(str(spec.get("reference_data") or ""))
+    if not match or match.group(1) not in SPLITS:
+        raise SystemExit("phase %r: EvalAI phases need reference_data: reference_data_A.zip or reference_data_B.zip"
+                         % spec.get("label"))
+    return match.group(1)
+
+
+def _board_config(competition, board):
+    path = board_configs(Path(competition) / "reference_data").get(board)
+    if path is None:
+        raise SystemExit("no reference_data/board_%s.yaml in %s" % (board, competition))
+    raw = load_yaml(path)
+    try:
+        cfg = parse_config(raw, families(), ref_dir=str(path.parent))
+    except ScoringError as exc:
+        raise SystemExit("%s: %s" % (path, exc.text("en")))
+    if cfg.feedback.ladder != "none":
+        raise SystemExit("%s: feedback.ladder needs each team's earlier scores, which EvalAI does not give the "
+                         "evaluation script; set ladder: none for EvalAI" % path)
+    return cfg
+
+
+def _page(title, text):
+    return ("<h2>%s</h2>\n<p>%s</p>\n" % (html.escape(title), html.escape(text))).encode("utf-8")
+
+
+def _title(value, what):
+    text = " ".join(str(value or "").split())
+    if not text or len(text) > TITLE_MAX:
+        raise SystemExit("%s must be 1 to %d characters for EvalAI (got %r)" % (what, TITLE_MAX, text))
+    return text
+
+
+def challenge(competition, end_date=None):
+    """(challenge_config mapping, {file name: bytes} of every other file of the challenge configuration)."""
+    competition = Path(competition)
+    comp = load_yaml(competition / "competition.yaml")
+    phases = sorted_phases(comp)
+    files = {"evaluation_script.zip": evaluation_script_zip(competition)}
+    config = {"title": _title(comp.get("title"), "competition.yaml title"),
+              "short_description": " ".join(str(comp.get("description") or comp.get("title")).split())}
+    for key, page in PAGES.items():
+        name = (comp.get("html") or {}).get(page)
+        path = find_asset(competition, str(name)) if name else None
+        if path is None:
+            raise SystemExit("competition.yaml html.%s names no page in %s (EvalAI needs %s)" % (page, competition, key))
+        config[key] = "templates/%s.html" % key
+        files[config[key]] = path.read_bytes()
+    image = comp.get("image")
+    if image and str(image).lower().endswith((".png", ".jpg", ".jpeg")) and find_asset(competition, str(image)):
+        config["image"] = str(image)
+        files[str(image)] = find_asset(competition, str(image)).read_bytes()
+    config.update({"evaluation_script": "evaluation_script.zip", "remote_evaluation": False,
+                   "is_docker_based": False, "worker_python_version": WORKER_PYTHON})
+
+    starts = [_as_datetime(p["start_date"]) for p in phases]
+    end = _as_datetime(end_date or comp.get("end_date") or (starts[-1] + dt.timedelta(days=DEFAULT_DAYS)))
+    if end <= starts[-1]:
+        raise SystemExit("the end date %s is not after the last phase's start %s" % (end, starts[-1]))
+    config["start_date"], config["end_date"] = starts[0], end
+
+    boards = [_board(p) for p in phases]
+    cfgs = {b: _board_config(competition, b) for b in sorted(set(boards))}
+    first = cfgs[boards[0]]
+    family = families()[first.task]
+    keys = ordered_keys(family.leaderboard_keys(first.options), first.primary_key)
+    for b, cfg in cfgs.items():
+        if ordered_keys(family.leaderboard_keys(cfg.options), cfg.primary_key) != keys:
+            raise SystemExit("board_%s.yaml writes other leaderboard keys than board_%s.yaml; one EvalAI leaderboard "
+                             "needs the same keys on every board" % (b, boards[0]))
+    columns = (comp.get("leaderboard") or {}).get("columns") or {}
+    label = lambda k: str((columns.get(k) or {}).get("label") or k)  # noqa: E731
+    lower = set(family.lower_is_better)
+    config["leaderboard_description"] = "Ranked by %s (%s)." % (label(first.primary_key), first.primary_key)
+    config["leaderboard"] = [{"id": 1, "schema": {
+        "labels": keys, "default_order_by": first.primary_key,
+        "metadata": {k: {"sort_ascending": k in lower, "description": label(k)} for k in keys}}}]
+
+    config["challenge_phases"], config["dataset_splits"], config["challenge_phase_splits"] = [], [], []
+    split_ids = {}
+    for n, (spec, board) in enumerate(zip(phases, boards), start=1):
+        name = _title(spec.get("label") or "Phase %d" % n, "phase %d label" % n)
+        annotation = "annotations/test_annotations_%s.zip" % board
+        files[annotation] = reference_zip(competition, board)
+        description = "templates/challenge_phase_%d_description.html" % n
+        text = str(spec.get("description") or name)
+        if cfgs[board].report == "sealed":
+            text = SEALED_PAGE[cfgs[board].language].format(board=board)
+        files[description] = _page(name, text)
+        phase_end = starts[n] - dt.timedelta(seconds=1) if n < len(phases) else end
+        codename = "board_%s" % board.lower()
+        if any(p["codename"] == codename for p in config["challenge_phases"]):   # codenames are unique
+            codename += "_phase_%d" % n
+        phase = {"id": n, "name": name, "description": description, "leaderboard_public": True, "is_public": True,
+                 "start_date": starts[n - 1], "end_date": phase_end, "codename": codename,
+                 "test_annotation_file": annotation}
+        for key in ("max_submissions_per_day", "max_submissions"):
+            if spec.get(key) is not None:
+                phase[key] = int(spec[key])
+        config["challenge_phases"].append(phase)
+        if board not in split_ids:
+            split_ids[board] = len(split_ids) + 1
+            codename, split_name = SPLITS[board]
+            config["dataset_splits"].append({"id": split_ids[board], "name": split_name, "codename": codename})
+        precision = (columns.get(first.primary_key) or {}).get("numeric_format", 4)
+        config["challenge_phase_splits"].append({
+            "challenge_phase_id": n, "leaderboard_id": 1, "dataset_split_id": split_ids[board],
+            "visibility": HOST_ONLY if cfgs[board].report == "sealed" else PUBLIC,
+            "leaderboard_decimal_precision": int(precision),
+            "is_leaderboard_order_descending": first.primary_key not in lower})
+    return config, files
+
+
+class _Dumper(yaml.SafeDumper):
+    """Plain YAML: a date used twice is written twice, not as an anchor and an alias."""
+
+    def ignore_aliases(self, data):
+        return True
+
+
+def config_bytes(config):
+    header = "# EvalAI challenge configuration written by python3 -m organizer evalai; docs/organizers.md says why.\n"
+    body = yaml.dump(config, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=120)
+    return (header + body).encode("utf-8")
+
+
+def build(competition, out_dir, end_date=None):
+    """Write the challenge's files and challenge.zip into ``out_dir``; returns the path of challenge.zip."""
+    config, files = challenge(competition, end_date)
+    files["challenge_config.yaml"] = config_bytes(config)
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "evaluation_script.zip").write_bytes(evaluation_script_zip(competition))
-    (out_dir / "test_annotations.zip").write_bytes(reference_zip(competition, board))
-    return out_dir / "evaluation_script.zip", out_dir / "test_annotations.zip"
+    for name, data in files.items():
+        path = out_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (out_dir / "challenge.zip").write_bytes(zip_bytes(files))
+    return out_dir / "challenge.zip"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m organizer evalai", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("out")
+    parser.add_argument("--end-date", help="the challenge's end (YYYY-MM-DD[ HH:MM:SS]); default: competition.yaml's "
+                        "end_date, else %d days after the last phase starts" % DEFAULT_DAYS)
     args = parser.parse_args(argv)
-    for path in build(args.competition, args.out):
-        print("wrote %s" % path)
+    comp = load_yaml(Path(args.competition) / "competition.yaml")
+    if not args.end_date and not comp.get("end_date"):
+        print("note: competition.yaml has no end_date: the challenge ends %d days after the last phase starts "
+              "(--end-date sets it)" % DEFAULT_DAYS)
+    path = build(args.competition, args.out, args.end_date)
+    print("wrote %s and its files in %s" % (path, args.out))
     return 0
 
 

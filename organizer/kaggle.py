@@ -1,8 +1,10 @@
 """python3 -m organizer kaggle OUT_DIR: the Kaggle-style metric file with the scoring engine beside it.
 
 Writes OUT_DIR/metric.py (adapters/kaggle/metric.py: ``score(solution,
-submission, row_id_column_name, task=...)`` for every task family) and
-OUT_DIR/scorer/ (the engine it imports), ready to attach to a metric notebook.
+submission, row_id_column_name, task=..., metric=..., options=..., labels=...,
+language=...)`` for every task family; docs/organizers.md gives each family's
+DataFrame columns) and OUT_DIR/scorer/ (the engine it imports), ready to attach
+to a metric notebook.
 """
 import argparse
 import shutil

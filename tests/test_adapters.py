@@ -1,123 +1,344 @@
-"""The EvalAI and Kaggle adapters, called the way those hosts call them; numbers from seqeval + scikit-learn."""
-import inspect
+"""The EvalAI challenge `python3 -m organizer evalai` writes, checked as EvalAI checks it and run as its worker runs it;
+numbers from seqeval + scikit-learn (the Kaggle metric: test_adapters_kaggle.py).
+
+Sources (Cloud-CV/EvalAI @0f04039):
+- apps/challenges/views.py, ``create_challenge_using_zip_file`` (the zip upload) and
+  apps/challenges/challenge_config_utils.py, ``ValidateChallengeConfigUtil`` / ``validate_challenge_config_util``
+  (the same checks for a challenge repository): what challenge_config.yaml must hold;
+- apps/challenges/serializers.py (``ZipChallengeSerializer``, ``ChallengePhaseCreateSerializer``,
+  ``DatasetSplitSerializer``, ``ZipChallengePhaseSplitSerializer``, ``LeaderboardSerializer``): the keys read;
+- apps/jobs/utils.py, ``calculate_distinct_sorted_leaderboard_data``: how the leaderboard is ordered and hidden;
+- scripts/workers/submission_worker.py, ``extract_challenge_data`` and ``run_submission``: how the evaluation
+  script is imported and called, and what becomes of its output, its streams and its exceptions.
+"""
+import datetime as dt
+import io
 import json
-import math
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
-import pandas as pd
 import pytest
+import yaml
 
-from helpers import ROOT
-from test_bundle_shared import bank_oracle, board_ids
+from helpers import ROOT, write_files
+from test_bundle_shared import bank_oracle, board_ids, comp_id, competitions, members, sample_submission
 
 from organizer import bundle  # noqa: E402
-from organizer import evalai as evalai_bundle  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "adapters" / "kaggle"))
-import metric  # noqa: E402
+from organizer import evalai  # noqa: E402
 
 GOLD = ROOT / "reference_data" / "gold.csv"
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 
-# What EvalAI's submission worker does: unzip the evaluation script into challenge_data/challenge_<id>/,
-# import that package and call evaluate(annotation, submission, phase codename, submission_metadata=...).
-HOST = r"""
-import importlib, json, sys
+# run_submission, restated: evaluate() runs with sys.stdout / sys.stderr sent both to the worker's own streams and
+# to the submission's files (MultiOut); an exception's traceback is written to the stderr file; the submission is
+# FINISHED only when the output has "result" and every split codename in it is linked to the phase
+# (ChallengePhaseSplit.objects.get(challenge_phase=..., dataset_split__codename=...)); the stdout file is kept,
+# the stderr file only for a FAILED submission. The worker imports the script unzipped into
+# challenge_data/challenge_<id>/ as the package challenge_data.challenge_<id> (extract_challenge_data).
+WORKER = r"""
+import importlib, io, json, sys, traceback
 sys.path.insert(0, sys.argv[1])
+annotation, upload, codename, linked = sys.argv[2], sys.argv[3], sys.argv[4], json.loads(sys.argv[5])
+
+class MultiOut:
+    def __init__(self, *handles):
+        self.handles = handles
+    def write(self, s):
+        for f in self.handles:
+            f.write(s)
+    def flush(self):
+        for f in self.handles:
+            f.flush()
+
 module = importlib.import_module("challenge_data.challenge_7")
+stdout, stderr = io.StringIO(), io.StringIO()
+output, finished = None, True
 try:
-    out = module.evaluate(sys.argv[2], sys.argv[3], "test", submission_metadata={"participant_team": 1})
-    print(json.dumps({"ok": out}))
-except Exception as exc:
-    print(json.dumps({"error": type(exc).__name__, "message": str(exc)}))
+    sys.stdout, sys.stderr = MultiOut(stdout, sys.__stdout__), MultiOut(stderr, sys.__stderr__)
+    try:
+        output = module.evaluate(annotation, upload, codename, submission_metadata={"participant_team": 1})
+    finally:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if "result" in output:
+        for split in output["result"]:
+            if list(split.keys())[0] not in linked:
+                stderr.write("ORGINIAL EXCEPTION: No such relation between Challenge Phase and DatasetSplit\n")
+                finished = False
+                break
+    else:
+        finished = False
+except Exception:
+    stderr.write(traceback.format_exc())
+    finished, output = False, None
+print("\n" + json.dumps({"status": "FINISHED" if finished else "FAILED", "stdout": stdout.getvalue(),
+                         "stderr": None if finished else stderr.getvalue(),
+                         "result": output.get("result") if finished else None,
+                         "submission_result": output.get("submission_result") if finished else None}))
 """
 
 
+class Challenge:
+    """A built challenge: its config, its files, and an emulated worker with its evaluation script loaded."""
+
+    def __init__(self, competition, base):
+        self.zip = evalai.build(competition, base / "challenge")
+        with zipfile.ZipFile(self.zip) as archive:
+            self.files = {n: archive.read(n) for n in archive.namelist()}
+        self.config = yaml.safe_load(self.files["challenge_config.yaml"].decode("utf-8"))
+        self.base = base
+        package = base / "worker" / "challenge_data" / "challenge_7"
+        package.mkdir(parents=True)
+        (package.parent / "__init__.py").write_text("", encoding="utf-8")
+        with zipfile.ZipFile(io.BytesIO(self.files[self.config["evaluation_script"]])) as archive:
+            archive.extractall(package)
+
+    def phase(self, board):
+        return next(p for p in self.config["challenge_phases"] if p["codename"] == "board_%s" % board.lower())
+
+    def linked(self, phase):
+        splits = {s["id"]: s["codename"] for s in self.config["dataset_splits"]}
+        return [splits[s["dataset_split_id"]] for s in self.config["challenge_phase_splits"]
+                if s["challenge_phase_id"] == phase["id"]]
+
+    def annotation(self, board):
+        path = self.base / "annotation_{}.zip".format(board)
+        path.write_bytes(self.files[self.phase(board)["test_annotation_file"]])
+        return path
+
+    def submit(self, board, upload, annotation=None):
+        """What the worker makes of one submission to the phase of ``board``, and the worker's own log."""
+        phase = self.phase(board)
+        # -E -s and a cwd outside the project: only the engine copied into the script can be imported
+        proc = subprocess.run([sys.executable, "-E", "-s", "-c", WORKER, str(self.base / "worker"),
+                               str(annotation or self.annotation(board)), str(upload), phase["codename"],
+                               json.dumps(self.linked(phase))],
+                              capture_output=True, text=True, cwd=str(self.base), timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1]), proc.stderr
+
+
 @pytest.fixture(scope="module")
-def host(tmp_path_factory):
-    base = tmp_path_factory.mktemp("evalai")
-    script, annotations = evalai_bundle.build(ROOT, base / "built")
-    challenge = base / "host" / "challenge_data" / "challenge_7"
-    challenge.mkdir(parents=True)
-    (base / "host" / "challenge_data" / "__init__.py").write_text("", encoding="utf-8")
-    with zipfile.ZipFile(script) as archive:
-        archive.extractall(challenge)
-    return base, annotations
+def bank(tmp_path_factory):
+    return Challenge(ROOT, tmp_path_factory.mktemp("evalai"))
 
 
-def evaluate(host, submission, annotations=None):
-    base, default = host
-    # -E -s and a cwd outside the project: only the engine copied into the script can be imported
-    proc = subprocess.run([sys.executable, "-E", "-s", "-c", HOST, str(base / "host"), str(annotations or default),
-                           str(submission)], capture_output=True, text=True, cwd=str(base), timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+# -- challenge_config.yaml as EvalAI checks it --------------------------------------------------------
+# Keys EvalAI reads. Challenge: ZipChallengeSerializer.Meta.fields (those we write) + the four lists the upload
+# view and ValidateChallengeConfigUtil read. Phase: ChallengePhaseCreateSerializer.Meta.fields + id (its
+# config_id) + test_annotation_file. Dataset split: DatasetSplitSerializer (id, name, codename). Phase split:
+# the expected_keys of validate_challenge_phase_splits. Leaderboard: id + schema (labels, default_order_by,
+# metadata: calculate_distinct_sorted_leaderboard_data reads metadata[default_order_by]["sort_ascending"]).
+CHALLENGE_KEYS = {"title", "short_description", "description", "evaluation_details", "terms_and_conditions",
+                  "submission_guidelines", "image", "leaderboard_description", "evaluation_script",
+                  "remote_evaluation", "is_docker_based", "worker_python_version", "start_date", "end_date",
+                  "leaderboard", "challenge_phases", "dataset_splits", "challenge_phase_splits"}
+PHASE_KEYS = {"id", "name", "description", "leaderboard_public", "start_date", "end_date", "max_submissions_per_day",
+              "max_submissions_per_month", "max_submissions", "is_public", "codename", "test_annotation_file"}
+PHASE_SPLIT_KEYS = {"challenge_phase_id", "leaderboard_id", "dataset_split_id", "visibility",
+                    "leaderboard_decimal_precision", "is_leaderboard_order_descending"}
 
 
-def test_evalai_returns_both_splits_and_shows_only_a(host, tmp_path):
-    out = evaluate(host, SAMPLE)["ok"]
-    result = out["result"]
-    assert [list(r) for r in result] == [["public_split"], ["private_split"]]
-    public, private = result[0]["public_split"], result[1]["private_split"]
-    for split, board in ((public, "A"), (private, "B")):
+def check_challenge_zip(files):
+    """The checks of create_challenge_using_zip_file and ValidateChallengeConfigUtil, restated."""
+    # exactly one YAML file in the zip, __MACOSX aside (create_challenge_using_zip_file: "There are {0} YAML files
+    # instead of one"; get_yaml_files_from_challenge_config wants it named challenge_config.yaml)
+    yamls = [n for n in files if n.endswith((".yaml", ".yml")) and not n.startswith("__MACOSX")]
+    assert yamls == ["challenge_config.yaml"]
+    config = yaml.safe_load(files["challenge_config.yaml"].decode("utf-8"))
+    assert set(config) <= CHALLENGE_KEYS, set(config) - CHALLENGE_KEYS
+    # validate_challenge_title; Challenge.title max_length=100
+    assert isinstance(config["title"], str) and 0 < len(config["title"]) <= 100
+    # validate_challenge_description, _evaluation_details_file, _terms_and_conditions_file,
+    # _submission_guidelines_file: is_challenge_config_yaml_html_field_valid (a file of the zip, ending .html)
+    for key in ("description", "evaluation_details", "terms_and_conditions", "submission_guidelines"):
+        assert config[key].endswith(".html") and files[config[key]], key
+    # validate_challenge_logo: a .jpg/.jpeg/.png file of the zip (else no logo, not an error)
+    assert config["image"].endswith((".png", ".jpg", ".jpeg")) and files[config["image"]]
+    # validate_evaluation_script_file: the key, ending .zip, a file of the zip
+    assert config["evaluation_script"].endswith(".zip") and config["evaluation_script"] in files
+    # validate_dates: both dates, start <= end
+    assert isinstance(config["start_date"], dt.datetime) and config["start_date"] <= config["end_date"]
+    # Challenge.worker_python_version: one of SUPPORTED_WORKER_PYTHON_VERSIONS (apps/challenges/constants.py)
+    assert config["worker_python_version"] in ("3.7", "3.8", "3.9")
+    # validate_leaderboards: id, schema with labels and default_order_by, default_order_by among the labels
+    leaderboard_ids = []
+    for board in config["leaderboard"]:
+        assert set(board) == {"id", "schema"} and set(board["schema"]) <= {"labels", "default_order_by", "metadata"}
+        schema = board["schema"]
+        assert schema["default_order_by"] in schema["labels"]
+        assert isinstance(schema["metadata"][schema["default_order_by"]]["sort_ascending"], bool)
+        leaderboard_ids.append(board["id"])
+    # validate_challenge_phases: a unique codename, a test_annotation_file of the zip, a description (its HTML
+    # file is read by get_value_from_field), both dates with start <= end; ChallengePhase.name max_length=100
+    codenames, phase_ids = [], []
+    for phase in config["challenge_phases"]:
+        assert set(phase) <= PHASE_KEYS, set(phase) - PHASE_KEYS
+        assert phase["codename"] not in codenames
+        codenames.append(phase["codename"])
+        assert phase["test_annotation_file"] in files
+        assert phase["description"].endswith(".html") and files[phase["description"]]
+        assert phase["start_date"] <= phase["end_date"]
+        assert 0 < len(phase["name"]) <= 100
+        phase_ids.append(phase["id"])
+    # validate_dataset_splits: a name and a unique codename
+    split_codenames = [s["codename"] for s in config["dataset_splits"]]
+    assert all(s["name"] for s in config["dataset_splits"]) and len(set(split_codenames)) == len(split_codenames)
+    split_ids = [s["id"] for s in config["dataset_splits"]]
+    # validate_challenge_phase_splits: the expected keys, ids that exist (is_challenge_phase_split_mapping_valid),
+    # no triple twice; visibility one of ChallengePhaseSplit.VISIBILITY_OPTIONS (1 host, 2 owner and host, 3 public)
+    triples = set()
+    for link in config["challenge_phase_splits"]:
+        assert set(link) == PHASE_SPLIT_KEYS
+        assert link["challenge_phase_id"] in phase_ids and link["leaderboard_id"] in leaderboard_ids
+        assert link["dataset_split_id"] in split_ids and link["visibility"] in (1, 2, 3)
+        triple = (link["leaderboard_id"], link["challenge_phase_id"], link["dataset_split_id"])
+        assert triple not in triples
+        triples.add(triple)
+    # the starting phase is the challenge's start; phases follow one another
+    starts = [p["start_date"] for p in config["challenge_phases"]]
+    assert starts == sorted(starts) and starts[0] == config["start_date"]
+    return config
+
+
+@pytest.mark.parametrize("competition", competitions(), ids=comp_id)
+def test_the_challenge_passes_evalai_checks_and_scores_each_board_into_its_split(competition, tmp_path):
+    challenge = Challenge(competition, tmp_path)
+    config = check_challenge_zip(challenge.files)
+    families = {p["codename"]: p for p in config["challenge_phases"]}
+    assert sorted(families) == ["board_a", "board_b"]
+    # the evaluation script: files at the zip root, a package whose __init__ gives evaluate (extract_challenge_data)
+    script = members(challenge.files[config["evaluation_script"]])
+    assert "__init__.py" in script and "main.py" in script and "scorer/api.py" in script
+    upload = tmp_path / "upload.zip"
+    upload.write_bytes(bundle.zip_bytes(sample_submission(competition)))
+    for board, split, visibility in (("A", "public_split", 3), ("B", "private_split", 1)):
+        phase = challenge.phase(board)
+        assert challenge.linked(phase) == [split]
+        link = next(s for s in config["challenge_phase_splits"] if s["challenge_phase_id"] == phase["id"])
+        assert link["visibility"] == visibility       # board B is sealed in every shipped competition
+        out, _ = challenge.submit(board, upload)
+        assert out["status"] == "FINISHED", out
+        [result] = out["result"]
+        assert list(result) == [split]
+        assert list(result[split]) == config["leaderboard"][0]["schema"]["labels"]
+
+
+def test_bank_scores_equal_seqeval_and_sklearn_and_board_b_stays_hidden(bank):
+    for board, split in (("A", "public_split"), ("B", "private_split")):
+        out, _ = bank.submit(board, SAMPLE)
+        scores = out["result"][0][split]
         expected = bank_oracle(GOLD, SAMPLE, board_ids(ROOT, board))
         for key, value in expected.items():
-            assert split[key] == pytest.approx(value, abs=1e-9), (board, key)
-    assert out["submission_result"] == public and public != private
+            assert scores[key] == pytest.approx(value, abs=1e-9), (board, key)
+        if board == "A":
+            assert out["submission_result"] == scores and "score: " in out["stdout"]
+        else:
+            # what the participant reads of a sealed board: no number at all
+            shown = json.dumps(out["submission_result"]) + out["stdout"]
+            assert "received and valid" in shown
+            assert not any(("%.4f" % v)[:6] in shown for v in scores.values())
+    ordering = bank.config["leaderboard"][0]["schema"]
+    assert ordering["default_order_by"] == "score" and ordering["labels"][0] == "score"
 
 
-def test_evalai_takes_a_zipped_submission_and_a_raw_reference_folder(host, tmp_path):
+def test_a_zipped_submission_and_a_raw_reference_folder(bank, tmp_path):
     sub = tmp_path / "sub.zip"
     sub.write_bytes(bundle.zip_bytes({"results/answer.csv": SAMPLE.read_bytes()}))
     raw = tmp_path / "raw.zip"
     raw.write_bytes(bundle.zip_bytes({"reference_data/" + p.name: p.read_bytes()
                                       for p in (ROOT / "reference_data").iterdir() if p.is_file()}))
-    plain = evaluate(host, SAMPLE)["ok"]
-    assert evaluate(host, sub, raw)["ok"] == plain
+    plain, _ = bank.submit("A", SAMPLE)
+    assert bank.submit("A", sub, annotation=raw)[0]["result"] == plain["result"]
 
 
-def test_evalai_participant_error_is_one_clean_line(host, tmp_path):
+def score_py_stderr(tmp_path, submission):
+    """The one line score.py prints for ``submission`` on board A (the reference: test_platforms' layout)."""
+    ref = tmp_path / "input" / "ref"
+    with zipfile.ZipFile(io.BytesIO(bundle.reference_zip(ROOT, "A"))) as archive:
+        archive.extractall(ref)
+    write_files(tmp_path / "input" / "res", {submission.name: submission.read_bytes()})
+    proc = subprocess.run([sys.executable, str(ROOT / "scoring_program" / "score.py"), str(tmp_path / "input"),
+                           str(tmp_path / "output")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1
+    return proc.stderr
+
+
+def test_a_participant_error_is_score_py_line_and_nothing_else(bank, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("id,BIO_anno,class\n0,O,9\n", encoding="utf-8")
-    out = evaluate(host, bad)
-    assert out["error"] == "ValueError" and "\n" not in out["message"] and "bad.csv" in out["message"]
+    out, log = bank.submit("A", bad)
+    assert out["status"] == "FAILED"
+    assert out["stderr"] == score_py_stderr(tmp_path, bad)     # exactly what score.py prints: one line
+    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("ERROR (submission error): bad.csv")
+    assert "Traceback" not in out["stderr"] and out["stdout"] == ""
+    # on board B too: the same line (validation never depends on the board)
+    out_b, _ = bank.submit("B", bad)
+    assert out_b["stderr"] == out["stderr"]
 
 
-# -- Kaggle ------------------------------------------------------------------------------------------------
-def kaggle_solution():
-    gold = pd.read_csv(GOLD, dtype=str, keep_default_na=False)
-    boards = pd.read_csv(ROOT / "reference_data" / "boards.csv", dtype=str).set_index("id")["board"]
-    gold["Usage"] = gold["id"].map(boards).map({"A": "Public", "B": "Private"})
-    return gold
+def test_an_organizer_error_stays_in_the_worker_log(bank, tmp_path):
+    gold = GOLD.read_text(encoding="utf-8").splitlines()
+    header, first = gold[0], gold[1].split(",")
+    first[-1] = "SECRET7"                                      # a broken gold class, which must not be shown
+    files = members(bank.files[bank.phase("A")["test_annotation_file"]])
+    files["gold.csv"] = ("\n".join([header, ",".join(first)] + gold[2:]) + "\n").encode("utf-8")
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(bundle.zip_bytes(files))
+    out, log = bank.submit("A", SAMPLE, annotation=broken)
+    assert out["status"] == "FAILED"
+    assert out["stderr"].count("\n") == 1 and "SECRET7" not in out["stderr"] and "Traceback" not in out["stderr"]
+    assert out["stderr"].startswith("ERROR (reference data error): ") and "worker logs" in out["stderr"]
+    assert "SECRET7" in log                                    # the host reads the details there
 
 
-def test_kaggle_score_per_usage_subset_equals_the_oracles():
-    solution = kaggle_solution()
-    submission = pd.read_csv(SAMPLE, dtype=str, keep_default_na=False)
-    for usage, board in (("Public", "A"), ("Private", "B")):
-        subset = solution[solution["Usage"] == usage].drop(columns=["Usage"])  # what the orchestrator passes
-        value = metric.score(subset.reset_index(drop=True), submission.copy(), "id")
-        assert isinstance(value, float) and math.isfinite(value)
-        assert value == pytest.approx(bank_oracle(GOLD, SAMPLE, board_ids(ROOT, board))["score"], abs=1e-9)
+def test_a_bug_shows_one_line_and_logs_the_traceback(bank, tmp_path):
+    out, log = bank.submit("A", tmp_path / "no_such_upload.csv")
+    assert out["status"] == "FAILED"
+    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("ERROR (internal error): ")
+    assert "Traceback" not in out["stderr"] and "Traceback" in log
 
 
-def test_kaggle_format_problems_are_participant_visible():
-    solution = kaggle_solution().drop(columns=["Usage"])
-    submission = pd.read_csv(SAMPLE, dtype=str, keep_default_na=False)
-    wrong = submission.copy()
-    wrong.loc[3, "class"] = "9"
-    with pytest.raises(metric.ParticipantVisibleError, match="column class"):
-        metric.score(solution, wrong, "id")
-    with pytest.raises(metric.ParticipantVisibleError, match="no column BIO_anno"):
-        metric.score(solution, submission.drop(columns=["BIO_anno"]), "id")
-    with pytest.raises(metric.HostVisibleError):
-        metric.score(solution.drop(columns=["class"]), submission, "id")
+def test_the_command_writes_the_folder_and_the_zip(tmp_path):
+    from helpers import organizer
+    proc = organizer("evalai", "examples/keywords", tmp_path / "out", "--end-date", "2027-01-31")
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    config = yaml.safe_load((out / "challenge_config.yaml").read_text(encoding="utf-8"))
+    assert config["end_date"] == dt.datetime(2027, 1, 31)
+    with zipfile.ZipFile(out / "challenge.zip") as archive:
+        names = set(archive.namelist())
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} - {"challenge.zip"}
+    assert names == on_disk
+    assert evalai.build("examples/keywords", tmp_path / "again", "2027-01-31").read_bytes() == \
+        (out / "challenge.zip").read_bytes()                  # deterministic
 
 
-def test_kaggle_signature_is_the_template_one():
-    params = inspect.signature(metric.score).parameters
-    assert list(params)[:3] == ["solution", "submission", "row_id_column_name"]
-    assert all(p.annotation is not inspect.Parameter.empty for p in params.values())
-    assert inspect.signature(metric.score).return_annotation is float
+def test_a_ladder_is_refused_for_evalai(tmp_path):
+    import shutil
+    comp = tmp_path / "comp"
+    shutil.copytree(ROOT / "examples" / "keywords", comp)
+    path = comp / "reference_data" / "board_A.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "feedback: {ladder: fixed}\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="ladder"):
+        evalai.build(comp, tmp_path / "out")
+
+
+@pytest.mark.parametrize("change, expected", [
+    ("primary_key: nope\n", "primary_key is 'nope'"),
+    ("board: all\n", "board is all, which has no EvalAI dataset split"),
+])
+def test_a_config_error_is_score_py_line_for_everyone(bank, tmp_path, change, expected):
+    files = members(bank.files[bank.phase("A")["test_annotation_file"]])
+    config = yaml.safe_load(files["config.yaml"].decode("utf-8"))
+    config.update(yaml.safe_load(change))
+    if config["board"] == "all":
+        config.pop("feedback", None)
+    files["config.yaml"] = yaml.safe_dump(config).encode("utf-8")
+    annotation = tmp_path / "config_error.zip"
+    annotation.write_bytes(bundle.zip_bytes(files))
+    out, log = bank.submit("A", SAMPLE, annotation=annotation)
+    assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
+    assert out["stderr"].startswith("ERROR (competition configuration error): config.yaml") and expected in out["stderr"]
+    assert out["stderr"] in log

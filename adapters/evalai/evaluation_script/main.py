@@ -1,26 +1,38 @@
 """EvalAI adapter over the same scoring engine as score.py.
 
-EvalAI's worker calls, in-process::
+EvalAI's worker (scripts/workers/submission_worker.py, ``run_submission``) calls, in its own process::
 
     evaluate(test_annotation_file, user_submission_file, phase_codename, submission_metadata=...)
 
-``test_annotation_file`` is the host's annotation upload: a zip (or folder) of
-one phase's reference data, i.e. gold file(s), boards.csv and config.yaml (a
-raw reference_data/ with board_A.yaml is accepted too). ``user_submission_file``
-is the participant's upload as-is (a file or a zip). Every evaluation scores
-both boards and returns them as EvalAI dataset splits: board A under
-``public_split`` (shown), board B under ``private_split`` (keep that split's
-visibility at 1, host only, until the end). ``submission_result``, which the
-participant can read, holds board A only.
+with sys.stdout and sys.stderr sent both to the worker's own streams and to the
+submission's stdout and stderr files, which the participant can download
+(apps/jobs/serializers.py, ``SubmissionSerializer``: ``stdout_file``,
+``stderr_file``, ``submission_result_file``). An exception raised here has its
+whole traceback written to that stderr file, so evaluate() never raises:
 
-Split codenames can be changed with ``SPLITS`` or ``split_codenames={"A": ..., "B": ...}``.
-A participant mistake raises ValueError with the same one-line message score.py
-prints; organizer mistakes raise RuntimeError.
+- a participant's mistake prints score.py's one line (``ERROR (submission
+  error): ...``) on stderr and returns ``{}``; without ``"result"`` the worker
+  marks the submission FAILED and keeps the stderr file;
+- an organizer's mistake or a bug of ours prints one line that says so, without
+  any detail, and writes the details to ``sys.__stderr__``: the worker's own
+  stream, outside the submission's files, which only the challenge's hosts read
+  (the worker logs: apps/challenges/views.py, ``get_worker_logs``, hosts only).
+
+``test_annotation_file`` is a zip (or folder) of one phase's reference data:
+gold file(s), boards.csv and config.yaml (a raw reference_data/ with
+board_A.yaml is accepted too). The config's board decides the EvalAI dataset
+split the scores go to: board A -> ``public_split``, board B -> ``private_split``
+(``SPLITS``, or ``split_codenames={"A": ..., "B": ...}``). Each phase links the
+split of its board (``python3 -m organizer evalai`` writes that
+challenge_config.yaml). ``submission_result``, which the participant can read,
+holds the scores, except on a board whose config says ``report: sealed``: then it
+and stdout say only that the submission was received and is valid.
 """
 import os
 import shutil
 import sys
 import tempfile
+import traceback
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,7 +51,7 @@ def _engine():
 
 
 def _unpack(path, target):
-    """A folder is copied; a zip is extracted (a single wrapping folder is stepped into); a file is copied."""
+    """A folder is copied; a zip is extracted; a file is copied."""
     if os.path.isdir(path):
         shutil.copytree(path, target)
         return target
@@ -53,39 +65,114 @@ def _unpack(path, target):
 
 
 def _reference_dir(folder):
+    """The folder holding config.yaml (a single wrapping folder is stepped into; board_A.yaml stands in)."""
     entries = [e for e in os.listdir(folder) if not e.startswith((".", "__MACOSX"))]
     if len(entries) == 1 and os.path.isdir(os.path.join(folder, entries[0])):
         folder = os.path.join(folder, entries[0])
     if not os.path.isfile(os.path.join(folder, "config.yaml")):
         boards = sorted(e for e in os.listdir(folder) if e.startswith("board_") and e.endswith(".yaml"))
-        if not boards:
-            raise RuntimeError("the annotation file has no config.yaml (nor board_A.yaml)")
-        shutil.copy(os.path.join(folder, boards[0]), os.path.join(folder, "config.yaml"))
+        if boards:
+            shutil.copy(os.path.join(folder, boards[0]), os.path.join(folder, "config.yaml"))
     return folder
 
 
-def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwargs):
-    _engine()
-    from scorer.api import Competition
-    from scorer.errors import SubmissionError, ScoringError
+def _messages():
+    """This adapter's two messages (declared once: the engine's registry refuses a key twice)."""
+    from scorer.problems import MESSAGES, Message
 
-    splits = dict(SPLITS, **(kwargs.get("split_codenames") or {}))
+    if "evalai.worker_log" not in MESSAGES:
+        Message("evalai.worker_log", "the organizers see the details in the challenge's EvalAI worker logs.",
+                "组织者可在本挑战赛的 EvalAI worker 日志中查看详细信息。")
+        Message("evalai.no_split", "config.yaml: board is {board}, which has no EvalAI dataset split; allowed: "
+                "{allowed}.", "config.yaml：board 为 {board}，没有对应的 EvalAI 数据集划分；允许：{allowed}。")
+    return MESSAGES
+
+
+def _say(stream, text):
+    """``text`` on ``stream``, line by line, each line with its invisible characters escaped."""
+    try:
+        from scorer.quoting import printable
+    except ImportError:   # the engine is missing: plain text
+        printable = str
+    for line in str(text).rstrip("\n").split("\n"):
+        stream.write(printable(line) + "\n")
+    stream.flush()
+
+
+def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwargs):
+    """EvalAI's entry point: ``{"result": [{split: scores}], "submission_result": ...}``, or ``{}`` on failure."""
+    try:
+        _engine()
+        from scorer import i18n
+        from scorer.errors import ReferenceDataError, ScoringError
+    except Exception:  # the evaluation script itself is broken: only the host can fix it
+        _say(sys.__stderr__, traceback.format_exc())
+        _say(sys.stderr, "ERROR (internal error): the evaluation script cannot start; the organizers see the "
+                         "details in the challenge's EvalAI worker logs.")
+        return {}
+    from scorer.cli import HIDDEN_REFERENCE, INTERNAL
+
+    messages = _messages()
+    in_log = messages["evalai.worker_log"]
     tmp = tempfile.mkdtemp(prefix="evalai-")
+    lang = "en"
     try:
         ref_dir = _reference_dir(_unpack(test_annotation_file, os.path.join(tmp, "ref")))
-        res_dir = os.path.join(tmp, "res")
-        os.makedirs(res_dir)
-        shutil.copy(user_submission_file, os.path.join(res_dir, os.path.basename(user_submission_file)))
-        try:
-            comp = Competition.open(ref_dir)
-            submission = comp.read_submission(res_dir)
-            scores = {board: comp.scores(submission, board) for board in splits}
-        except SubmissionError as exc:
-            raise ValueError(exc.message) from None
-        except ScoringError as exc:
-            raise RuntimeError("%s: %s" % (exc.who, exc.message)) from None
+        lang = _language(ref_dir)
+        return _score(ref_dir, user_submission_file, os.path.join(tmp, "res"), lang, messages,
+                      dict(SPLITS, **(kwargs.get("split_codenames") or {})))
+    except ReferenceDataError as exc:   # may quote the gold: the host reads it in the worker log
+        _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
+        _say(sys.stderr, i18n.error_line(exc.who, HIDDEN_REFERENCE(details=in_log()).text(lang), lang))
+    except ScoringError as exc:         # the submission's or config.yaml's mistake: score.py's line
+        _say(sys.stderr, i18n.error_line(exc.who, exc.text(lang), lang))
+        if exc.kind != "submission":
+            _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
+    except Exception as exc:            # a bug of ours: a short line for the participant, the traceback in the log
+        _say(sys.__stderr__, traceback.format_exc())
+        _say(sys.stderr, i18n.error_line("internal error", INTERNAL(error=type(exc).__name__,
+                                                                    details=in_log()).text(lang), lang))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    result = [{splits[board]: scores[board]} for board in splits]
-    first = next(iter(splits))
-    return {"result": result, "submission_result": dict(scores[first])}
+    return {}
+
+
+def _language(ref_dir):
+    """``language`` of the phase's config.yaml, or en (never raises: a broken config is reported when read)."""
+    from scorer.config import LANGUAGES, find_config, read_raw
+    try:
+        raw = read_raw(find_config(ref_dir))
+    except Exception:  # noqa: BLE001
+        return "en"
+    value = raw.get("language", "en") if isinstance(raw, dict) else "en"
+    return value if value in LANGUAGES else "en"
+
+
+def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
+    from scorer import report
+    from scorer.api import Competition, ordered_scores
+    from scorer.errors import ConfigError
+    from scorer.outputs import format_number
+    from scorer.cli import SAID_SCORED
+
+    comp = Competition.open(ref_dir)
+    cfg = comp.cfg
+    if cfg.board not in splits:
+        raise ConfigError(messages["evalai.no_split"](board=cfg.board, allowed=", ".join(splits)))
+    os.makedirs(res_dir)
+    shutil.copy(submission_file, os.path.join(res_dir, os.path.basename(submission_file)))
+    submission = comp.read_submission(res_dir)
+    result = comp.score(submission)
+    scores = ordered_scores(result.scores, cfg.primary_key)
+    if cfg.board == "A" and cfg.feedback.round_to is not None:
+        scores = {k: round(v, cfg.feedback.round_to) for k, v in scores.items()}
+    if cfg.report == "sealed":   # the split is host-only until the reveal; what the participant reads says nothing
+        shown = report.SEALED_RECEIVED(n=len(comp.reference.units), board=cfg.board).text(lang)
+        _say(sys.stdout, shown)
+        visible = {"board": cfg.board, "status": shown}
+    else:
+        _say(sys.stdout, SAID_SCORED(board=cfg.board, summary=report.words(result.summary, lang)).text(lang))
+        for key, value in scores.items():
+            _say(sys.stdout, "  %s: %s" % (key, format_number(value)))
+        visible = dict(scores)
+    return {"result": [{splits[cfg.board]: scores}], "submission_result": visible}
