@@ -237,7 +237,7 @@ def test_bank_scores_equal_seqeval_and_sklearn_and_board_b_stays_hidden(bank):
         else:
             # what the participant reads of a sealed board: no number at all
             shown = json.dumps(out["submission_result"]) + out["stdout"]
-            assert "received and valid" in shown
+            assert "提交已收到且格式有效" in shown  # the demo is a zh competition
             assert not any(("%.4f" % v)[:6] in shown for v in scores.values())
     ordering = bank.config["leaderboard"][0]["schema"]
     assert ordering["default_order_by"] == "score" and ordering["labels"][0] == "score"
@@ -271,7 +271,7 @@ def test_a_participant_error_is_score_py_line_and_nothing_else(bank, tmp_path):
     out, log = bank.submit("A", bad)
     assert out["status"] == "FAILED"
     assert out["stderr"] == score_py_stderr(tmp_path, bad)     # exactly what score.py prints: one line
-    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("ERROR (submission error): bad.csv")
+    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("错误（提交文件有误）：bad.csv")
     assert "Traceback" not in out["stderr"] and out["stdout"] == ""
     # on board B too: the same line (validation never depends on the board)
     out_b, _ = bank.submit("B", bad)
@@ -289,14 +289,14 @@ def test_an_organizer_error_stays_in_the_worker_log(bank, tmp_path):
     out, log = bank.submit("A", SAMPLE, annotation=broken)
     assert out["status"] == "FAILED"
     assert out["stderr"].count("\n") == 1 and "SECRET7" not in out["stderr"] and "Traceback" not in out["stderr"]
-    assert out["stderr"].startswith("ERROR (reference data error): ") and "worker logs" in out["stderr"]
+    assert out["stderr"].startswith("错误（参考数据错误）：") and "worker 日志" in out["stderr"]
     assert "SECRET7" in log                                    # the host reads the details there
 
 
 def test_a_bug_shows_one_line_and_logs_the_traceback(bank, tmp_path):
     out, log = bank.submit("A", tmp_path / "no_such_upload.csv")
     assert out["status"] == "FAILED"
-    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("ERROR (internal error): ")
+    assert out["stderr"].count("\n") == 1 and out["stderr"].startswith("错误（评分程序内部错误）：")
     assert "Traceback" not in out["stderr"] and "Traceback" in log
 
 
@@ -326,8 +326,8 @@ def test_a_ladder_is_refused_for_evalai(tmp_path):
 
 
 @pytest.mark.parametrize("change, expected", [
-    ("primary_key: nope\n", "primary_key is 'nope'"),
-    ("board: all\n", "board is all, which has no EvalAI dataset split"),
+    ("primary_key: nope\n", "primary_key 的值 'nope' 不合法"),
+    ("board: all\n", "board 为 all，没有对应的 EvalAI 数据集划分"),
 ])
 def test_a_config_error_is_score_py_line_for_everyone(bank, tmp_path, change, expected):
     files = members(bank.files[bank.phase("A")["test_annotation_file"]])
@@ -340,5 +340,5 @@ def test_a_config_error_is_score_py_line_for_everyone(bank, tmp_path, change, ex
     annotation.write_bytes(bundle.zip_bytes(files))
     out, log = bank.submit("A", SAMPLE, annotation=annotation)
     assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
-    assert out["stderr"].startswith("ERROR (competition configuration error): config.yaml") and expected in out["stderr"]
+    assert out["stderr"].startswith("错误（竞赛配置错误）：config.yaml") and expected in out["stderr"]
     assert out["stderr"] in log
