@@ -12,6 +12,7 @@
     python3 -m organizer kaggle   the Kaggle-style metric file with its engine
     python3 -m organizer demo     regenerate a demo competition's data from its seed
     python3 -m organizer options  write each family's options table in docs/ from its code
+    python3 -m organizer messages the catalogue of every message participants read, in one language
 
 ``python3 -m organizer <subcommand> -h`` tells the arguments of each.
 """
@@ -21,7 +22,7 @@ import sys
 SUBCOMMANDS = {
     "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
     "check": "check", "rescore": "rescore", "ladder": "ladder", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
-    "options": "options_table",
+    "options": "options_table", "messages": "messages",
 }
 
 

@@ -65,3 +65,17 @@ def test_participant_message_has_chinese(message):
     zh = message.texts["zh"]
     assert zh and zh.strip(), message.key
     assert message.fields("zh") == message.fields("en"), message.key
+
+
+def test_the_organizer_prints_one_catalogue_per_language(tmp_path):
+    from helpers import organizer
+
+    wanted = {m.key for m in MESSAGES_FOUND if not m.key.startswith("reference.")}
+    for lang in ("en", "zh"):
+        out = tmp_path / ("messages.%s.tsv" % lang)
+        proc = organizer("messages", "--language", lang, "--out", out)
+        assert proc.returncode == 0, proc.stderr
+        rows = dict(line.split("\t", 1) for line in out.read_text(encoding="utf-8").splitlines())
+        assert set(rows) == wanted
+        for key, text in rows.items():
+            assert text == " ".join(MESSAGES[key].texts[lang].split()), key
