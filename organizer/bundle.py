@@ -211,7 +211,8 @@ def build_v1(competition):
     return zip_bytes(entries)
 
 
-def _as_datetime(value):
+def as_datetime(value):
+    """A date of competition.yaml (a date, a datetime or its ISO text) as a naive datetime."""
     if isinstance(value, dt.datetime):
         return value.replace(tzinfo=None)
     if isinstance(value, dt.date):
@@ -227,7 +228,7 @@ def v2_definition(comp, has_kit=True):
     """The v2 competition.yaml mapping made from a v1 one (one task per phase, columns by rank)."""
     phases = sorted_phases(comp)
     tasks, v2_phases = [], []
-    starts = [_as_datetime(p["start_date"]) for p in phases]
+    starts = [as_datetime(p["start_date"]) for p in phases]
     for i, spec in enumerate(phases):
         task = {"index": i, "name": str(spec.get("label") or "Phase %d" % (i + 1)),
                 "scoring_program": spec.get("scoring_program", "scoring_program.zip")}
@@ -241,7 +242,7 @@ def v2_definition(comp, has_kit=True):
             end = starts[i + 1] - dt.timedelta(days=1)
             phase["end"] = end if end > starts[i] else starts[i + 1] - dt.timedelta(seconds=1)
         elif comp.get("end_date"):
-            phase["end"] = _as_datetime(comp["end_date"])
+            phase["end"] = as_datetime(comp["end_date"])
         phase["tasks"] = [i]
         for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if key in spec:

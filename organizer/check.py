@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from .bundle import REFERENCE_ZIP, build_v1, build_v2
+from .bundle import REFERENCE_ZIP, as_datetime, build_v1, build_v2
 from scorer.api import Competition, NoOfflineCheck, Task
 from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
@@ -201,12 +201,9 @@ def _docker_image(image, where, report):
 
 
 def _as_datetime(value):
-    if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None)
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
+    """The date, or None where it is no date (check reports it)."""
     try:
-        return dt.datetime.fromisoformat(str(value).strip())
+        return as_datetime(value)
     except ValueError:
         return None
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from . import ROOT
-from .bundle import (REFERENCE_ZIP, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
+from .bundle import (REFERENCE_ZIP, as_datetime, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
                      sorted_phases, zip_bytes)
 from .layout import board_configs
 from scorer.api import ordered_keys
@@ -60,14 +60,6 @@ def evaluation_script_zip(competition):
     entries = folder_entries(SCRIPT)
     entries.update(folder_entries(program_dir(competition) / "scorer", "scorer/"))
     return zip_bytes(entries)
-
-
-def _as_datetime(value):
-    if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None)
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
-    return dt.datetime.fromisoformat(str(value).strip())
 
 
 def _board(spec):
@@ -126,8 +118,8 @@ def challenge(competition, end_date=None):
     config.update({"evaluation_script": "evaluation_script.zip", "remote_evaluation": False,
                    "is_docker_based": False, "worker_python_version": WORKER_PYTHON})
 
-    starts = [_as_datetime(p["start_date"]) for p in phases]
-    end = _as_datetime(end_date or comp.get("end_date") or (starts[-1] + dt.timedelta(days=DEFAULT_DAYS)))
+    starts = [as_datetime(p["start_date"]) for p in phases]
+    end = as_datetime(end_date or comp.get("end_date") or (starts[-1] + dt.timedelta(days=DEFAULT_DAYS)))
     if end <= starts[-1]:
         raise SystemExit("the end date %s is not after the last phase's start %s" % (end, starts[-1]))
     config["start_date"], config["end_date"] = starts[0], end
