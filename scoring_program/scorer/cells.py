@@ -20,6 +20,7 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
+BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
 ASCII_SPACE = np.zeros(256, dtype=bool)
@@ -72,6 +73,10 @@ class Cells:
     def lengths(self):
         """Byte length of every cell."""
         return self.end - self.start
+
+    def lengths_at(self, rows):
+        """Byte length of the cells ``rows`` (an index array)."""
+        return self.end[rows] - self.start[rows]
 
     def text(self, i):
         """Cell ``i`` as a str."""
@@ -313,6 +318,13 @@ def word(cells, rows, w):
 
 def keys(cells):
     """A 64-bit key per cell from its length and all its bytes; equal cells have equal keys."""
+    out = np.empty(len(cells), dtype=np.uint64)
+    for a in range(0, len(cells), BLOCK):  # a block of cells at a time: the word temporaries stay small
+        out[a:a + BLOCK] = _block_keys(cells[a:a + BLOCK])
+    return out
+
+
+def _block_keys(cells):
     lengths = cells.lengths()
     key = lengths.astype(np.uint64) * _MIX
     rows = np.flatnonzero(lengths > 0)
@@ -330,7 +342,14 @@ def same(a, rows_a, b, rows_b, equal_keys=False):
     ``equal_keys``: the pairs are known to have equal ``keys``; then cells of equal length up to 8 bytes are
     equal already (for one length, the key of a one-word cell is a bijection of that word).
     """
-    la, lb = a.lengths()[rows_a], b.lengths()[rows_b]
+    ok = np.empty(len(rows_a), dtype=bool)
+    for k in range(0, len(rows_a), BLOCK):
+        ok[k:k + BLOCK] = _block_same(a, rows_a[k:k + BLOCK], b, rows_b[k:k + BLOCK], equal_keys)
+    return ok
+
+
+def _block_same(a, rows_a, b, rows_b, equal_keys):
+    la, lb = a.lengths_at(rows_a), b.lengths_at(rows_b)
     ok = la == lb
     live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
     w = 0
@@ -339,6 +358,15 @@ def same(a, rows_a, b, rows_b, equal_keys=False):
         w += 1
         live = live[ok[live] & (la[live] > 8 * w)]
     return ok
+
+
+def _same_as_first(cells, codes, first):
+    """True when every cell has exactly the bytes of the first cell of its code (keys were equal)."""
+    for a in range(0, len(cells), BLOCK):
+        part = codes[a:a + BLOCK]
+        if not _block_same(cells, np.arange(a, a + len(part)), cells, first[part], equal_keys=True).all():
+            return False
+    return True
 
 
 def factorize(cells, ordered=False):
@@ -360,7 +388,7 @@ def factorize(cells, ordered=False):
     first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first cell
     inverse = np.empty(n, dtype=np.int64)
     inverse[order] = group
-    if not same(cells, np.arange(n), cells, first[inverse], equal_keys=True).all():  # a key collision
+    if not _same_as_first(cells, inverse, first):  # a key collision
         return _factorize_strings(cells.tolist())
     if not ordered:
         return inverse, first
@@ -411,12 +439,18 @@ class Index:
             return np.array([self.by_string.get(s, -1) for s in cells.tolist()], dtype=np.int64)
         if not len(self.cells) or not len(cells):
             return np.full(len(cells), -1, dtype=np.int64)
+        position = np.empty(len(cells), dtype=np.int64)
+        for a in range(0, len(cells), BLOCK):  # a block at a time: the look-up's temporaries stay small
+            position[a:a + BLOCK] = self._block_indexer(cells[a:a + BLOCK])
+        return position
+
+    def _block_indexer(self, cells):
         key = keys(cells)
         slot = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.order) - 1)
         found = np.flatnonzero(self.sorted_keys[slot] == key)
         position = np.full(len(cells), -1, dtype=np.int64)
         candidate = self.order[slot[found]]
-        exact = same(cells, found, self.cells, candidate, equal_keys=True)
+        exact = _block_same(cells, found, self.cells, candidate, equal_keys=True)
         position[found[exact]] = candidate[exact]
         return position
 
