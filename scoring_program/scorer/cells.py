@@ -375,21 +375,33 @@ def factorize(cells, ordered=False):
     Codes follow the order of first appearance (as ``pandas.factorize``) when ``ordered``; otherwise an
     order of no meaning, one sort cheaper.
     """
-    n = len(cells)
+    if not len(cells):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    codes, first = group_keys(keys(cells), ordered)
+    if not _same_as_first(cells, codes, first):  # a key collision
+        return _factorize_strings(cells.tolist())
+    return codes, first
+
+
+def group_keys(key, ordered=False):
+    """(codes, first) for the equal values of ``key`` (1-D integers), as ``factorize`` gives for cells.
+
+    >>> [a.tolist() for a in group_keys(np.array([7, 3, 7, 5]), ordered=True)]
+    [[0, 1, 0, 2], [0, 1, 3]]
+    """
+    n = len(key)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    key = keys(cells)
     order = np.argsort(key)
     sorted_key = key[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first cell
+    del sorted_key
+    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first position
     inverse = np.empty(n, dtype=np.int64)
-    inverse[order] = group
-    if not _same_as_first(cells, inverse, first):  # a key collision
-        return _factorize_strings(cells.tolist())
+    inverse[order] = np.cumsum(new) - 1
+    del order, new
     if not ordered:
         return inverse, first
     by_first = np.argsort(first)

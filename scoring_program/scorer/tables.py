@@ -310,17 +310,15 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
         for char, label in FULLWIDTH.items():
             hit = np.flatnonzero(ids.contains(char))
             flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
+    position = unit_index(units).get_indexer(ids)
     if repeats == "refuse":
-        codes, first = factorize(ids)
-        dup = np.ones(len(ids), dtype=bool)
-        dup[first] = False
-        dup &= ~empty
+        first = _first_rows(ids, position, empty, len(units))
+        dup = first != np.arange(len(ids))
         if dup.any():
-            first_line = line[first[codes]]  # rows are in file order: a value's first row has its smallest line
+            first_line = line[first]  # rows are in file order: a value's first row has its smallest line
             flag(np.flatnonzero(dup), lambda i: DUPLICATE_ID.at(name, int(line[i]), column=column, what=what,
                                                                  id=clip(ids.text(i)), first=int(first_line[i]),
                                                                  again=int(line[i])))
-    position = unit_index(units).get_indexer(ids)
     unknown = np.flatnonzero((position < 0) & ~bad)
     if len(unknown):
         stripped = {str(u).lstrip("0") for u in units}
@@ -330,6 +328,27 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
                                               id=repr(clip(ids.text(i))), n=len(unknown), hint=hint))
     position[bad] = -1
     return position
+
+
+def _first_rows(ids, position, empty, n_units):
+    """The first row holding each row's id (the row itself for an empty id).
+
+    A known id is its unit's position (the units are distinct), so repeats are counted without comparing
+    cells; only unknown ids are grouped by their bytes.
+    """
+    rows = np.arange(len(ids))
+    known = position >= 0
+    other = np.flatnonzero(~known & ~empty)
+    if len(other) < 2 and not (np.bincount(position[known], minlength=n_units) > 1).any():
+        return rows  # no id repeated: the usual file
+    group = np.where(known, position, -1)
+    if len(other):
+        group[other] = n_units + factorize(ids[other])[0]
+    live = np.flatnonzero(group >= 0)
+    _, at, inverse = np.unique(group[live], return_index=True, return_inverse=True)
+    first = rows.copy()
+    first[live] = live[at[inverse]]
+    return first
 
 
 def unit_index(units):

@@ -29,7 +29,7 @@ from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
-from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
+from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts
 from ..problems import Message
 from ..cells import duplicated, factorize
 from ..tables import match_ids, read_public_units, read_table, reference_table
@@ -91,14 +91,26 @@ SUMMARY_EXACT = Message(
 @dataclass
 class KeywordReference(Reference):
     rows: np.ndarray = None    # sample code of each gold keyword
-    items: object = None       # the gold keywords (normalised), cells.Cells
+    codes: np.ndarray = None   # each gold keyword as a code into ``distinct``
+    distinct: object = None    # the distinct gold keywords (normalised), cells.Cells
+
+    @property
+    def items(self):
+        """The gold keywords (normalised), cells.Cells."""
+        return self.distinct[self.codes]
 
 
 @dataclass
 class KeywordSubmission:
     rows: np.ndarray           # sample code of each predicted keyword
-    items: object              # the predicted keywords (normalised), cells.Cells
+    codes: np.ndarray          # each predicted keyword as a code into ``distinct``, in order of first appearance
+    distinct: object           # the distinct predicted keywords (normalised), cells.Cells
     present: np.ndarray        # per sample: the submission has a row for it
+
+    @property
+    def items(self):
+        """The predicted keywords (normalised), cells.Cells."""
+        return self.distinct[self.codes]
 
 
 class Keywords(TaskFamily):
@@ -132,17 +144,17 @@ class Keywords(TaskFamily):
         repeated = duplicated(ids)
         if repeated.any():
             raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(np.flatnonzero(repeated)[0])))
-        rows, items = _keyword_items(gold.cells("keywords"), cfg)
+        rows, codes, distinct = _keyword_items(gold.cells("keywords"), cfg)
         units = ids.to_objects()
         size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
-        strata = np.where(size >= 6, "6+", size.astype(str)).astype(object)
+        strata = np.array([str(k) for k in range(6)] + ["6+"], dtype=object)[np.minimum(size, 6)]  # 7 shared str
         notes = []
         empty = np.flatnonzero(size == 0)
         if len(empty):
             notes.append("%s has %d sample(s) with no gold keyword; under mode 'all' they score 0 whatever is "
                          "predicted, under mode 'legacy' they are skipped. First ones: %s"
                          % (name, len(empty), ", ".join(str(units[i]) for i in empty[:NOTE_LINES])))
-        return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, items=items)
+        return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, codes=codes, distinct=distinct)
 
     def public_contract(self, folder, cfg):
         """The sample ids of the public ``test_public.csv``: no keywords."""
@@ -156,10 +168,10 @@ class Keywords(TaskFamily):
         sample = match_ids(table, "id", contract.units, problems, fullwidth=True)
         if problems:
             return None
-        rows, items = _keyword_items(table.cells("keywords"), cfg)
+        rows, codes, distinct = _keyword_items(table.cells("keywords"), cfg)
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
-        return KeywordSubmission(rows=sample[rows], items=items, present=present)
+        return KeywordSubmission(rows=sample.astype(rows.dtype)[rows], codes=codes, distinct=distinct, present=present)
 
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):
@@ -192,9 +204,11 @@ class Keywords(TaskFamily):
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):
         on_board = mask
-        gold_in, pred_in = on_board[ref.rows], on_board[sub.rows]
-        c, g, p = overlap_counts(ref.rows[gold_in], ref.items[gold_in], sub.rows[pred_in], sub.items[pred_in],
-                                 len(ref.units))
+        # counted over every sample, then kept on the board: a sample's counts depend on its own rows only
+        c, g, p = coded_overlap_counts(ref.rows, ref.codes, ref.distinct, sub.rows, sub.codes, sub.distinct,
+                                       len(ref.units))
+        for counts in (c, g, p):
+            counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
         scores = sample_scores(c, g, p, counted)
@@ -246,11 +260,8 @@ def sample_scores(c, g, p, counted):
 
 
 def _keyword_items(cells, cfg):
-    """(sample row, keyword) of every keyword of ``cells``, normalised; the keywords as Cells."""
-    rows, items = split_cells(cells, cfg.options["keyword_separator"])
-    items = normalise(items, cfg.options["normalisation"])
-    keep = items.lengths() > 0
-    return rows[keep], items[keep]
+    """(sample row, code) of every keyword of ``cells``, normalised, and the distinct keywords as Cells."""
+    return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
 
 
 def _sample_section(c, g, p, present, on_board, counted, legacy):
