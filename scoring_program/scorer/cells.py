@@ -28,9 +28,11 @@ ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 UNICODE_SPACES = ("\x85", "\xa0", "\u1680", "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006",
                   "\u2007", "\u2008", "\u2009", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
 _WIDE_SPACES = {2: [], 3: []}
+_SPACE_FIRST, _SPACE_LAST = ASCII_SPACE.copy(), ASCII_SPACE.copy()   # bytes a space can begin or end with
 for _c in UNICODE_SPACES:
     _b = _c.encode("utf-8")
     _WIDE_SPACES[len(_b)].append(int.from_bytes(_b, "big"))
+    _SPACE_FIRST[_b[0]] = _SPACE_LAST[_b[-1]] = True
 
 
 class Cells:
@@ -109,6 +111,20 @@ class Cells:
             out[start[i]:end[i]] = np.frombuffer(text, dtype=np.uint8)
         return Cells(out, start, end)
 
+    def compact(self):
+        """A copy holding only these cells' bytes, in order: the buffer they were cut from can go.
+
+        >>> c = Cells.from_strings(["ab", "cde"])[1:]
+        >>> c.compact().tolist(), len(c.compact().buf)
+        (['cde'], 3)
+        """
+        lengths = self.lengths()
+        end = np.cumsum(lengths)
+        start = end - lengths
+        out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
+        _gather(self, np.arange(len(self)), out, start)
+        return Cells(out, start, end)
+
     def words(self):
         if self._words is None:
             self._words = _Words(self.buf)
@@ -151,7 +167,13 @@ class Cells:
         return out
 
     def strip(self):
-        """The cells without leading and trailing white space, exactly as ``str.strip()`` (Unicode spaces too)."""
+        """The cells without leading and trailing white space, exactly as ``str.strip()`` (Unicode spaces too).
+
+        Cells whose first and last bytes can begin and end no space (nearly always all of them) are given
+        back as they are, sharing the offsets.
+        """
+        if not self._may_be_padded():
+            return Cells(self.buf, self.start, self.end)
         start, end = self.start.copy(), self.end.copy()
         buf = self.buf
         for _ in range(64):  # each round takes one space character off each end that has one
@@ -180,6 +202,18 @@ class Cells:
             start[i] += lead
             end[i] = start[i] + len(core)
         return Cells(buf, start, end)
+
+    def _may_be_padded(self):
+        """False when no non-empty cell starts with a byte that can begin a space or ends with one that can end one."""
+        if not len(self.buf):
+            return False
+        last = len(self.buf) - 1
+        for a in range(0, len(self), BLOCK):
+            start, end = self.start[a:a + BLOCK], self.end[a:a + BLOCK]
+            edge = _SPACE_FIRST[self.buf[np.minimum(start, last)]] | _SPACE_LAST[self.buf[np.maximum(end - 1, 0)]]
+            if (edge & (start < end)).any():
+                return True
+        return False
 
     def char_lengths(self):
         """Characters (code points) in each cell: its bytes minus UTF-8 continuation bytes."""
@@ -399,9 +433,12 @@ def group_keys(key, ordered=False):
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
     del sorted_key
     first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first position
+    group = np.cumsum(new)
+    del new
+    group -= 1
     inverse = np.empty(n, dtype=np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    del order, new
+    inverse[order] = group
+    del order, group
     if not ordered:
         return inverse, first
     by_first = np.argsort(first)

@@ -50,7 +50,7 @@ class Scanned:
     start: np.ndarray             # (columns, rows) int64
     end: np.ndarray
     drop: np.ndarray              # sorted offsets of the first quote of each "" inside quoted fields
-    line: np.ndarray              # file line (1-based) where each row starts
+    line: Optional[np.ndarray]    # file line (1-based) where each row starts (None when not asked for)
     physical_lines: int           # lines of the file, as text.count("\n") + (not text.endswith("\n"))
     longest_field: int            # bytes of the longest field, quotes included
 
@@ -78,8 +78,11 @@ class Scanned:
         return lengths
 
 
-def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
-    """The cells of ``data`` (UTF-8 bytes) read with separator ``sep``, header on the first line; None if unsure."""
+def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
+    """The cells of ``data`` (UTF-8 bytes) read with separator ``sep``, header on the first line; None if unsure.
+
+    ``lines``: find the file line of every row (``Scanned.line``; None otherwise).
+    """
     n = len(data)
     buf = np.frombuffer(data, dtype=np.uint8)
     pos0 = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
@@ -121,7 +124,7 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
     first_field[0] = 0
     first_field[1:] = last_field[:-1] + 1
     per_line = last_field - first_field + 1
-    line_start = field_start[first_field] if has_quotes else None
+    line_start = field_start[first_field] if has_quotes and lines else None
 
     start = field_start  # from here on: the start of each field's text (spaces skipped)
     rows = np.flatnonzero(buf[start] == SPACE if start[-1] < n else buf[np.minimum(start, n - 1)] == SPACE)
@@ -178,12 +181,14 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
         column = np.arange(len(start)) - first_field[line_of_field]
         starts[column[used], row[used]] = start[used]
         ends[column[used], row[used]] = end[used]
-    if has_quotes:
-        line = np.searchsorted(newlines, line_start[data_lines]) + 1
+    if not lines:
+        line = None
+    elif has_quotes:
+        line = (np.searchsorted(newlines, line_start[data_lines]) + 1).astype(np.int64, copy=False)
     else:
-        line = data_lines + 1
+        line = (data_lines + 1).astype(np.int64, copy=False)
     physical = n_lf + (not data.endswith(b"\n"))
-    return Scanned(buf, names, starts, ends, drop, line.astype(np.int64, copy=False), physical, longest)
+    return Scanned(buf, names, starts, ends, drop, line, physical, longest)
 
 
 def _positions(buf, pos0, sep, with_quotes, with_cr):

@@ -78,8 +78,9 @@ def row_keys(table):
     for a in range(0, len(table), _ROW_BLOCK):
         bits = _canonical_bits(table[a:a + _ROW_BLOCK])
         h = np.full(len(bits), table.shape[1], dtype=np.uint64)
-        for column in bits.T:
+        for column in bits.T:  # small counts differ in their high bits only: each step folds them down
             h ^= column
+            h ^= h >> np.uint64(32)
             h *= _MIX
         h ^= h >> np.uint64(29)
         key[a:a + _ROW_BLOCK] = h

@@ -89,7 +89,7 @@ class Table:
     def __init__(self, name, columns, line, sep, scanned=None, positions=None, rows=None, frame=None):
         self.name = name
         self.columns = tuple(columns)
-        self.line = line
+        self._line = line             # None: a reference table, whose row i is line i + 2 (made when asked)
         self.sep = sep
         self._scanned = scanned       # csvscan.Scanned, or None when pandas read the file
         self._positions = positions   # column -> its index in the scanned file
@@ -97,8 +97,15 @@ class Table:
         self._frame = frame
         self._cells = {}
 
+    @property
+    def line(self):
+        """The file line of each row."""
+        if self._line is None:
+            return np.arange(self._scanned.n_rows, dtype=np.int64) + 2
+        return self._line
+
     def __len__(self):
-        return len(self.line)
+        return self._scanned.n_rows if self._line is None else len(self._line)
 
     def cells(self, column):
         """The column named ``column`` as Cells."""
@@ -423,13 +430,13 @@ def _scan_reference(data, name):
     if first_line is None:
         return None
     sep = sniff_separator(first_line.decode("utf-8"))
-    scanned = csvscan.scan(data, sep, skip_blank_lines=True)
+    scanned = csvscan.scan(data, sep, skip_blank_lines=True, lines=False)  # a reference row's line is its rank
     if scanned is None:
         return None
     names = [c.strip().lstrip("\ufeff") for c in scanned.names]
     if len(set(names)) != len(names):  # pandas' frame would have two columns of one name: leave it to pandas
         return None
-    return Table(name, names, np.arange(scanned.n_rows) + 2, sep, scanned, {c: k for k, c in enumerate(names)})
+    return Table(name, names, None, sep, scanned, {c: k for k, c in enumerate(names)})
 
 
 def reference_table(cfg, slot, columns):

@@ -102,8 +102,8 @@ def code_items(cells, sep, steps=()):
     >>> rows.tolist(), codes.tolist(), items.tolist()
     ([0, 0, 2, 2], [0, 1, 1, 0], ['a', 'b'])
     """
-    cells = cells if isinstance(cells, Cells) else Cells.from_strings([str(c) for c in cells])
-    small = np.int32 if len(cells) < 2 ** 31 else np.int64
+    cells = _as_cells(cells)
+    small = _index_type(len(cells))
     vocabulary = Vocabulary()
     rows, codes = [], []
     for a in range(0, len(cells), CELL_BLOCK):
@@ -112,18 +112,46 @@ def code_items(cells, sep, steps=()):
         rows.append(block_rows.astype(small))
         codes.append(vocabulary.add(items))
     rows = _join(rows, small)
-    codes = _join(codes, np.int32 if len(vocabulary) < 2 ** 31 else np.int64)
-    items = vocabulary.cells()
-    if steps and len(items):  # normalise each distinct item once, then merge the items that became equal
-        normalised = normalise(items, steps)
-        merged, first = factorize(normalised, ordered=True)
-        kept = normalised.lengths()[first] > 0
-        renumber = np.where(kept, np.cumsum(kept) - 1, -1)[merged]
-        codes = renumber[codes]
-        keep = codes >= 0
-        rows, codes = rows[keep], codes[keep].astype(np.int32 if len(first) < 2 ** 31 else np.int64)
-        items = normalised[first[kept]]
+    codes, items = _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+    keep = items.lengths()[codes] > 0  # items that normalise to nothing are no items
+    if not keep.all():
+        codes, items = _without_empty(codes[keep], items)
+        rows = rows[keep]
     return rows, codes, items
+
+
+def code_cells(cells, steps=()):
+    """(code of each cell, the distinct cells in order of first appearance), cells normalised by ``steps``;
+    coded a block of cells at a time (``vocabulary.Vocabulary``).
+
+    >>> codes, distinct = code_cells(Cells.from_strings(["b", " a", "b", "a"]), ["strip"])
+    >>> codes.tolist(), distinct.tolist()
+    ([0, 1, 0, 1], ['b', 'a'])
+    """
+    cells = _as_cells(cells)
+    vocabulary = Vocabulary()
+    codes = [vocabulary.add(cells[a:a + CELL_BLOCK]) for a in range(0, len(cells), CELL_BLOCK)]
+    return _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+
+
+def _normalised(codes, items, steps):
+    """Codes and distinct items after normalising each distinct item once (items that became equal merge)."""
+    if not steps or not len(items):
+        return codes, items
+    normalised = normalise(items, steps)
+    merged, first = factorize(normalised, ordered=True)
+    return merged.astype(_index_type(len(first)))[codes], normalised[first]
+
+
+def _without_empty(codes, items):
+    """The codes renumbered without the codes of empty items (none of ``codes`` is one)."""
+    kept = items.lengths() > 0
+    renumber = (np.cumsum(kept) - 1).astype(codes.dtype)
+    return renumber[codes], items[np.flatnonzero(kept)]
+
+
+def _index_type(n):
+    return np.int32 if n < 2 ** 31 else np.int64
 
 
 def _join(parts, dtype):
