@@ -192,8 +192,12 @@ def sorted_intersection(a, b):
     if not len(a) or not len(b):
         return a[:0]
     small, large = (a, b) if len(a) <= len(b) else (b, a)
-    slot = np.minimum(np.searchsorted(large, small), len(large) - 1)
-    return small[large[slot] == small]
+    found = np.empty(len(small), dtype=bool)
+    for k in range(0, len(small), CELL_BLOCK):  # sorted queries a block at a time: small temporaries
+        part = small[k:k + CELL_BLOCK]
+        slot = np.minimum(np.searchsorted(large, part), len(large) - 1)
+        np.equal(large[slot], part, out=found[k:k + CELL_BLOCK])
+    return small[found]
 
 
 def rows_of_pairs(pairs, n_items, n_rows):

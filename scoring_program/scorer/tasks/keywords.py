@@ -224,8 +224,15 @@ class Keywords(TaskFamily):
             """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""
             w = counted[on_board].astype(float)
             cb, gb, pb = (np.asarray(a, dtype=float)[on_board] for a in (c, g, p))
-            return np.column_stack([w, w * safe_div(cb, pb), w * safe_div(cb, gb), w * safe_div(2 * cb, pb + gb),
-                                    w * cb, w * gb, w * pb])
+            out = np.empty((len(w), 7))  # filled column by column: one temporary at a time
+            out[:, 0] = w
+            out[:, 1] = w * safe_div(cb, pb)
+            out[:, 2] = w * safe_div(cb, gb)
+            out[:, 3] = w * safe_div(2 * cb, pb + gb)
+            out[:, 4] = w * cb
+            out[:, 5] = w * gb
+            out[:, 6] = w * pb
+            return out
 
         return Result(scores, sections, summary, [Units("samples", tuple(KEYS), per_sample)])
 
