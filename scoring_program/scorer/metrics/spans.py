@@ -140,8 +140,36 @@ def _continuation_table(width):
     return _TABLES[width]
 
 
-def decode(codes, doc_start, scheme):
-    """Entities of a tag-code stream.
+@dataclass
+class Segments:
+    """The non-O segments of a tag stream, in order: start, end (exclusive) and the code of the first tag.
+
+    Every scheme's entities and the stray ``I-`` tags are read from them, so one pass over a stream serves
+    both schemes and the error counts.
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    first: np.ndarray
+
+    def entities(self, scheme):
+        """The entities of ``scheme`` (Spans): every segment, or (IOB2) those that start with a ``B-``."""
+        start, end, first = self.start, self.end, self.first
+        if not scheme.inside_starts_entity:
+            keep = first % 2 == 1
+            start, end, first = start[keep], end[keep], first[keep]
+        kind = first.astype(np.int64)
+        kind -= 1
+        kind //= 2
+        return Spans(start, end, kind)
+
+    def stray(self):
+        """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): the segments they start."""
+        return self.start[self.first % 2 == 0]
+
+
+def segments(codes, doc_start):
+    """The Segments of a tag-code stream.
 
     ``codes``: int array of tag codes of all documents, concatenated;
     ``doc_start``: bool array, True at the first position of each document.
@@ -152,36 +180,46 @@ def decode(codes, doc_start, scheme):
     """
     codes = np.asarray(codes)
     doc_start = np.asarray(doc_start)
-    parts = [_decode(codes[a:b], doc_start[a:b], scheme, a) for a, b in _chunks(doc_start, len(codes))]
+    parts = [_segments(codes[a:b], doc_start[a:b], a) for a, b in _chunks(doc_start, len(codes))]
     if len(parts) == 1:
         return parts[0]
-    return Spans(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("start", "end", "type")))
+    return Segments(*(_join([getattr(p, f) for p in parts]) for f in ("start", "end", "first")))
 
 
-def _decode(codes, doc_start, scheme, offset):
+def _join(parts):
+    """``np.concatenate(parts)``, freeing each part once copied (``parts`` is emptied)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=parts[0].dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at:at + len(part)] = part
+        at += len(part)
+    return out
+
+
+def _segments(codes, doc_start, offset):
     if len(codes) == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return Spans(empty, empty, empty)
+        return Segments(empty, empty, np.zeros(0, dtype=codes.dtype))
     cont = _continuations(codes, doc_start)
     tagged = codes > 0
     cont_next = np.zeros_like(cont)
     cont_next[:-1] = cont[1:]
     start = np.flatnonzero(tagged & ~cont)
-    end = np.flatnonzero(tagged & ~cont_next) + 1
+    end = np.flatnonzero(tagged & ~cont_next)
+    end += 1
     first = codes[start]
-    if not scheme.inside_starts_entity:
-        keep = first % 2 == 1
-        start, end, first = start[keep], end[keep], first[keep]
-    return Spans(start + offset, end + offset, ((first - 1) // 2).astype(np.int64))
+    start += offset
+    end += offset
+    return Segments(start, end, first)
+
+
+def decode(codes, doc_start, scheme):
+    """Entities of a tag-code stream under ``scheme`` (``segments`` has the details)."""
+    return segments(codes, doc_start).entities(scheme)
 
 
 def stray_inside(codes, doc_start):
     """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2)."""
-    codes = np.asarray(codes)
-    doc_start = np.asarray(doc_start)
-    parts = []
-    for a, b in _chunks(doc_start, len(codes)):
-        piece = codes[a:b]
-        inside = (piece > 0) & (piece % 2 == 0)
-        parts.append(np.flatnonzero(inside & ~_continuations(piece, doc_start[a:b])) + a)
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return segments(codes, doc_start).stray()

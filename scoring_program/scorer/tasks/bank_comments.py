@@ -20,7 +20,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
-from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, decode, match, stray_inside
+from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, match, segments, stray_inside
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
 from ..tagcodes import encode_cells, split_tokens
@@ -195,13 +195,19 @@ class BankComments(TaskFamily):
         scheme = SCHEMES[cfg.options["scheme"]]
         doc_mask = mask
         lengths = ref.contract.lengths[doc_mask]
-        token_mask = np.repeat(doc_mask, ref.contract.lengths)
-        gold_codes, pred_codes = ref.codes[token_mask], sub.codes[token_mask]
+        if doc_mask.all():  # every comment: the codes as they are
+            gold_codes, pred_codes = ref.codes, sub.codes
+        else:
+            token_mask = np.repeat(doc_mask, ref.contract.lengths)
+            gold_codes, pred_codes = ref.codes[token_mask], sub.codes[token_mask]
+            del token_mask
         doc_start = np.zeros(len(gold_codes), dtype=bool)
         doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+        gold_segments, pred_segments = segments(gold_codes, doc_start), segments(pred_codes, doc_start)
+        del doc_start, gold_codes, pred_codes  # both schemes and the stray tags are read from the segments
 
-        gold = decode(gold_codes, doc_start, scheme)
-        pred = decode(pred_codes, doc_start, scheme)
+        gold = gold_segments.entities(scheme)
+        pred = pred_segments.entities(scheme)
         gold_hit, pred_hit = match(gold, pred)
         n_types = len(ref.contract.tagset.types)
         tp_t = np.bincount(pred.type[pred_hit], minlength=n_types)
@@ -229,11 +235,11 @@ class BankComments(TaskFamily):
             table[np.arange(n), 3 + gold_class * len(CLASSES) + pred_class] = 1.0
             return table
 
-        stray = len(stray_inside(pred_codes, doc_start))
+        stray = len(pred_segments.stray())
         decodings = [(scheme, gold, pred)]
         if scheme is not CONLLEVAL:  # nervaluate reads tag lists conlleval-style: show its numbers too
-            decodings.append((CONLLEVAL, decode(gold_codes, doc_start, CONLLEVAL),
-                              decode(pred_codes, doc_start, CONLLEVAL)))
+            decodings.append((CONLLEVAL, gold_segments.entities(CONLLEVAL), pred_segments.entities(CONLLEVAL)))
+        del gold_segments, pred_segments
         sections = [
             _entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
             _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
