@@ -168,7 +168,7 @@ def _scan_table(data, name, columns, error, separators, fullwidth, optional):
     if first_line is None:
         return None
     sep = sniff_separator(first_line.decode("utf-8"), separators)
-    if fullwidth and sep == ",":
+    if fullwidth and sep == "," and not data.isascii():  # ASCII bytes hold no full-width character
         for char, label in FULLWIDTH.items():
             pos = data.find(char.encode("utf-8"), pos0)
             if pos >= 0:

@@ -71,15 +71,13 @@ def match(gold, pred):
         return (s.start * length + (s.end - s.start)) * n_types + s.type
 
     g, p = keys(gold), keys(pred)  # both strictly increasing: spans of a stream never overlap
-    return _sorted_member(g, p), _sorted_member(p, g)
-
-
-def _sorted_member(values, sorted_other):
-    """``np.isin`` for a sorted ``sorted_other``: one binary search per value instead of a sort."""
-    if len(sorted_other) == 0:
-        return np.zeros(len(values), dtype=bool)
-    at = np.minimum(np.searchsorted(sorted_other, values), len(sorted_other) - 1)
-    return sorted_other[at] == values
+    gold_hit = np.zeros(len(g), dtype=bool)
+    if not len(g):
+        return gold_hit, np.zeros(len(p), dtype=bool)
+    at = np.minimum(np.searchsorted(g, p), len(g) - 1)   # one search: a twin is found from either side
+    pred_hit = g[at] == p
+    gold_hit[at[pred_hit]] = True
+    return gold_hit, pred_hit
 
 
 CHUNK = 1 << 20  # tokens handled at once: temporaries stay small (and in cache) on million-document streams
@@ -158,8 +156,7 @@ class Segments:
         if not scheme.inside_starts_entity:
             keep = first % 2 == 1
             start, end, first = start[keep], end[keep], first[keep]
-        kind = first.astype(np.int64)
-        kind -= 1
+        kind = first - 1   # the codes' own small integers: 2k+1 and 2k+2 are type k
         kind //= 2
         return Spans(start, end, kind)
 

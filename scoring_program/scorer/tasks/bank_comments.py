@@ -122,7 +122,7 @@ class BankComments(TaskFamily):
         units = ids.to_objects()
         notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
-        return BankReference(BankContract(units, enc.counts, tagset), strata=classes.astype(str), usage=usage,
+        return BankReference(BankContract(units, enc.counts, tagset), strata=np.array(CLASSES)[classes], usage=usage,
                              notes=notes, codes=enc.codes, classes=classes)
 
     def public_contract(self, folder, cfg):
@@ -227,11 +227,12 @@ class BankComments(TaskFamily):
             """Per comment: entities right, predicted and gold, then the one-hot (gold, predicted) class cell."""
             n = len(lengths)
             ends = np.cumsum(lengths)
-            doc = lambda spans: np.searchsorted(ends, spans.start, side="right")  # noqa: E731
+            # entities per comment: those starting before its end, less those starting before the previous end
+            per_doc = lambda start: np.diff(np.searchsorted(start, ends), prepend=0)  # noqa: E731
             table = np.zeros((n, 3 + len(CLASSES) ** 2))
-            table[:, 0] = np.bincount(doc(pred)[pred_hit], minlength=n)
-            table[:, 1] = np.bincount(doc(pred), minlength=n)
-            table[:, 2] = np.bincount(doc(gold), minlength=n)
+            table[:, 0] = per_doc(pred.start[pred_hit])
+            table[:, 1] = per_doc(pred.start)
+            table[:, 2] = per_doc(gold.start)
             table[np.arange(n), 3 + gold_class * len(CLASSES) + pred_class] = 1.0
             return table
 
