@@ -191,6 +191,7 @@ class _Vocabulary:
         view = _word_view(_buffer(b"".join(raw), self.pad))
         starts = np.cumsum([0] + [len(t) for t in raw[:-1]]).astype(np.int64)
         self.words = np.stack([_word(view, starts, self.lengths, w) for w in range(self.n_words)], axis=1)
+        self.masks = np.stack([_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)], axis=1)
         # the fewest leading words that, with the length, tell the tags apart
         for k in range(1, self.n_words + 1):
             keys = _key(list(self.words[:, :k].T), self.lengths)
@@ -219,13 +220,16 @@ class _Vocabulary:
             code[several] = self._by_key(words_of, starts[several], lengths[several])
         check = np.flatnonzero(self.guess_length[code + 2] > 1)  # a guess of one byte is exact already
         if len(check):
-            c, st, ln = code[check], starts[check], lengths[check]
-            exact = ln == self.lengths[c]
-            for w in range(self.n_words):
-                live = np.flatnonzero(exact & (ln > 8 * w))
+            c, st = code[check], starts[check]
+            exact = lengths[check] == self.lengths[c]
+            # the first word of every checked token under its tag's mask (a token of another length is out)
+            exact &= (words_of.at(st) & self.masks[c, 0]) == self.words[c, 0]
+            for w in range(1, self.n_words):
+                live = np.flatnonzero(exact & (self.lengths[c] > 8 * w))
                 if not len(live):
                     break
-                exact[live] = _word_at(words_of, st[live], ln[live], w) == self.words[c[live], w]
+                cl = c[live]
+                exact[live] = (words_of.at(st[live] + 8 * w) & self.masks[cl, w]) == self.words[cl, w]
             code[check[~exact]] = -1
         return code
 

@@ -218,5 +218,16 @@ def decode(codes, doc_start, scheme):
 
 
 def stray_inside(codes, doc_start):
-    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2)."""
-    return segments(codes, doc_start).stray()
+    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): ``segments(...).stray()``
+    without finding the segments."""
+    codes = np.asarray(codes)
+    doc_start = np.asarray(doc_start)
+    parts = []
+    for a, b in _chunks(doc_start, len(codes)):
+        piece = codes[a:b]
+        stray = (piece > 0) & (piece % 2 == 0)
+        stray &= ~_continuations(piece, doc_start[a:b])
+        found = np.flatnonzero(stray)
+        found += a
+        parts.append(found)
+    return _join(parts) if parts else np.zeros(0, dtype=np.int64)
