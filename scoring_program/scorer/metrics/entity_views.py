@@ -67,14 +67,16 @@ class ViewCounts:
 
 
 def _candidates(gold, pred):
-    """(pred index, gold index) of every candidate pair, sorted by pred then gold; and per pred its group rank."""
+    """(pred index, gold index) of every candidate pair, sorted by pred then gold; per pred its group rank; and
+    the pairs' bounds (pred start, pred end, gold start, gold end), read once for the views."""
     lo = np.searchsorted(gold.end, pred.start, side="right")   # first gold ending after the pred starts
     hi = np.searchsorted(gold.start, pred.end, side="left")    # golds starting before the pred ends
     count = np.maximum(hi - lo, 0)
     pi = np.repeat(np.arange(len(pred), dtype=np.int64), count)
     gi = np.repeat(lo, count) + (np.arange(len(pi)) - np.repeat(np.cumsum(count) - count, count))
-    shared = np.minimum(pred.end[pi], gold.end[gi]) - np.maximum(pred.start[pi], gold.start[gi])
-    glen = (gold.end[gi] - gold.start[gi]).astype(float)
+    ps, pe, gs, ge = pred.start[pi], pred.end[pi], gold.start[gi], gold.end[gi]
+    shared = np.minimum(pe, ge) - np.maximum(ps, gs)
+    glen = (ge - gs).astype(float)
     keep = (shared / glen) * 100.0 >= MIN_OVERLAP_PERCENT
     # predictions i and i + 1 are linked when they overlap one gold entity (the last of i, the first of i + 1)
     linked = np.zeros(len(pred), dtype=bool)
@@ -82,7 +84,9 @@ def _candidates(gold, pred):
         linked[1:] = (count[1:] > 0) & (count[:-1] > 0) & (hi[:-1] - 1 == lo[1:])
     group_start = np.maximum.accumulate(np.where(linked, 0, np.arange(len(pred))))
     rank = np.arange(len(pred)) - group_start
-    return pi[keep], gi[keep].astype(np.int64), rank
+    if keep.all():
+        return pi, gi.astype(np.int64, copy=False), rank, (ps, pe, gs, ge)
+    return pi[keep], gi[keep].astype(np.int64), rank, (ps[keep], pe[keep], gs[keep], ge[keep])
 
 
 def _closest(pi, distance):
@@ -170,10 +174,10 @@ def _pieces(gold, pred):
 
 
 def _views(gold, pred):
-    pi, gi, rank = _candidates(gold, pred)
-    same_bounds = (gold.start[gi] == pred.start[pi]) & (gold.end[gi] == pred.end[pi])
+    pi, gi, rank, (ps, pe, gs, ge) = _candidates(gold, pred)
+    same_bounds = (gs == ps) & (ge == pe)
     same_type = gold.type[gi] == pred.type[pi]
-    distance = np.abs(gold.start[gi] - pred.start[pi]) + np.abs(gold.end[gi] - pred.end[pi])
+    distance = np.abs(gs - ps) + np.abs(ge - pe)
     twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     outcome = {v: np.zeros(len(pred), dtype=np.int8) for v in ("strict", "exact", "type")}  # 0 spurious
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
