@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import advice, digests, report
+from ..cells import Cells, Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
@@ -278,10 +279,9 @@ def class_codes(cells):
     >>> class_codes(Cells.from_strings(["2", "1.0", "x", "0"])).tolist()
     [2, 1, -1, 0]
     """
-    codes = np.full(len(cells), -1, dtype=np.int64)
-    for alias, code in CLASS_ALIASES.items():
-        codes[cells.equals(alias)] = code
-    return codes
+    aliases = list(CLASS_ALIASES)
+    found = Index(Cells.from_strings(aliases)).get_indexer(cells)   # one read of each cell's bytes
+    return np.array([CLASS_ALIASES[a] for a in aliases] + [-1], dtype=np.int64)[found]  # -1 reads the last
 
 
 def _token_order(counts, order):
