@@ -27,7 +27,7 @@ import weakref
 import numpy as np
 
 from . import csvscan
-from .cells import Cells, Index, factorize
+from .cells import Cells, Index, duplicated, factorize
 from .errors import ReferenceDataError, clip
 from .lazy import pandas as pd
 from .problems import Message
@@ -484,12 +484,28 @@ def reference_ids(frame, name, column="id"):
 
 
 def reference_units(table, column="id"):
-    """The stripped id cells of a reference Table; a repeated id is an organizer error."""
+    """(the stripped id cells, the same ids as str) of a reference Table; a repeated id is an organizer error.
+
+    The ids are indexed once (``indexed_units``): the submission's ids are looked up in that index.
+    """
     ids = table.cells(column).strip()
-    codes, first = factorize(ids)
-    if len(first) != len(ids):
-        dup = np.ones(len(ids), dtype=bool)
-        dup[first] = False
-        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column,
-                                                       id=ids.text(np.flatnonzero(dup)[0])))
-    return ids
+    units, repeat = indexed_units(ids)
+    if repeat is not None:
+        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column, id=ids.text(repeat)))
+    return ids, units
+
+
+def indexed_units(ids):
+    """(``ids`` (Cells) as an object array of str, the first cell that repeats an earlier one or None).
+
+    Without a repeat, the exact Index made to find one (one sort of 64-bit keys: distinct keys are distinct
+    ids) is kept as ``unit_index`` of the returned array, so the submission's ids are looked up in it.
+    """
+    compact = ids.compact()  # the index outlives the file's bytes
+    try:
+        index = Index(compact)
+    except ValueError:  # a repeated id
+        return ids.to_objects(), int(np.flatnonzero(duplicated(ids))[0])
+    units = compact.to_objects()
+    _UNIT_INDEX.update(units=weakref.ref(units), index=index)
+    return units, None

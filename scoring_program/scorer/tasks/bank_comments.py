@@ -102,7 +102,7 @@ class BankComments(TaskFamily):
         name = cfg.files["gold"]
         needed = ["id", "BIO_anno", "class"] + ([cfg.usage_column] if cfg.usage_column else [])
         table = reference_table(cfg, "gold", needed)
-        ids = reference_units(table)
+        ids, units = reference_units(table)
         classes = class_codes(table.cells("class").strip())
         if (classes < 0).any():
             i = int(np.flatnonzero(classes < 0)[0])
@@ -120,7 +120,6 @@ class BankComments(TaskFamily):
                 i = int(wrong[0])
                 raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids.text(i), column="BIO_anno",
                                                         given=int(enc.counts[i]), length=int(text_len[i])))
-        units = ids.to_objects()
         notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return BankReference(BankContract(units, enc.counts, tagset), strata=np.array(CLASSES)[classes], usage=usage,

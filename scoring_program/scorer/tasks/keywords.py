@@ -31,8 +31,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts
 from ..problems import Message
-from ..cells import duplicated, factorize
-from ..tables import match_ids, read_public_units, read_table, reference_table
+from ..cells import factorize
+from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 COLUMNS = ("id", "keywords")
@@ -141,11 +141,10 @@ class Keywords(TaskFamily):
         empty = ids.lengths() == 0
         if empty.any():
             raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero(empty)[0]) + 2))
-        repeated = duplicated(ids)
-        if repeated.any():
-            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(np.flatnonzero(repeated)[0])))
+        units, repeat = indexed_units(ids)
+        if repeat is not None:
+            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(repeat)))
         rows, codes, distinct = _keyword_items(gold.cells("keywords"), cfg)
-        units = ids.to_objects()
         size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
         strata = np.array([str(k) for k in range(6)] + ["6+"], dtype=object)[np.minimum(size, 6)]  # 7 shared str
         notes = []

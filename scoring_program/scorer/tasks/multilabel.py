@@ -182,7 +182,7 @@ class Multilabel(TaskFamily):
         labels = _read_labels(cfg)
         name = cfg.files["gold"]
         table = reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
-        ids = reference_units(table)
+        ids, units = reference_units(table)
         line = table.line
         tokens = coded(table.cells("labels"), labels)
 
@@ -219,7 +219,6 @@ class Multilabel(TaskFamily):
         cap = cfg.options["err_max_grade"]
         if cap is not None and max_grade > cap:
             raise ReferenceDataError(GOLD_ABOVE_CAP(file=name, grade=max_grade, cap=cap))
-        units = ids.to_objects()
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
                                    usage=usage, notes=_reference_notes(grades > 0, labels, name), grades=grades)

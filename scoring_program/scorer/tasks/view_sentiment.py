@@ -29,8 +29,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
-from ..cells import Cells, Index, duplicated, factorize, group_keys
-from ..tables import match_ids, read_public_units, read_table, reference_table, unit_index
+from ..cells import Cells, Index, factorize, group_keys
+from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table, unit_index
 from .base import Contract, Reference, Result, TaskFamily, Units
 from .bank_comments import by_support
 
@@ -310,10 +310,10 @@ def _sentence_ids(cfg):
     empty = units.lengths() == 0
     if empty.any():
         raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
-    twice = duplicated(units)
-    if twice.any():
-        raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(np.flatnonzero(twice)[0])))
-    return units.to_objects()
+    unit_ids, repeat = indexed_units(units)
+    if repeat is not None:
+        raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(repeat)))
+    return unit_ids
 
 
 def _opinions(cells, labels):
