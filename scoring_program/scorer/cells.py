@@ -158,6 +158,10 @@ class Cells:
         if not raw:
             out[:] = True
             return out
+        source = self.buf.base  # the bytes the buffer was read from: a match must lie in them
+        if isinstance(source, bytes) and len(source) == len(self.buf) and len(self):
+            if source.find(raw, int(self.start.min()), int(self.end.max())) < 0:
+                return out
         data = joined(self, b"\0")  # cells never hold NUL, so no match crosses two cells
         if raw not in data:
             return out
@@ -334,9 +338,9 @@ class _Words:
         self.tail_from = n - k
 
     def at(self, pos):
-        inside = pos < self.n - 7
-        if inside.all():
+        if not len(pos) or int(pos.max()) < self.n - 7:  # the usual case: no word runs past the end
             return self.view[pos]
+        inside = pos < self.n - 7
         out = np.empty(len(pos), dtype=np.uint64)
         out[inside] = self.view[pos[inside]]
         out[~inside] = self.tail[np.minimum(pos[~inside] - self.tail_from, 8)]  # past the end: zeros
@@ -361,12 +365,13 @@ def keys(cells):
 def _block_keys(cells):
     lengths = cells.lengths()
     key = lengths.astype(np.uint64) * _MIX
+    words = cells.words()
     rows = np.flatnonzero(lengths > 0)
-    w = 0
-    while len(rows):
-        key[rows] = (key[rows] ^ word(cells, rows, w)) * _MIX
-        w += 1
-        rows = rows[lengths[rows] > 8 * w]
+    at, left = cells.start[rows], lengths[rows]
+    while len(rows):  # word by word: each step reads the next eight bytes of the cells that have them
+        key[rows] = (key[rows] ^ (words.at(at) & _MASKS[np.minimum(left, 8)])) * _MIX
+        more = left > 8
+        rows, at, left = rows[more], at[more] + 8, left[more] - 8
     return key ^ (key >> np.uint64(29))
 
 
@@ -386,11 +391,14 @@ def _block_same(a, rows_a, b, rows_b, equal_keys):
     la, lb = a.lengths_at(rows_a), b.lengths_at(rows_b)
     ok = la == lb
     live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
-    w = 0
-    while len(live):
-        ok[live] = word(a, rows_a[live], w) == word(b, rows_b[live], w)
-        w += 1
-        live = live[ok[live] & (la[live] > 8 * w)]
+    words_a, words_b = a.words(), b.words()
+    at_a, at_b, left = a.start[rows_a[live]], b.start[rows_b[live]], la[live]
+    while len(live):  # word by word, only while the bytes so far are equal and there are more
+        mask = _MASKS[np.minimum(left, 8)]
+        equal = (words_a.at(at_a) & mask) == (words_b.at(at_b) & mask)
+        ok[live] = equal
+        more = equal & (left > 8)
+        live, at_a, at_b, left = live[more], at_a[more] + 8, at_b[more] + 8, left[more] - 8
     return ok
 
 
