@@ -183,9 +183,9 @@ def _views(gold, pred):
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
     has_best = np.zeros(len(pred), dtype=bool)
     CORRECT, INCORRECT = 1, 2
-    for at in _rounds(rank[pi]):  # one round per rank of a prediction in its group
+    for r, at in enumerate(_rounds(rank[pi])):  # one round per rank of a prediction in its group
         for view in outcome:
-            free = at[~taken[view][gi[at]]]
+            free = at if r == 0 else at[~taken[view][gi[at]]]  # nothing is taken before the first round
             if not len(free):
                 continue
             if view == "type":

@@ -156,7 +156,8 @@ class Segments:
         if not scheme.inside_starts_entity:
             keep = first % 2 == 1
             start, end, first = start[keep], end[keep], first[keep]
-        kind = first - 1   # the codes' own small integers: 2k+1 and 2k+2 are type k
+        kind = first.astype(np.int64)  # 64-bit: the views gather types by index, fastest at this width
+        kind -= 1
         kind //= 2
         return Spans(start, end, kind)
 
