@@ -62,20 +62,20 @@ class Spans:
 def match(gold, pred):
     """Which gold and which predicted spans have an exact twin (same start, end and type).
 
-    Returns two boolean masks (gold_hit, pred_hit).
+    Returns two boolean masks (gold_hit, pred_hit). The spans of each side never overlap, so their starts
+    are strictly increasing: a twin is the one gold span that starts where the prediction starts.
+
+    >>> [m.tolist() for m in match(Spans(np.array([0, 4]), np.array([2, 6]), np.array([0, 1])),
+    ...                            Spans(np.array([0, 4, 7]), np.array([2, 5, 8]), np.array([0, 1, 1])))]
+    [[True, False], [True, False, False]]
     """
-    length = max(int((gold.end - gold.start).max(initial=0)), int((pred.end - pred.start).max(initial=0))) + 1
-    n_types = max(int(gold.type.max(initial=0)), int(pred.type.max(initial=0))) + 1
-
-    def keys(s):
-        return (s.start * length + (s.end - s.start)) * n_types + s.type
-
-    g, p = keys(gold), keys(pred)  # both strictly increasing: spans of a stream never overlap
-    gold_hit = np.zeros(len(g), dtype=bool)
-    if not len(g):
-        return gold_hit, np.zeros(len(p), dtype=bool)
-    at = np.minimum(np.searchsorted(g, p), len(g) - 1)   # one search: a twin is found from either side
-    pred_hit = g[at] == p
+    gold_hit = np.zeros(len(gold), dtype=bool)
+    if not len(gold):
+        return gold_hit, np.zeros(len(pred), dtype=bool)
+    at = np.minimum(np.searchsorted(gold.start, pred.start), len(gold) - 1)
+    pred_hit = gold.start[at] == pred.start
+    pred_hit &= gold.end[at] == pred.end
+    pred_hit &= gold.type[at] == pred.type
     gold_hit[at[pred_hit]] = True
     return gold_hit, pred_hit
 
@@ -160,6 +160,20 @@ class Segments:
         kind -= 1
         kind //= 2
         return Spans(start, end, kind)
+
+    def of_documents(self, keep, lengths):
+        """The segments of the documents where ``keep`` is true (documents of ``lengths`` tags), placed as in
+        the stream of those documents alone: a segment never crosses a document's edge.
+
+        >>> s = Segments(np.array([0, 3, 5]), np.array([2, 4, 6]), np.array([1, 1, 3]))
+        >>> [a.tolist() for a in vars(s.of_documents(np.array([True, False, True]), np.array([3, 2, 2]))).values()]
+        [[0, 3], [2, 4], [1, 3]]
+        """
+        doc = np.searchsorted(np.cumsum(lengths), self.start, side="right")
+        inside = keep[doc]
+        removed = np.where(keep, 0, lengths)
+        shift = (np.cumsum(removed) - removed)[doc[inside]]   # tags of dropped documents before each one
+        return Segments(self.start[inside] - shift, self.end[inside] - shift, self.first[inside])
 
     def stray(self):
         """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): the segments they start."""

@@ -21,7 +21,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
-from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, match, segments, stray_inside
+from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, segments
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
 from ..tagcodes import encode_cells, split_tokens
@@ -74,6 +74,7 @@ class BankContract(Contract):
 class BankReference(Reference):
     codes: np.ndarray = None      # tag codes of every comment, concatenated in reference order
     classes: np.ndarray = None    # class code per comment
+    segments: Segments = None     # the gold's tag segments (both schemes' entities), found once
 
 
 @dataclass
@@ -120,10 +121,12 @@ class BankComments(TaskFamily):
                 i = int(wrong[0])
                 raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids.text(i), column="BIO_anno",
                                                         given=int(enc.counts[i]), length=int(text_len[i])))
-        notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
+        gold_segments = segments(enc.codes, _document_starts(enc.counts))
+        notes = _ill_formed_notes(gold_segments.stray(), enc.codes, enc.counts, units, tagset, cfg.options["scheme"],
+                                  name)
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return BankReference(BankContract(units, enc.counts, tagset), strata=np.array(CLASSES)[classes], usage=usage,
-                             notes=notes, codes=enc.codes, classes=classes)
+                             notes=notes, codes=enc.codes, classes=classes, segments=gold_segments)
 
     def public_contract(self, folder, cfg):
         """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
@@ -196,15 +199,12 @@ class BankComments(TaskFamily):
         doc_mask = mask
         lengths = ref.contract.lengths[doc_mask]
         if doc_mask.all():  # every comment: the codes as they are
-            gold_codes, pred_codes = ref.codes, sub.codes
+            pred_codes, gold_segments = sub.codes, ref.segments
         else:
-            token_mask = np.repeat(doc_mask, ref.contract.lengths)
-            gold_codes, pred_codes = ref.codes[token_mask], sub.codes[token_mask]
-            del token_mask
-        doc_start = np.zeros(len(gold_codes), dtype=bool)
-        doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
-        gold_segments, pred_segments = segments(gold_codes, doc_start), segments(pred_codes, doc_start)
-        del doc_start, gold_codes, pred_codes  # both schemes and the stray tags are read from the segments
+            pred_codes = sub.codes[np.repeat(doc_mask, ref.contract.lengths)]
+            gold_segments = ref.segments.of_documents(doc_mask, ref.contract.lengths)
+        pred_segments = segments(pred_codes, _document_starts(lengths))
+        del pred_codes  # both schemes and the stray tags are read from the segments
 
         gold = gold_segments.entities(scheme)
         pred = pred_segments.entities(scheme)
@@ -295,10 +295,14 @@ def _token_order(counts, order):
             + np.repeat(starts[order], taken))
 
 
-def _ill_formed_notes(codes, lengths, units, tagset, scheme_name, name):
-    doc_start = np.zeros(len(codes), dtype=bool)
+def _document_starts(lengths):
+    """True at the first tag of each comment, in the concatenated tags of comments of ``lengths`` tags."""
+    doc_start = np.zeros(int(lengths.sum()), dtype=bool)
     doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
-    stray = stray_inside(codes, doc_start)
+    return doc_start
+
+
+def _ill_formed_notes(stray, codes, lengths, units, tagset, scheme_name, name):
     if not len(stray):
         return []
     doc_of = np.searchsorted(np.cumsum(lengths), stray, side="right")
