@@ -191,7 +191,9 @@ class _Vocabulary:
         view = _word_view(_buffer(b"".join(raw), self.pad))
         starts = np.cumsum([0] + [len(t) for t in raw[:-1]]).astype(np.int64)
         self.words = np.stack([_word(view, starts, self.lengths, w) for w in range(self.n_words)], axis=1)
-        self.masks = np.stack([_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)], axis=1)
+        # per word w, each tag's word and the mask of its bytes there (contiguous: gathered by code)
+        self.word_of = [np.ascontiguousarray(self.words[:, w]) for w in range(self.n_words)]
+        self.mask_of = [_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
         # the fewest leading words that, with the length, tell the tags apart
         for k in range(1, self.n_words + 1):
             keys = _key(list(self.words[:, :k].T), self.lengths)
@@ -205,7 +207,8 @@ class _Vocabulary:
         for code, tag in enumerate(raw):
             at = tag[0] * _GUESS_LENGTHS + min(len(tag), _GUESS_LENGTHS - 1)
             self.guess[at] = code if self.guess[at] == -1 else -2
-        self.guess_length = np.concatenate(([0, 0], self.lengths))  # length of the guessed tag, by code + 2
+        # the slots whose token must be compared with its tag: a guess longer than one byte, or several tags
+        self.check = (self.guess == -2) | ((self.guess >= 0) & (self.lengths[np.maximum(self.guess, 0)] > 1))
 
     def lookup(self, buf, words_of, starts, lengths):
         """The code of every token (-1 where it is not exactly a tag)."""
@@ -218,18 +221,18 @@ class _Vocabulary:
         several = np.flatnonzero(code == -2)
         if len(several):
             code[several] = self._by_key(words_of, starts[several], lengths[several])
-        check = np.flatnonzero(self.guess_length[code + 2] > 1)  # a guess of one byte is exact already
+        check = np.flatnonzero(self.check[at])  # a guess of one byte is exact already
         if len(check):
             c, st = code[check], starts[check]
             exact = lengths[check] == self.lengths[c]
             # the first word of every checked token under its tag's mask (a token of another length is out)
-            exact &= (words_of.at(st) & self.masks[c, 0]) == self.words[c, 0]
+            exact &= (words_of.at(st) & self.mask_of[0][c]) == self.word_of[0][c]
             for w in range(1, self.n_words):
                 live = np.flatnonzero(exact & (self.lengths[c] > 8 * w))
                 if not len(live):
                     break
                 cl = c[live]
-                exact[live] = (words_of.at(st[live] + 8 * w) & self.masks[cl, w]) == self.words[cl, w]
+                exact[live] = (words_of.at(st[live] + 8 * w) & self.mask_of[w][cl]) == self.word_of[w][cl]
             code[check[~exact]] = -1
         return code
 
