@@ -156,3 +156,25 @@ def test_ordered_bits_sort_and_tie_as_the_values(values):
     for i, a in enumerate(values):
         for j, b in enumerate(values):
             assert (keys[i] < keys[j]) == (a < b) and (keys[i] == keys[j]) == (a == b)
+
+
+TAG_SETS = [["O", "B-BANK", "I-BANK", "B-COMMENTS_ADJ", "I-COMMENTS_ADJ", "B-PRODUCT", "I-PRODUCT"],
+            ["label_%02d" % i for i in range(28)],
+            ["aa", "ab", "ba", "a" * 17, "a" * 16 + "b", "b" * 9, "x"]]
+NEAR = ["label_2x", "label_027", "label_0", "labelx01", "B-BANKS", "I-BAN", "B-COMMENTS_AD", "aaa", "a" * 18,
+        "a" * 16 + "c", "b" * 8, "X", "o", "字"]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(data=st.data(), which=st.integers(0, len(TAG_SETS) - 1), chunk=st.sampled_from([16, 64, 1 << 20]))
+def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
+    import scorer.tagcodes as tagcodes_module
+    tags = TAG_SETS[which]
+    token = st.sampled_from(tags + NEAR)
+    rows = data.draw(st.lists(st.lists(token, max_size=6).map(" ".join), max_size=8))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        enc = tagcodes_module.encode(rows, tags)
+    expected = [tags.index(t) if t in tags else -1 for row in rows for t in row.split()]
+    assert enc.codes.astype(int).tolist() == expected
+    assert enc.counts.tolist() == [len(row.split()) for row in rows]
