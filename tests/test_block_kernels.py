@@ -178,3 +178,15 @@ def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
     expected = [tags.index(t) if t in tags else -1 for row in rows for t in row.split()]
     assert enc.codes.astype(int).tolist() == expected
     assert enc.counts.tolist() == [len(row.split()) for row in rows]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(strings=st.lists(WORDS, max_size=12), vocabulary=st.lists(WORDS, unique=True, max_size=8))
+def test_a_large_index_finds_cells_as_a_small_one(strings, vocabulary):
+    # an Index beyond LARGE_INDEX searches each block's keys in sorted order; made large here by a tiny bound
+    from scorer.cells import Index
+    expected = [vocabulary.index(s) if s in vocabulary else -1 for s in strings]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "LARGE_INDEX", 0)
+        monkeypatch.setattr(cells_module, "BLOCK", 3)
+        assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected

@@ -20,6 +20,7 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
+LARGE_INDEX = 1 << 14   # an Index with more cells than this is searched with sorted keys (it leaves the cache)
 BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
@@ -503,7 +504,13 @@ class Index:
 
     def _block_indexer(self, cells):
         key = keys(cells)
-        slot = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.order) - 1)
+        if len(self.order) > LARGE_INDEX:  # searched in key order, the index is read front to back: twice faster
+            by_key = np.argsort(key)
+            slot = np.empty(len(key), dtype=np.intp)
+            slot[by_key] = np.searchsorted(self.sorted_keys, key[by_key])
+        else:
+            slot = np.searchsorted(self.sorted_keys, key)
+        slot = np.minimum(slot, len(self.order) - 1)
         found = np.flatnonzero(self.sorted_keys[slot] == key)
         position = np.full(len(cells), -1, dtype=np.int64)
         candidate = self.order[slot[found]]
