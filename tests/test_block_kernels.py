@@ -190,3 +190,12 @@ def test_a_large_index_finds_cells_as_a_small_one(strings, vocabulary):
         monkeypatch.setattr(cells_module, "LARGE_INDEX", 0)
         monkeypatch.setattr(cells_module, "BLOCK", 3)
         assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(a=st.lists(st.integers(0, 30), max_size=20), v=st.lists(st.integers(-2, 32), max_size=20),
+       side=st.sampled_from(["left", "right"]), block=st.sampled_from([1, 2, 5]))
+def test_search_sorted_is_searchsorted_for_sorted_queries(a, v, side, block):
+    from scorer.metrics.spans import search_sorted
+    a, v = np.sort(np.array(a, dtype=np.int64)), np.sort(np.array(v, dtype=np.int64))
+    assert search_sorted(a, v, side, block).tolist() == np.searchsorted(a, v, side).tolist()

@@ -59,6 +59,24 @@ class Spans:
 
 
 
+def search_sorted(a, v, side="left", block=1 << 14):
+    """``np.searchsorted(a, v, side)`` for sorted ``v``: each block of ``v`` searches only the stretch of ``a``
+    between its first and last values, which stays in the cache.
+
+    >>> search_sorted(np.array([1, 3, 5, 7]), np.array([0, 3, 4, 9]), block=2).tolist()
+    [0, 1, 2, 4]
+    """
+    out = np.empty(len(v), dtype=np.intp)
+    for k in range(0, len(v), block):
+        part = v[k:k + block]
+        lo = int(np.searchsorted(a, part[0], side))
+        hi = int(np.searchsorted(a, part[-1], side))
+        found = np.searchsorted(a[lo:hi], part, side)
+        found += lo
+        out[k:k + block] = found
+    return out
+
+
 def match(gold, pred):
     """Which gold and which predicted spans have an exact twin (same start, end and type).
 
@@ -72,7 +90,7 @@ def match(gold, pred):
     gold_hit = np.zeros(len(gold), dtype=bool)
     if not len(gold):
         return gold_hit, np.zeros(len(pred), dtype=bool)
-    at = np.minimum(np.searchsorted(gold.start, pred.start), len(gold) - 1)
+    at = np.minimum(search_sorted(gold.start, pred.start), len(gold) - 1)
     pred_hit = gold.start[at] == pred.start
     pred_hit &= gold.end[at] == pred.end
     pred_hit &= gold.type[at] == pred.type
@@ -192,39 +210,21 @@ def segments(codes, doc_start):
     """
     codes = np.asarray(codes)
     doc_start = np.asarray(doc_start)
-    parts = [_segments(codes[a:b], doc_start[a:b], a) for a, b in _chunks(doc_start, len(codes))]
-    if len(parts) == 1:
-        return parts[0]
-    return Segments(*(_join([getattr(p, f) for p in parts]) for f in ("start", "end", "first")))
-
-
-def _join(parts):
-    """``np.concatenate(parts)``, freeing each part once copied (``parts`` is emptied)."""
-    out = np.empty(sum(len(p) for p in parts), dtype=parts[0].dtype)
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[at:at + len(part)] = part
-        at += len(part)
-    return out
-
-
-def _segments(codes, doc_start, offset):
-    if len(codes) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return Segments(empty, empty, np.zeros(0, dtype=codes.dtype))
-    cont = _continuations(codes, doc_start)
-    tagged = codes > 0
-    cont_next = np.zeros_like(cont)
-    cont_next[:-1] = cont[1:]
-    start = np.flatnonzero(tagged & ~cont)
-    end = np.flatnonzero(tagged & ~cont_next)
+    opens = np.empty(len(codes), dtype=bool)    # the first tag of a segment
+    closes = np.empty(len(codes), dtype=bool)   # the last tag of a segment
+    for a, b in _chunks(doc_start, len(codes)):  # a chunk ends before a document starts: nothing continues it
+        piece = codes[a:b]
+        cont = _continuations(piece, doc_start[a:b])
+        tagged = piece > 0
+        np.greater(tagged, cont, out=opens[a:b])
+        closes[b - 1:b] = tagged[-1:]
+        np.greater(tagged[:-1], cont[1:], out=closes[a:b - 1])
+    start = np.flatnonzero(opens)
+    del opens
+    end = np.flatnonzero(closes)
+    del closes
     end += 1
-    first = codes[start]
-    start += offset
-    end += offset
-    return Segments(start, end, first)
+    return Segments(start, end, codes[start])
 
 
 def decode(codes, doc_start, scheme):
@@ -245,4 +245,4 @@ def stray_inside(codes, doc_start):
         found = np.flatnonzero(stray)
         found += a
         parts.append(found)
-    return _join(parts) if parts else np.zeros(0, dtype=np.int64)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

@@ -21,7 +21,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
-from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, segments
+from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
 from ..tagcodes import encode_cells, split_tokens
@@ -345,7 +345,7 @@ def _first_overlap(spans: Spans, others: Spans):
     """Index in ``others`` of a span overlapping each span of ``spans`` (-1 if none); ``others`` sorted, disjoint."""
     if not len(others):
         return np.full(len(spans), -1)
-    k = np.searchsorted(others.end, spans.start, side="right")
+    k = search_sorted(others.end, spans.start, side="right")
     inside = k < len(others)
     k_safe = np.minimum(k, len(others) - 1)
     hit = inside & (others.start[k_safe] < spans.end)
