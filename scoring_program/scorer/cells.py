@@ -224,15 +224,29 @@ class Cells:
         """Characters (code points) in each cell: its bytes minus UTF-8 continuation bytes."""
         out = self.lengths().copy()
         for rows, lo, hi in _spans(self, 1 << 22):
-            piece = self.buf[lo:hi]
-            cont = piece >= 0x80
-            cont &= piece < 0xC0
-            if not cont.any():
+            lo -= lo % 8  # whole words from here
+            n_words = -(-(hi - lo) // 8)
+            words = np.zeros(n_words + 1, dtype=np.uint64)  # one zero word past the end
+            words.view(np.uint8)[:hi - lo] = self.buf[lo:hi]
+            # the top bit of each byte 10xxxxxx (a continuation byte): bit 7 set, bit 6 clear
+            words &= ~(words << np.uint64(1))
+            words &= np.uint64(0x8080808080808080)
+            if not words.any():
                 continue
-            before = np.zeros(hi - lo + 1, dtype=np.int32 if hi - lo < 2 ** 31 else np.int64)
-            np.cumsum(cont, out=before[1:])
-            out[rows] -= before[self.end[rows] - lo] - before[self.start[rows] - lo]
+            before = np.zeros(n_words + 2, dtype=np.uint64)   # continuation bytes in the words before each
+            np.cumsum(_bytes_set(words), out=before[1:])
+            before = before.astype(np.int64)
+            for edge, sign in ((self.end[rows] - lo, -1), (self.start[rows] - lo, 1)):
+                at = edge >> 3
+                partial = _bytes_set(words[at] & _MASKS[edge & 7]).astype(np.int64)  # its word's, before it
+                partial += before[at]
+                out[rows] += sign * partial
         return out
+
+
+def _bytes_set(words):
+    """How many bytes of each word have their top bit set (words holding only top bits, 0x80 or 0)."""
+    return ((words >> np.uint64(7)) * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 def _space_width(buf, start, end, leading):
