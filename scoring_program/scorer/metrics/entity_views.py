@@ -173,16 +173,31 @@ def _pieces(gold, pred):
     return out
 
 
+CORRECT, INCORRECT = 1, 2
+
+
 def _views(gold, pred):
     pi, gi, rank, (ps, pe, gs, ge) = _candidates(gold, pred)
     same_bounds = (gs == ps) & (ge == pe)
     same_type = gold.type[gi] == pred.type[pi]
-    distance = np.abs(gs - ps) + np.abs(ge - pe)
-    twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     outcome = {v: np.zeros(len(pred), dtype=np.int8) for v in ("strict", "exact", "type")}  # 0 spurious
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
+    # A pair alone (its prediction has no other candidate, its gold entity no other prediction) meets no
+    # contest: whatever its round, the gold entity is free and the only one, so each view decides at once.
+    alone = (np.bincount(pi, minlength=len(pred))[pi] == 1) & (np.bincount(gi, minlength=len(gold))[gi] == 1)
+    p1, g1 = pi[alone], gi[alone]
+    for view, right in (("strict", same_bounds & same_type), ("exact", same_bounds), ("type", same_type)):
+        outcome[view][p1] = np.where(right[alone], CORRECT, INCORRECT)
+        taken[view][g1] = True
+    if alone.all():
+        return _counts(outcome, taken)
+    # the other pairs share a prediction or a gold entity only among themselves: matched round by round
+    rest = ~alone
+    pi, gi, ps, pe, gs, ge = pi[rest], gi[rest], ps[rest], pe[rest], gs[rest], ge[rest]
+    same_bounds, same_type = same_bounds[rest], same_type[rest]
+    distance = np.abs(gs - ps) + np.abs(ge - pe)
+    twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     has_best = np.zeros(len(pred), dtype=bool)
-    CORRECT, INCORRECT = 1, 2
     for r, at in enumerate(_rounds(rank[pi])):  # one round per rank of a prediction in its group
         for view in outcome:
             free = at if r == 0 else at[~taken[view][gi[at]]]  # nothing is taken before the first round
@@ -201,6 +216,11 @@ def _views(gold, pred):
             outcome[view][pi[first]] = INCORRECT
             taken[view][gi[best]] = True
             taken[view][gi[first]] = True
+    return _counts(outcome, taken)
+
+
+def _counts(outcome, taken):
+    """The ViewCounts of each view from the outcome of every prediction and the gold entities taken."""
     out = {}
     for view in VIEWS:
         source = "exact" if view == "partial" else view
