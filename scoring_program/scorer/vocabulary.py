@@ -3,8 +3,8 @@
 ``cells.factorize`` codes a whole column at once: its sort and its temporaries
 are as long as the column. A column of four million keywords drawn from fifty
 thousand terms needs neither: ``Vocabulary.add`` codes one block of cells
-against the distinct cells seen so far (a sorted array of their 64-bit keys, and
-their bytes, copied once into the vocabulary's own buffer), so memory follows
+against the distinct cells seen so far (a few sorted runs of their 64-bit keys,
+and their bytes, copied once into the vocabulary's own buffer), so memory follows
 the number of distinct cells, and the caller keeps one small integer per cell.
 Every code is exact: equal keys are confirmed byte for byte, and on a key
 collision the vocabulary goes on with a dictionary of Python strings.
