@@ -29,7 +29,7 @@ from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
-from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts
+from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts  # noqa: F401 (the example)
 from ..problems import Message
 from ..cells import factorize
 from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table
