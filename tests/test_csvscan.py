@@ -137,3 +137,22 @@ def test_a_key_collision_is_caught_and_grouped_exactly(monkeypatch):
     cells = Cells.from_strings(strings)
     assert factorize(cells, ordered=True)[0].tolist() == [0, 1, 0, 2, 1]
     assert Index(Cells.from_strings(["z", "long cell X"])).get_indexer(cells).tolist() == [1, -1, 1, 0, -1]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(strings=STRINGS)
+def test_cells_in_small_blocks_behave_as_in_one(strings):
+    # keys, comparisons and look-ups run a block of cells at a time; blocks of 2 cross every boundary
+    import scorer.cells as cells_module
+    cells = Cells.from_strings(strings)
+    vocabulary = Cells.from_strings(list(dict.fromkeys(strings[1::2])))
+    whole = (cells_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
+             Index(vocabulary).get_indexer(cells).tolist(), duplicated(cells).tolist())
+    saved = cells_module.BLOCK
+    cells_module.BLOCK = 2
+    try:
+        blocks = (cells_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
+                  Index(vocabulary).get_indexer(cells).tolist(), duplicated(cells).tolist())
+    finally:
+        cells_module.BLOCK = saved
+    assert blocks == whole

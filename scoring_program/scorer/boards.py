@@ -134,7 +134,7 @@ def _scan_boards(data):
     """boards.csv read by csvscan (as pandas would read it), or None to leave it to pandas."""
     if data.startswith(codecs.BOM_UTF8 * 2) or not plain_utf8(data):
         return None
-    return csvscan.scan(data, ",", skip_blank_lines=True)
+    return csvscan.scan(data, ",", skip_blank_lines=True, lines=False)
 
 
 def _from_scan(scanned, units, name):

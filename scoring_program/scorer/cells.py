@@ -20,6 +20,8 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
+LARGE_INDEX = 1 << 14   # an Index with more cells than this is searched with sorted keys (it leaves the cache)
+BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
 ASCII_SPACE = np.zeros(256, dtype=bool)
@@ -27,9 +29,11 @@ ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 UNICODE_SPACES = ("\x85", "\xa0", "\u1680", "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006",
                   "\u2007", "\u2008", "\u2009", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
 _WIDE_SPACES = {2: [], 3: []}
+_SPACE_FIRST, _SPACE_LAST = ASCII_SPACE.copy(), ASCII_SPACE.copy()   # bytes a space can begin or end with
 for _c in UNICODE_SPACES:
     _b = _c.encode("utf-8")
     _WIDE_SPACES[len(_b)].append(int.from_bytes(_b, "big"))
+    _SPACE_FIRST[_b[0]] = _SPACE_LAST[_b[-1]] = True
 
 
 class Cells:
@@ -73,6 +77,10 @@ class Cells:
         """Byte length of every cell."""
         return self.end - self.start
 
+    def lengths_at(self, rows):
+        """Byte length of the cells ``rows`` (an index array)."""
+        return self.end[rows] - self.start[rows]
+
     def text(self, i):
         """Cell ``i`` as a str."""
         i = int(i)
@@ -102,6 +110,20 @@ class Cells:
         _gather(self, np.flatnonzero(keep), out, start)
         for i, text in zip(np.asarray(rows).tolist(), texts):  # only the cells being replaced
             out[start[i]:end[i]] = np.frombuffer(text, dtype=np.uint8)
+        return Cells(out, start, end)
+
+    def compact(self):
+        """A copy holding only these cells' bytes, in order: the buffer they were cut from can go.
+
+        >>> c = Cells.from_strings(["ab", "cde"])[1:]
+        >>> c.compact().tolist(), len(c.compact().buf)
+        (['cde'], 3)
+        """
+        lengths = self.lengths()
+        end = np.cumsum(lengths)
+        start = end - lengths
+        out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
+        _gather(self, np.arange(len(self)), out, start)
         return Cells(out, start, end)
 
     def words(self):
@@ -137,6 +159,10 @@ class Cells:
         if not raw:
             out[:] = True
             return out
+        source = self.buf.base  # the bytes the buffer was read from: a match must lie in them
+        if isinstance(source, bytes) and len(source) == len(self.buf) and len(self):
+            if source.find(raw, int(self.start.min()), int(self.end.max())) < 0:
+                return out
         data = joined(self, b"\0")  # cells never hold NUL, so no match crosses two cells
         if raw not in data:
             return out
@@ -146,7 +172,13 @@ class Cells:
         return out
 
     def strip(self):
-        """The cells without leading and trailing white space, exactly as ``str.strip()`` (Unicode spaces too)."""
+        """The cells without leading and trailing white space, exactly as ``str.strip()`` (Unicode spaces too).
+
+        Cells whose first and last bytes can begin and end no space (nearly always all of them) are given
+        back as they are, sharing the offsets.
+        """
+        if not self._may_be_padded():
+            return Cells(self.buf, self.start, self.end)
         start, end = self.start.copy(), self.end.copy()
         buf = self.buf
         for _ in range(64):  # each round takes one space character off each end that has one
@@ -176,19 +208,45 @@ class Cells:
             end[i] = start[i] + len(core)
         return Cells(buf, start, end)
 
+    def _may_be_padded(self):
+        """False when no non-empty cell starts with a byte that can begin a space or ends with one that can end one."""
+        if not len(self.buf):
+            return False
+        last = len(self.buf) - 1
+        for a in range(0, len(self), BLOCK):
+            start, end = self.start[a:a + BLOCK], self.end[a:a + BLOCK]
+            edge = _SPACE_FIRST[self.buf[np.minimum(start, last)]] | _SPACE_LAST[self.buf[np.maximum(end - 1, 0)]]
+            if (edge & (start < end)).any():
+                return True
+        return False
+
     def char_lengths(self):
         """Characters (code points) in each cell: its bytes minus UTF-8 continuation bytes."""
         out = self.lengths().copy()
         for rows, lo, hi in _spans(self, 1 << 22):
-            piece = self.buf[lo:hi]
-            cont = piece >= 0x80
-            cont &= piece < 0xC0
-            if not cont.any():
+            lo -= lo % 8  # whole words from here
+            n_words = -(-(hi - lo) // 8)
+            words = np.zeros(n_words + 1, dtype=np.uint64)  # one zero word past the end
+            words.view(np.uint8)[:hi - lo] = self.buf[lo:hi]
+            # the top bit of each byte 10xxxxxx (a continuation byte): bit 7 set, bit 6 clear
+            words &= ~(words << np.uint64(1))
+            words &= np.uint64(0x8080808080808080)
+            if not words.any():
                 continue
-            before = np.zeros(hi - lo + 1, dtype=np.int32 if hi - lo < 2 ** 31 else np.int64)
-            np.cumsum(cont, out=before[1:])
-            out[rows] -= before[self.end[rows] - lo] - before[self.start[rows] - lo]
+            before = np.zeros(n_words + 2, dtype=np.uint64)   # continuation bytes in the words before each
+            np.cumsum(_bytes_set(words), out=before[1:])
+            before = before.astype(np.int64)
+            for edge, sign in ((self.end[rows] - lo, -1), (self.start[rows] - lo, 1)):
+                at = edge >> 3
+                partial = _bytes_set(words[at] & _MASKS[edge & 7]).astype(np.int64)  # its word's, before it
+                partial += before[at]
+                out[rows] += sign * partial
         return out
+
+
+def _bytes_set(words):
+    """How many bytes of each word have their top bit set (words holding only top bits, 0x80 or 0)."""
+    return ((words >> np.uint64(7)) * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 def _space_width(buf, start, end, leading):
@@ -295,9 +353,9 @@ class _Words:
         self.tail_from = n - k
 
     def at(self, pos):
-        inside = pos < self.n - 7
-        if inside.all():
+        if not len(pos) or int(pos.max()) < self.n - 7:  # the usual case: no word runs past the end
             return self.view[pos]
+        inside = pos < self.n - 7
         out = np.empty(len(pos), dtype=np.uint64)
         out[inside] = self.view[pos[inside]]
         out[~inside] = self.tail[np.minimum(pos[~inside] - self.tail_from, 8)]  # past the end: zeros
@@ -313,14 +371,22 @@ def word(cells, rows, w):
 
 def keys(cells):
     """A 64-bit key per cell from its length and all its bytes; equal cells have equal keys."""
+    out = np.empty(len(cells), dtype=np.uint64)
+    for a in range(0, len(cells), BLOCK):  # a block of cells at a time: the word temporaries stay small
+        out[a:a + BLOCK] = _block_keys(cells[a:a + BLOCK])
+    return out
+
+
+def _block_keys(cells):
     lengths = cells.lengths()
     key = lengths.astype(np.uint64) * _MIX
+    words = cells.words()
     rows = np.flatnonzero(lengths > 0)
-    w = 0
-    while len(rows):
-        key[rows] = (key[rows] ^ word(cells, rows, w)) * _MIX
-        w += 1
-        rows = rows[lengths[rows] > 8 * w]
+    at, left = cells.start[rows], lengths[rows]
+    while len(rows):  # word by word: each step reads the next eight bytes of the cells that have them
+        key[rows] = (key[rows] ^ (words.at(at) & _MASKS[np.minimum(left, 8)])) * _MIX
+        more = left > 8
+        rows, at, left = rows[more], at[more] + 8, left[more] - 8
     return key ^ (key >> np.uint64(29))
 
 
@@ -330,15 +396,34 @@ def same(a, rows_a, b, rows_b, equal_keys=False):
     ``equal_keys``: the pairs are known to have equal ``keys``; then cells of equal length up to 8 bytes are
     equal already (for one length, the key of a one-word cell is a bijection of that word).
     """
-    la, lb = a.lengths()[rows_a], b.lengths()[rows_b]
+    ok = np.empty(len(rows_a), dtype=bool)
+    for k in range(0, len(rows_a), BLOCK):
+        ok[k:k + BLOCK] = _block_same(a, rows_a[k:k + BLOCK], b, rows_b[k:k + BLOCK], equal_keys)
+    return ok
+
+
+def _block_same(a, rows_a, b, rows_b, equal_keys):
+    la, lb = a.lengths_at(rows_a), b.lengths_at(rows_b)
     ok = la == lb
     live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
-    w = 0
-    while len(live):
-        ok[live] = word(a, rows_a[live], w) == word(b, rows_b[live], w)
-        w += 1
-        live = live[ok[live] & (la[live] > 8 * w)]
+    words_a, words_b = a.words(), b.words()
+    at_a, at_b, left = a.start[rows_a[live]], b.start[rows_b[live]], la[live]
+    while len(live):  # word by word, only while the bytes so far are equal and there are more
+        mask = _MASKS[np.minimum(left, 8)]
+        equal = (words_a.at(at_a) & mask) == (words_b.at(at_b) & mask)
+        ok[live] = equal
+        more = equal & (left > 8)
+        live, at_a, at_b, left = live[more], at_a[more] + 8, at_b[more] + 8, left[more] - 8
     return ok
+
+
+def _same_as_first(cells, codes, first):
+    """True when every cell has exactly the bytes of the first cell of its code (keys were equal)."""
+    for a in range(0, len(cells), BLOCK):
+        part = codes[a:a + BLOCK]
+        if not _block_same(cells, np.arange(a, a + len(part)), cells, first[part], equal_keys=True).all():
+            return False
+    return True
 
 
 def factorize(cells, ordered=False):
@@ -347,21 +432,36 @@ def factorize(cells, ordered=False):
     Codes follow the order of first appearance (as ``pandas.factorize``) when ``ordered``; otherwise an
     order of no meaning, one sort cheaper.
     """
-    n = len(cells)
+    if not len(cells):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    codes, first = group_keys(keys(cells), ordered)
+    if not _same_as_first(cells, codes, first):  # a key collision
+        return _factorize_strings(cells.tolist())
+    return codes, first
+
+
+def group_keys(key, ordered=False):
+    """(codes, first) for the equal values of ``key`` (1-D integers), as ``factorize`` gives for cells.
+
+    >>> [a.tolist() for a in group_keys(np.array([7, 3, 7, 5]), ordered=True)]
+    [[0, 1, 0, 2], [0, 1, 3]]
+    """
+    n = len(key)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    key = keys(cells)
     order = np.argsort(key)
     sorted_key = key[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
-    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first cell
+    del sorted_key
+    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first position
+    group = np.cumsum(new)
+    del new
+    group -= 1
     inverse = np.empty(n, dtype=np.int64)
     inverse[order] = group
-    if not same(cells, np.arange(n), cells, first[inverse], equal_keys=True).all():  # a key collision
-        return _factorize_strings(cells.tolist())
+    del order, group
     if not ordered:
         return inverse, first
     by_first = np.argsort(first)
@@ -411,12 +511,24 @@ class Index:
             return np.array([self.by_string.get(s, -1) for s in cells.tolist()], dtype=np.int64)
         if not len(self.cells) or not len(cells):
             return np.full(len(cells), -1, dtype=np.int64)
+        position = np.empty(len(cells), dtype=np.int64)
+        for a in range(0, len(cells), BLOCK):  # a block at a time: the look-up's temporaries stay small
+            position[a:a + BLOCK] = self._block_indexer(cells[a:a + BLOCK])
+        return position
+
+    def _block_indexer(self, cells):
         key = keys(cells)
-        slot = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.order) - 1)
+        if len(self.order) > LARGE_INDEX:  # searched in key order, the index is read front to back: twice faster
+            by_key = np.argsort(key)
+            slot = np.empty(len(key), dtype=np.intp)
+            slot[by_key] = np.searchsorted(self.sorted_keys, key[by_key])
+        else:
+            slot = np.searchsorted(self.sorted_keys, key)
+        slot = np.minimum(slot, len(self.order) - 1)
         found = np.flatnonzero(self.sorted_keys[slot] == key)
         position = np.full(len(cells), -1, dtype=np.int64)
         candidate = self.order[slot[found]]
-        exact = same(cells, found, self.cells, candidate, equal_keys=True)
+        exact = _block_same(cells, found, self.cells, candidate, equal_keys=True)
         position[found[exact]] = candidate[exact]
         return position
 

@@ -50,7 +50,7 @@ class Scanned:
     start: np.ndarray             # (columns, rows) int64
     end: np.ndarray
     drop: np.ndarray              # sorted offsets of the first quote of each "" inside quoted fields
-    line: np.ndarray              # file line (1-based) where each row starts
+    line: Optional[np.ndarray]    # file line (1-based) where each row starts (None when not asked for)
     physical_lines: int           # lines of the file, as text.count("\n") + (not text.endswith("\n"))
     longest_field: int            # bytes of the longest field, quotes included
 
@@ -78,8 +78,11 @@ class Scanned:
         return lengths
 
 
-def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
-    """The cells of ``data`` (UTF-8 bytes) read with separator ``sep``, header on the first line; None if unsure."""
+def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
+    """The cells of ``data`` (UTF-8 bytes) read with separator ``sep``, header on the first line; None if unsure.
+
+    ``lines``: find the file line of every row (``Scanned.line``; None otherwise).
+    """
     n = len(data)
     buf = np.frombuffer(data, dtype=np.uint8)
     pos0 = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
@@ -106,13 +109,14 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
         is_line_end = np.append(is_line_end, True)
     field_start = np.empty(len(marks), dtype=np.int64)
     field_start[0] = pos0
-    field_start[1:] = marks[:-1] + 1
+    np.add(marks[:-1], 1, out=field_start[1:])
     field_end = marks
     crlf = is_line_end & (marks < n)
     crlf[crlf] = buf[marks[crlf] - 1] == CR
     field_end[crlf] -= 1
     del crlf
-    longest = int((field_end - field_start).max())
+    longest = max(int((field_end[a:a + CHUNK] - field_start[a:a + CHUNK]).max())
+                  for a in range(0, len(marks), CHUNK))
 
     last_field = np.flatnonzero(is_line_end)
     del is_line_end
@@ -120,10 +124,10 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
     first_field[0] = 0
     first_field[1:] = last_field[:-1] + 1
     per_line = last_field - first_field + 1
-    line_start = field_start[first_field]
+    line_start = field_start[first_field] if has_quotes and lines else None
 
     start = field_start  # from here on: the start of each field's text (spaces skipped)
-    rows = np.flatnonzero(buf[np.minimum(start, n - 1)] == SPACE)
+    rows = np.flatnonzero(buf[start] == SPACE if start[-1] < n else buf[np.minimum(start, n - 1)] == SPACE)
     rows = rows[start[rows] < field_end[rows]]
     for _ in range(MAX_LEADING_SPACES):
         if not len(rows):
@@ -137,8 +141,9 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
     if has_quotes:
         live = np.flatnonzero(start < field_end)
         quoted[live] = buf[start[live]] == QUOTE
-    start = start + quoted
-    end = field_end - quoted
+    start += quoted
+    end = field_end
+    end -= quoted
     del field_end
 
     keep = np.ones(len(per_line), dtype=bool)
@@ -176,12 +181,14 @@ def scan(data, sep, skip_blank_lines) -> Optional[Scanned]:
         column = np.arange(len(start)) - first_field[line_of_field]
         starts[column[used], row[used]] = start[used]
         ends[column[used], row[used]] = end[used]
-    if has_quotes:
-        line = np.searchsorted(newlines, line_start[data_lines]) + 1
+    if not lines:
+        line = None
+    elif has_quotes:
+        line = (np.searchsorted(newlines, line_start[data_lines]) + 1).astype(np.int64, copy=False)
     else:
-        line = data_lines + 1
+        line = (data_lines + 1).astype(np.int64, copy=False)
     physical = n_lf + (not data.endswith(b"\n"))
-    return Scanned(buf, names, starts, ends, drop, line.astype(np.int64), physical, longest)
+    return Scanned(buf, names, starts, ends, drop, line, physical, longest)
 
 
 def _positions(buf, pos0, sep, with_quotes, with_cr):
@@ -216,8 +223,19 @@ def _positions(buf, pos0, sep, with_quotes, with_cr):
             found = np.flatnonzero(mark)
             found += a
             quotes.append(found)
-    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
-    return join(marks), join(newlines), join(quotes), n_lf
+    return _join(marks), _join(newlines), _join(quotes), n_lf
+
+
+def _join(parts):
+    """``np.concatenate(parts)``, freeing each part once copied (``parts`` is emptied): no second full copy."""
+    out = np.empty(sum(len(p) for p in parts), dtype=np.int64)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at:at + len(part)] = part
+        at += len(part)
+    return out
 
 
 def _check_quotes(buf, pos0, sep, quotes):

@@ -29,7 +29,8 @@ import zlib
 from dataclasses import dataclass
 
 import numpy as np
-from .lazy import pandas as pd
+
+from .cells import group_keys
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_LEVEL = 0.95
@@ -39,6 +40,8 @@ SMALL_GROUP = 8   # groups of fewer units are drawn unit by unit (a binomial dra
 _PER_GROUP_DRAW = 120.0
 _PER_UNIT_DRAW = 15.0
 _CHUNK_VALUES = 1 << 22   # values drawn per chunk of resamples (bounds the memory of one step)
+_ROW_BLOCK = 1 << 16      # rows keyed and compared per pass
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 @dataclass(frozen=True)
@@ -51,32 +54,61 @@ class Groups:
 
 
 def distinct_rows(table):
-    """Groups of equal rows, numbered in order of first appearance.
+    """Groups of equal rows, numbered in order of first appearance (NaN equals NaN, -0.0 equals 0.0).
+
+    One 64-bit key per row and one sort; every row is then compared with its group's first row, and on a
+    key collision the rows are grouped by their values.
 
     >>> g = distinct_rows(np.array([[1, 0], [0, 1], [1, 0]]))
     >>> g.rows.tolist(), g.counts.tolist(), g.inverse.tolist()
     ([[1.0, 0.0], [0.0, 1.0]], [2, 1], [0, 1, 0])
     """
     table = np.asarray(table, dtype=float)
-    n = len(table)
     if table.ndim != 2:
         raise ValueError("a table is two-dimensional: units x counts")
-    code = np.zeros(n, dtype=np.int64)
-    top = 1
-    for column in table.T:  # one hash pass per column: mixed radix over each column's distinct values
-        part, uniques = pd.factorize(column)
-        radix = max(len(uniques), 1)
-        if top * radix >= 1 << 62:
-            code = pd.factorize(code)[0].astype(np.int64)
-            top = int(code.max()) + 1 if n else 1
-        code = code * radix + part
-        top *= radix
-    inverse, uniques = pd.factorize(code)
-    inverse = inverse.astype(np.int64)
-    m = len(uniques)
-    first = np.zeros(m, dtype=np.int64)
-    first[inverse[::-1]] = np.arange(n - 1, -1, -1)
-    return Groups(table[first], np.bincount(inverse, minlength=m).astype(np.int64), inverse)
+    inverse, first = group_keys(row_keys(table), ordered=True)
+    if not _rows_equal_first(table, inverse, first):
+        inverse, first = _group_values(table)
+    return Groups(table[first], np.bincount(inverse, minlength=len(first)).astype(np.int64), inverse)
+
+
+def row_keys(table):
+    """A 64-bit key per row of a float table from the bits of its values; equal rows have equal keys."""
+    key = np.empty(len(table), dtype=np.uint64)
+    for a in range(0, len(table), _ROW_BLOCK):
+        bits = _canonical_bits(table[a:a + _ROW_BLOCK])
+        h = np.full(len(bits), table.shape[1], dtype=np.uint64)
+        for column in bits.T:  # small counts differ in their high bits only: each step folds them down
+            h ^= column
+            h ^= h >> np.uint64(32)
+            h *= _MIX
+        h ^= h >> np.uint64(29)
+        key[a:a + _ROW_BLOCK] = h
+    return key
+
+
+def _canonical_bits(values):
+    """The bits of ``values`` with every NaN one NaN and -0.0 made 0.0, so that equal values have equal bits."""
+    values = values + 0.0
+    values[np.isnan(values)] = np.nan
+    return values.view(np.uint64)
+
+
+def _rows_equal_first(table, inverse, first):
+    for a in range(0, len(table), _ROW_BLOCK):
+        block = _canonical_bits(table[a:a + _ROW_BLOCK])
+        if not (block == _canonical_bits(table[first[inverse[a:a + _ROW_BLOCK]]])).all():
+            return False
+    return True
+
+
+def _group_values(table):
+    """``distinct_rows``' groups from the values themselves (after a key collision): a sort of whole rows."""
+    _, first, inverse = np.unique(_canonical_bits(table), axis=0, return_index=True, return_inverse=True)
+    by_first = np.argsort(first)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    return rank[np.ravel(inverse)], first[by_first]
 
 
 def _seeded(seed, salt):

@@ -27,7 +27,7 @@ import weakref
 import numpy as np
 
 from . import csvscan
-from .cells import Cells, Index, factorize
+from .cells import Cells, Index, duplicated, factorize
 from .errors import ReferenceDataError, clip
 from .lazy import pandas as pd
 from .problems import Message
@@ -89,7 +89,7 @@ class Table:
     def __init__(self, name, columns, line, sep, scanned=None, positions=None, rows=None, frame=None):
         self.name = name
         self.columns = tuple(columns)
-        self.line = line
+        self._line = line             # None: a reference table, whose row i is line i + 2 (made when asked)
         self.sep = sep
         self._scanned = scanned       # csvscan.Scanned, or None when pandas read the file
         self._positions = positions   # column -> its index in the scanned file
@@ -97,8 +97,15 @@ class Table:
         self._frame = frame
         self._cells = {}
 
+    @property
+    def line(self):
+        """The file line of each row."""
+        if self._line is None:
+            return np.arange(self._scanned.n_rows, dtype=np.int64) + 2
+        return self._line
+
     def __len__(self):
-        return len(self.line)
+        return self._scanned.n_rows if self._line is None else len(self._line)
 
     def cells(self, column):
         """The column named ``column`` as Cells."""
@@ -161,7 +168,7 @@ def _scan_table(data, name, columns, error, separators, fullwidth, optional):
     if first_line is None:
         return None
     sep = sniff_separator(first_line.decode("utf-8"), separators)
-    if fullwidth and sep == ",":
+    if fullwidth and sep == "," and not data.isascii():  # ASCII bytes hold no full-width character
         for char, label in FULLWIDTH.items():
             pos = data.find(char.encode("utf-8"), pos0)
             if pos >= 0:
@@ -310,17 +317,15 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
         for char, label in FULLWIDTH.items():
             hit = np.flatnonzero(ids.contains(char))
             flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
+    position = unit_index(units).get_indexer(ids)
     if repeats == "refuse":
-        codes, first = factorize(ids)
-        dup = np.ones(len(ids), dtype=bool)
-        dup[first] = False
-        dup &= ~empty
+        first = _first_rows(ids, position, empty, len(units))
+        dup = first != np.arange(len(ids))
         if dup.any():
-            first_line = line[first[codes]]  # rows are in file order: a value's first row has its smallest line
+            first_line = line[first]  # rows are in file order: a value's first row has its smallest line
             flag(np.flatnonzero(dup), lambda i: DUPLICATE_ID.at(name, int(line[i]), column=column, what=what,
                                                                  id=clip(ids.text(i)), first=int(first_line[i]),
                                                                  again=int(line[i])))
-    position = unit_index(units).get_indexer(ids)
     unknown = np.flatnonzero((position < 0) & ~bad)
     if len(unknown):
         stripped = {str(u).lstrip("0") for u in units}
@@ -330,6 +335,27 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
                                               id=repr(clip(ids.text(i))), n=len(unknown), hint=hint))
     position[bad] = -1
     return position
+
+
+def _first_rows(ids, position, empty, n_units):
+    """The first row holding each row's id (the row itself for an empty id).
+
+    A known id is its unit's position (the units are distinct), so repeats are counted without comparing
+    cells; only unknown ids are grouped by their bytes.
+    """
+    rows = np.arange(len(ids))
+    known = position >= 0
+    other = np.flatnonzero(~known & ~empty)
+    if len(other) < 2 and not (np.bincount(position[known], minlength=n_units) > 1).any():
+        return rows  # no id repeated: the usual file
+    group = np.where(known, position, -1)
+    if len(other):
+        group[other] = n_units + factorize(ids[other])[0]
+    live = np.flatnonzero(group >= 0)
+    _, at, inverse = np.unique(group[live], return_index=True, return_inverse=True)
+    first = rows.copy()
+    first[live] = live[at[inverse]]
+    return first
 
 
 def unit_index(units):
@@ -404,13 +430,13 @@ def _scan_reference(data, name):
     if first_line is None:
         return None
     sep = sniff_separator(first_line.decode("utf-8"))
-    scanned = csvscan.scan(data, sep, skip_blank_lines=True)
+    scanned = csvscan.scan(data, sep, skip_blank_lines=True, lines=False)  # a reference row's line is its rank
     if scanned is None:
         return None
     names = [c.strip().lstrip("\ufeff") for c in scanned.names]
     if len(set(names)) != len(names):  # pandas' frame would have two columns of one name: leave it to pandas
         return None
-    return Table(name, names, np.arange(scanned.n_rows) + 2, sep, scanned, {c: k for k, c in enumerate(names)})
+    return Table(name, names, None, sep, scanned, {c: k for k, c in enumerate(names)})
 
 
 def reference_table(cfg, slot, columns):
@@ -458,12 +484,28 @@ def reference_ids(frame, name, column="id"):
 
 
 def reference_units(table, column="id"):
-    """The stripped id cells of a reference Table; a repeated id is an organizer error."""
+    """(the stripped id cells, the same ids as str) of a reference Table; a repeated id is an organizer error.
+
+    The ids are indexed once (``indexed_units``): the submission's ids are looked up in that index.
+    """
     ids = table.cells(column).strip()
-    codes, first = factorize(ids)
-    if len(first) != len(ids):
-        dup = np.ones(len(ids), dtype=bool)
-        dup[first] = False
-        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column,
-                                                       id=ids.text(np.flatnonzero(dup)[0])))
-    return ids
+    units, repeat = indexed_units(ids)
+    if repeat is not None:
+        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column, id=ids.text(repeat)))
+    return ids, units
+
+
+def indexed_units(ids):
+    """(``ids`` (Cells) as an object array of str, the first cell that repeats an earlier one or None).
+
+    Without a repeat, the exact Index made to find one (one sort of 64-bit keys: distinct keys are distinct
+    ids) is kept as ``unit_index`` of the returned array, so the submission's ids are looked up in it.
+    """
+    compact = ids.compact()  # the index outlives the file's bytes
+    try:
+        index = Index(compact)
+    except ValueError:  # a repeated id
+        return ids.to_objects(), int(np.flatnonzero(duplicated(ids))[0])
+    units = compact.to_objects()
+    _UNIT_INDEX.update(units=weakref.ref(units), index=index)
+    return units, None

@@ -171,6 +171,26 @@ def _word_view(buf):
     return np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
 
 
+def _perfect_hash(keys):
+    """(shift, multiplier, slot -> code) sending each of the distinct ``keys`` to a slot of its own.
+
+    >>> shift, mul, slots = _perfect_hash(np.array([3, 99, 12345], dtype=np.uint64))
+    >>> sorted(slots[(np.array([3, 99, 12345], dtype=np.uint64) * mul) >> shift].tolist())
+    [0, 1, 2]
+    """
+    bits = max(1, int(len(keys) - 1).bit_length() + 1)
+    while True:
+        for k in range(64):  # a few odd multipliers per table size; a larger table if none separates the keys
+            mul = np.uint64((0x9E3779B97F4A7C15 + 2 * k * 0x632BE59BD9B4E019) % 2 ** 64 | 1)
+            shift = np.uint64(64 - bits)
+            slots = (keys * mul) >> shift
+            if len(np.unique(slots)) == len(keys):
+                table = np.full(1 << bits, -1, dtype=np.int64)
+                table[slots.astype(np.intp)] = np.arange(len(keys))
+                return shift, mul, table
+        bits += 1
+
+
 def _key(words, lengths):
     key = lengths.astype(np.uint64)
     for word in words:
@@ -191,20 +211,24 @@ class _Vocabulary:
         view = _word_view(_buffer(b"".join(raw), self.pad))
         starts = np.cumsum([0] + [len(t) for t in raw[:-1]]).astype(np.int64)
         self.words = np.stack([_word(view, starts, self.lengths, w) for w in range(self.n_words)], axis=1)
+        # per word w, each tag's word and the mask of its bytes there (contiguous: gathered by code)
+        self.word_of = [np.ascontiguousarray(self.words[:, w]) for w in range(self.n_words)]
+        self.mask_of = [_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
         # the fewest leading words that, with the length, tell the tags apart
         for k in range(1, self.n_words + 1):
             keys = _key(list(self.words[:, :k].T), self.lengths)
             if len(np.unique(keys)) == len(keys):
                 break
         self.key_words = k
-        self.order = np.argsort(keys)
-        self.sorted_keys = keys[self.order]
+        self.hash_shift, self.hash_mul, self.slot_code = _perfect_hash(keys)
         # the one tag a token can be, from its first byte and its length (-2: several, -1: none)
         self.guess = np.full(256 * _GUESS_LENGTHS, -1, dtype=np.int16)
         for code, tag in enumerate(raw):
             at = tag[0] * _GUESS_LENGTHS + min(len(tag), _GUESS_LENGTHS - 1)
             self.guess[at] = code if self.guess[at] == -1 else -2
-        self.guess_length = np.concatenate(([0, 0], self.lengths))  # length of the guessed tag, by code + 2
+        # the slots whose token must be compared with its tag: a guess longer than one byte (the tokens of a
+        # slot of several tags are compared as they are coded, by _by_key)
+        self.check = (self.guess >= 0) & (self.lengths[np.maximum(self.guess, 0)] > 1)
 
     def lookup(self, buf, words_of, starts, lengths):
         """The code of every token (-1 where it is not exactly a tag)."""
@@ -217,20 +241,35 @@ class _Vocabulary:
         several = np.flatnonzero(code == -2)
         if len(several):
             code[several] = self._by_key(words_of, starts[several], lengths[several])
-        check = np.flatnonzero(self.guess_length[code + 2] > 1)  # a guess of one byte is exact already
+        check = np.flatnonzero(self.check[at])  # a guess of one byte is exact already
         if len(check):
-            c, st, ln = code[check], starts[check], lengths[check]
-            exact = ln == self.lengths[c]
-            for w in range(self.n_words):
-                live = np.flatnonzero(exact & (ln > 8 * w))
+            c, st = code[check], starts[check]
+            exact = lengths[check] == self.lengths[c]
+            # the first word of every checked token under its tag's mask (a token of another length is out)
+            exact &= (words_of.at(st) & self.mask_of[0][c]) == self.word_of[0][c]
+            for w in range(1, self.n_words):
+                live = np.flatnonzero(exact & (self.lengths[c] > 8 * w))
                 if not len(live):
                     break
-                exact[live] = _word_at(words_of, st[live], ln[live], w) == self.words[c[live], w]
+                cl = c[live]
+                exact[live] = (words_of.at(st[live] + 8 * w) & self.mask_of[w][cl]) == self.word_of[w][cl]
             code[check[~exact]] = -1
         return code
 
     def _by_key(self, words_of, starts, lengths):
-        """The only tag the key of each token can be (checked afterwards), by the words of its first bytes."""
+        """The tag each token is exactly (-1: none), by the key of its first words and then all its words."""
         words = [_word_at(words_of, starts, lengths, w) for w in range(self.key_words)]
-        slot = np.searchsorted(self.sorted_keys, _key(words, lengths))
-        return self.order[np.minimum(slot, len(self.order) - 1)]
+        key = _key(words, lengths)
+        key *= self.hash_mul
+        key >>= self.hash_shift
+        code = self.slot_code[key.astype(np.intp)]   # the one tag with this key's slot, if any
+        exact = (code >= 0) & (lengths == self.lengths[code])
+        for w, word in enumerate(words):  # the words read for the key: zero past the token's end, as the tag's
+            exact &= word == self.word_of[w][code]
+        for w in range(self.key_words, self.n_words):
+            live = np.flatnonzero(exact & (self.lengths[code] > 8 * w))
+            if not len(live):
+                break
+            cl = code[live]
+            exact[live] = (words_of.at(starts[live] + 8 * w) & self.mask_of[w][cl]) == self.word_of[w][cl]
+        return np.where(exact, code, -1)

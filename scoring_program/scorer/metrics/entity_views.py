@@ -67,14 +67,16 @@ class ViewCounts:
 
 
 def _candidates(gold, pred):
-    """(pred index, gold index) of every candidate pair, sorted by pred then gold; and per pred its group rank."""
+    """(pred index, gold index) of every candidate pair, sorted by pred then gold; per pred its group rank; and
+    the pairs' bounds (pred start, pred end, gold start, gold end), read once for the views."""
     lo = np.searchsorted(gold.end, pred.start, side="right")   # first gold ending after the pred starts
     hi = np.searchsorted(gold.start, pred.end, side="left")    # golds starting before the pred ends
     count = np.maximum(hi - lo, 0)
     pi = np.repeat(np.arange(len(pred), dtype=np.int64), count)
     gi = np.repeat(lo, count) + (np.arange(len(pi)) - np.repeat(np.cumsum(count) - count, count))
-    shared = np.minimum(pred.end[pi], gold.end[gi]) - np.maximum(pred.start[pi], gold.start[gi])
-    glen = (gold.end[gi] - gold.start[gi]).astype(float)
+    ps, pe, gs, ge = pred.start[pi], pred.end[pi], gold.start[gi], gold.end[gi]
+    shared = np.minimum(pe, ge) - np.maximum(ps, gs)
+    glen = (ge - gs).astype(float)
     keep = (shared / glen) * 100.0 >= MIN_OVERLAP_PERCENT
     # predictions i and i + 1 are linked when they overlap one gold entity (the last of i, the first of i + 1)
     linked = np.zeros(len(pred), dtype=bool)
@@ -82,7 +84,9 @@ def _candidates(gold, pred):
         linked[1:] = (count[1:] > 0) & (count[:-1] > 0) & (hi[:-1] - 1 == lo[1:])
     group_start = np.maximum.accumulate(np.where(linked, 0, np.arange(len(pred))))
     rank = np.arange(len(pred)) - group_start
-    return pi[keep], gi[keep].astype(np.int64), rank
+    if keep.all():
+        return pi, gi.astype(np.int64, copy=False), rank, (ps, pe, gs, ge)
+    return pi[keep], gi[keep].astype(np.int64), rank, (ps[keep], pe[keep], gs[keep], ge[keep])
 
 
 def _closest(pi, distance):
@@ -169,19 +173,34 @@ def _pieces(gold, pred):
     return out
 
 
+CORRECT, INCORRECT = 1, 2
+
+
 def _views(gold, pred):
-    pi, gi, rank = _candidates(gold, pred)
-    same_bounds = (gold.start[gi] == pred.start[pi]) & (gold.end[gi] == pred.end[pi])
+    pi, gi, rank, (ps, pe, gs, ge) = _candidates(gold, pred)
+    same_bounds = (gs == ps) & (ge == pe)
     same_type = gold.type[gi] == pred.type[pi]
-    distance = np.abs(gold.start[gi] - pred.start[pi]) + np.abs(gold.end[gi] - pred.end[pi])
-    twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     outcome = {v: np.zeros(len(pred), dtype=np.int8) for v in ("strict", "exact", "type")}  # 0 spurious
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
+    # A pair alone (its prediction has no other candidate, its gold entity no other prediction) meets no
+    # contest: whatever its round, the gold entity is free and the only one, so each view decides at once.
+    alone = (np.bincount(pi, minlength=len(pred))[pi] == 1) & (np.bincount(gi, minlength=len(gold))[gi] == 1)
+    p1, g1 = pi[alone], gi[alone]
+    for view, right in (("strict", same_bounds & same_type), ("exact", same_bounds), ("type", same_type)):
+        outcome[view][p1] = np.where(right[alone], CORRECT, INCORRECT)
+        taken[view][g1] = True
+    if alone.all():
+        return _counts(outcome, taken)
+    # the other pairs share a prediction or a gold entity only among themselves: matched round by round
+    rest = ~alone
+    pi, gi, ps, pe, gs, ge = pi[rest], gi[rest], ps[rest], pe[rest], gs[rest], ge[rest]
+    same_bounds, same_type = same_bounds[rest], same_type[rest]
+    distance = np.abs(gs - ps) + np.abs(ge - pe)
+    twins = {"strict": same_bounds & same_type, "exact": same_bounds}
     has_best = np.zeros(len(pred), dtype=bool)
-    CORRECT, INCORRECT = 1, 2
-    for at in _rounds(rank[pi]):  # one round per rank of a prediction in its group
+    for r, at in enumerate(_rounds(rank[pi])):  # one round per rank of a prediction in its group
         for view in outcome:
-            free = at[~taken[view][gi[at]]]
+            free = at if r == 0 else at[~taken[view][gi[at]]]  # nothing is taken before the first round
             if not len(free):
                 continue
             if view == "type":
@@ -197,6 +216,11 @@ def _views(gold, pred):
             outcome[view][pi[first]] = INCORRECT
             taken[view][gi[best]] = True
             taken[view][gi[first]] = True
+    return _counts(outcome, taken)
+
+
+def _counts(outcome, taken):
+    """The ViewCounts of each view from the outcome of every prediction and the gold entities taken."""
     out = {}
     for view in VIEWS:
         source = "exact" if view == "partial" else view

@@ -169,14 +169,7 @@ def per_class_ap(listed, relevant):
     listed_tp = np.zeros(n_classes)
     for c in np.flatnonzero(listed_count).tolist():  # one pass per class that has listed entries
         at = entries(c)
-        score = listed.score[at]
-        order = np.argsort(-score)
-        score, rel = score[order], rel_listed[at][order]
-        new = np.ones(len(score), dtype=bool)
-        new[1:] = score[1:] != score[:-1]
-        group = _tie_groups(new)
-        tp_group = np.bincount(group, weights=rel).astype(float)
-        size_group = np.bincount(group).astype(float)
+        tp_group, size_group = _score_groups(listed.score[at], rel_listed[at])
         precision = np.cumsum(tp_group) / np.cumsum(size_group)
         total[c] = _sequential_sum(tp_group * precision)
         listed_tp[c] = _sequential_sum(tp_group)
@@ -184,6 +177,46 @@ def per_class_ap(listed, relevant):
     bottom = listed_count < n
     total += np.where(bottom, (positives - listed_tp) * (positives / max(n, 1)), 0.0)
     return np.where(positives > 0, total / np.maximum(positives, 1.0), 0.0)
+
+
+def _score_groups(score, rel):
+    """(relevant entries, entries) per distinct score, from the highest score down, as floats.
+
+    Sorting the scores alone is enough (the order inside a tie does not matter): each relevant entry's group
+    is found among the distinct scores.
+
+    >>> [a.tolist() for a in _score_groups(np.array([0.5, 0.9, 0.5, 0.1]), np.array([True, False, True, True]))]
+    [[0.0, 2.0, 1.0], [1.0, 2.0, 1.0]]
+    """
+    down = np.negative(score)
+    if np.isnan(down).any():  # NaN is no score a tie can hold: each one is a group of its own, as sorted
+        order = np.argsort(down)
+        down, rel = down[order], rel[order]
+        new = np.ones(len(down), dtype=bool)
+        new[1:] = down[1:] != down[:-1]
+        group = _tie_groups(new)
+        return np.bincount(group, weights=rel).astype(float), np.bincount(group).astype(float)
+    down = _ordered_bits(down)   # integers in the order of the values: sorted faster than floats
+    relevant = np.sort(down[rel])
+    down.sort()
+    new = np.ones(len(down), dtype=bool)
+    new[1:] = down[1:] != down[:-1]
+    size = np.diff(np.append(np.flatnonzero(new), len(down)))
+    tp = np.bincount(np.searchsorted(down[new], relevant), minlength=len(size))
+    return tp.astype(float), size.astype(float)
+
+
+def _ordered_bits(values):
+    """int64 keys in the order of ``values`` (floats without NaN), equal exactly where the values are equal.
+
+    >>> _ordered_bits(np.array([-2.0, -0.0, 0.0, 1.5, np.inf])).argsort().tolist()[:1], len(set(
+    ...     _ordered_bits(np.array([-0.0, 0.0])).tolist()))
+    ([0], 1)
+    """
+    bits = (values + 0.0).view(np.int64)   # + 0.0 makes -0.0 into 0.0, so equal values have equal bits
+    negative = bits < 0
+    bits[negative] ^= np.int64(0x7FFFFFFFFFFFFFFF)   # negative floats order backwards as integers
+    return bits
 
 
 def _count(codes, n, step=1 << 20):

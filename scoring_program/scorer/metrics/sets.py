@@ -16,8 +16,10 @@ import numpy as np
 
 from ..cells import Cells, Index, factorize, find_all
 from ..lazy import pandas as pd
+from ..vocabulary import Vocabulary
 
 NORMALISATIONS = ("strip", "nfkc", "casefold")
+CELL_BLOCK = 1 << 16   # cells split and coded per pass: the items of one block are the only temporaries
 
 
 def split_cells(cells, sep):
@@ -91,13 +93,148 @@ def normalise(items, steps):
     return series.to_numpy(dtype=object)
 
 
-def pair_codes(rows, item_codes, n_items):
+def code_items(cells, sep, steps=()):
+    """(row, code) of every non-empty item of ``cells`` split on ``sep`` and normalised by ``steps``, and the
+    distinct items (Cells, ``items[code]``) in order of first appearance: ``split_cells`` and ``normalise``,
+    a block of cells at a time, one int32 pair per item kept.
+
+    >>> rows, codes, items = code_items(Cells.from_strings(["a_b", "", " B _a"]), "_", ["strip", "casefold"])
+    >>> rows.tolist(), codes.tolist(), items.tolist()
+    ([0, 0, 2, 2], [0, 1, 1, 0], ['a', 'b'])
+    """
+    cells = _as_cells(cells)
+    small = _index_type(len(cells))
+    vocabulary = Vocabulary()
+    rows, codes = [], []
+    for a in range(0, len(cells), CELL_BLOCK):
+        block_rows, items = split_cells(cells[a:a + CELL_BLOCK], sep)
+        block_rows += a
+        rows.append(block_rows.astype(small))
+        codes.append(vocabulary.add(items))
+    rows = _join(rows, small)
+    codes, items = _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+    keep = items.lengths()[codes] > 0  # items that normalise to nothing are no items
+    if not keep.all():
+        codes, items = _without_empty(codes[keep], items)
+        rows = rows[keep]
+    return rows, codes, items
+
+
+def code_cells(cells, steps=()):
+    """(code of each cell, the distinct cells in order of first appearance), cells normalised by ``steps``;
+    coded a block of cells at a time (``vocabulary.Vocabulary``).
+
+    >>> codes, distinct = code_cells(Cells.from_strings(["b", " a", "b", "a"]), ["strip"])
+    >>> codes.tolist(), distinct.tolist()
+    ([0, 1, 0, 1], ['b', 'a'])
+    """
+    cells = _as_cells(cells)
+    vocabulary = Vocabulary()
+    codes = [vocabulary.add(cells[a:a + CELL_BLOCK]) for a in range(0, len(cells), CELL_BLOCK)]
+    return _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+
+
+def _normalised(codes, items, steps):
+    """Codes and distinct items after normalising each distinct item once (items that became equal merge)."""
+    if not steps or not len(items):
+        return codes, items
+    normalised = normalise(items, steps)
+    merged, first = factorize(normalised, ordered=True)
+    return merged.astype(_index_type(len(first)))[codes], normalised[first]
+
+
+def _without_empty(codes, items):
+    """The codes renumbered without the codes of empty items (none of ``codes`` is one)."""
+    kept = items.lengths() > 0
+    renumber = (np.cumsum(kept) - 1).astype(codes.dtype)
+    return renumber[codes], items[np.flatnonzero(kept)]
+
+
+def _index_type(n):
+    return np.int32 if n < 2 ** 31 else np.int64
+
+
+def _join(parts, dtype):
+    """``np.concatenate(parts)`` as ``dtype``, freeing each part once copied (``parts`` is emptied)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at:at + len(part)] = part
+        at += len(part)
+    return out
+
+
+def coded_overlap_counts(gold_rows, gold_codes, gold_items, pred_rows, pred_codes, pred_items, n_rows):
+    """``overlap_counts`` of items given as codes into their distinct items (``code_items``).
+
+    >>> g, p = code_items(["x_y", "z"], "_"), code_items(["y", "z_w"], "_")
+    >>> [a.tolist() for a in coded_overlap_counts(*g, *p, 3)]
+    [[1, 1, 0], [2, 1, 0], [1, 2, 0]]
+    """
+    known = Index(gold_items).get_indexer(pred_items)   # each distinct predicted item as a gold code, or new
+    unknown = known < 0
+    known[unknown] = len(gold_items) + np.arange(int(unknown.sum()))
+    n_items = len(gold_items) + int(unknown.sum())
+    gold = pair_codes(gold_rows, gold_codes, n_items)
+    pred = pair_codes(pred_rows, pred_codes, n_items, recode=known)
+    return (rows_of_pairs(sorted_intersection(gold, pred), n_items, n_rows), rows_of_pairs(gold, n_items, n_rows),
+            rows_of_pairs(pred, n_items, n_rows))
+
+
+def sorted_intersection(a, b):
+    """The values in both ``a`` and ``b``, sorted unique int arrays (``np.intersect1d`` without its sort).
+
+    >>> sorted_intersection(np.array([1, 3, 5]), np.array([0, 3, 5, 9])).tolist()
+    [3, 5]
+    """
+    if not len(a) or not len(b):
+        return a[:0]
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    found = np.empty(len(small), dtype=bool)
+    for k in range(0, len(small), CELL_BLOCK):  # sorted queries a block at a time: small temporaries
+        part = small[k:k + CELL_BLOCK]
+        slot = np.minimum(np.searchsorted(large, part), len(large) - 1)
+        np.equal(large[slot], part, out=found[k:k + CELL_BLOCK])
+    return small[found]
+
+
+def rows_of_pairs(pairs, n_items, n_rows):
+    """Pairs per row, from sorted pair codes (``pair_codes``).
+
+    >>> rows_of_pairs(np.array([0, 4, 5]), 3, 3).tolist()  # rows 0, 1, 1
+    [1, 2, 0]
+    """
+    bounds = np.searchsorted(pairs, np.arange(n_rows + 1, dtype=np.int64) * max(n_items, 1))
+    return np.diff(bounds)
+
+
+def pair_codes(rows, item_codes, n_items, recode=None):
     """Sorted unique int64 codes of (row, item) pairs; duplicates within a row count once.
+
+    ``recode``: item code k stands for ``recode[k]``. Built a block at a time and sorted in place: the only
+    array as long as the items is the result.
 
     >>> pair_codes(np.array([1, 0, 1]), np.array([2, 0, 2]), 3).tolist()
     [0, 5]
     """
-    return np.unique(np.asarray(rows, dtype=np.int64) * np.int64(max(n_items, 1)) + np.asarray(item_codes, np.int64))
+    rows, item_codes = np.asarray(rows), np.asarray(item_codes)
+    width = max(n_items, 1)
+    pairs = np.empty(len(rows), dtype=np.int64)
+    for a in range(0, len(pairs), CELL_BLOCK):
+        part = pairs[a:a + CELL_BLOCK]
+        part[:] = rows[a:a + CELL_BLOCK]
+        part *= width
+        codes = item_codes[a:a + CELL_BLOCK]
+        part += codes if recode is None else recode[codes]
+    pairs.sort()
+    if len(pairs) < 2:
+        return pairs
+    new = np.empty(len(pairs), dtype=bool)
+    new[0] = True
+    np.not_equal(pairs[1:], pairs[:-1], out=new[1:])
+    return pairs if new.all() else pairs[new]
 
 
 def overlap_counts(gold_rows, gold_items, pred_rows, pred_items, n_rows):
@@ -107,26 +244,11 @@ def overlap_counts(gold_rows, gold_items, pred_rows, pred_items, n_rows):
     >>> c.tolist(), g.tolist(), p.tolist()
     ([1, 1, 0], [2, 1, 0], [1, 2, 0])
     """
-    gold_codes, pred_codes, n_items = item_codes(_as_cells(gold_items), _as_cells(pred_items))
-    gold = pair_codes(gold_rows, gold_codes, n_items)
-    pred = pair_codes(pred_rows, pred_codes, n_items)
-    common = np.intersect1d(gold, pred, assume_unique=True)
-    width = np.int64(max(n_items, 1))
-    count = lambda pairs: np.bincount(pairs // width, minlength=n_rows)[:n_rows]  # noqa: E731
-    return count(common), count(gold), count(pred)
-
-
-def item_codes(gold, pred):
-    """(gold codes, predicted codes, number of codes): equal items share a code, exactly.
-
-    The distinct gold items are an index; predicted items not in it get codes of their own.
-    """
-    gold_codes, first = factorize(gold)
-    known = Index(gold[first]).get_indexer(pred)
-    unknown = np.flatnonzero(known < 0)
-    other_codes, other_first = factorize(pred[unknown])
-    known[unknown] = other_codes + len(first)
-    return gold_codes, known, len(first) + len(other_first)
+    gold, pred = _as_cells(gold_items), _as_cells(pred_items)
+    gold_codes, gold_first = factorize(gold)
+    pred_codes, pred_first = factorize(pred)
+    return coded_overlap_counts(gold_rows, gold_codes, gold[gold_first], pred_rows, pred_codes, pred[pred_first],
+                                n_rows)
 
 
 def _as_cells(items):

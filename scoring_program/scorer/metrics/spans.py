@@ -59,27 +59,43 @@ class Spans:
 
 
 
+def search_sorted(a, v, side="left", block=1 << 14):
+    """``np.searchsorted(a, v, side)`` for sorted ``v``: each block of ``v`` searches only the stretch of ``a``
+    between its first and last values, which stays in the cache.
+
+    >>> search_sorted(np.array([1, 3, 5, 7]), np.array([0, 3, 4, 9]), block=2).tolist()
+    [0, 1, 2, 4]
+    """
+    out = np.empty(len(v), dtype=np.intp)
+    for k in range(0, len(v), block):
+        part = v[k:k + block]
+        lo = int(np.searchsorted(a, part[0], side))
+        hi = int(np.searchsorted(a, part[-1], side))
+        found = np.searchsorted(a[lo:hi], part, side)
+        found += lo
+        out[k:k + block] = found
+    return out
+
+
 def match(gold, pred):
     """Which gold and which predicted spans have an exact twin (same start, end and type).
 
-    Returns two boolean masks (gold_hit, pred_hit).
+    Returns two boolean masks (gold_hit, pred_hit). The spans of each side never overlap, so their starts
+    are strictly increasing: a twin is the one gold span that starts where the prediction starts.
+
+    >>> [m.tolist() for m in match(Spans(np.array([0, 4]), np.array([2, 6]), np.array([0, 1])),
+    ...                            Spans(np.array([0, 4, 7]), np.array([2, 5, 8]), np.array([0, 1, 1])))]
+    [[True, False], [True, False, False]]
     """
-    length = max(int((gold.end - gold.start).max(initial=0)), int((pred.end - pred.start).max(initial=0))) + 1
-    n_types = max(int(gold.type.max(initial=0)), int(pred.type.max(initial=0))) + 1
-
-    def keys(s):
-        return (s.start * length + (s.end - s.start)) * n_types + s.type
-
-    g, p = keys(gold), keys(pred)  # both strictly increasing: spans of a stream never overlap
-    return _sorted_member(g, p), _sorted_member(p, g)
-
-
-def _sorted_member(values, sorted_other):
-    """``np.isin`` for a sorted ``sorted_other``: one binary search per value instead of a sort."""
-    if len(sorted_other) == 0:
-        return np.zeros(len(values), dtype=bool)
-    at = np.minimum(np.searchsorted(sorted_other, values), len(sorted_other) - 1)
-    return sorted_other[at] == values
+    gold_hit = np.zeros(len(gold), dtype=bool)
+    if not len(gold):
+        return gold_hit, np.zeros(len(pred), dtype=bool)
+    at = np.minimum(search_sorted(gold.start, pred.start), len(gold) - 1)
+    pred_hit = gold.start[at] == pred.start
+    pred_hit &= gold.end[at] == pred.end
+    pred_hit &= gold.type[at] == pred.type
+    gold_hit[at[pred_hit]] = True
+    return gold_hit, pred_hit
 
 
 CHUNK = 1 << 20  # tokens handled at once: temporaries stay small (and in cache) on million-document streams
@@ -140,8 +156,50 @@ def _continuation_table(width):
     return _TABLES[width]
 
 
-def decode(codes, doc_start, scheme):
-    """Entities of a tag-code stream.
+@dataclass
+class Segments:
+    """The non-O segments of a tag stream, in order: start, end (exclusive) and the code of the first tag.
+
+    Every scheme's entities and the stray ``I-`` tags are read from them, so one pass over a stream serves
+    both schemes and the error counts.
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    first: np.ndarray
+
+    def entities(self, scheme):
+        """The entities of ``scheme`` (Spans): every segment, or (IOB2) those that start with a ``B-``."""
+        start, end, first = self.start, self.end, self.first
+        if not scheme.inside_starts_entity:
+            keep = first % 2 == 1
+            start, end, first = start[keep], end[keep], first[keep]
+        kind = first.astype(np.int64)  # 64-bit: the views gather types by index, fastest at this width
+        kind -= 1
+        kind //= 2
+        return Spans(start, end, kind)
+
+    def of_documents(self, keep, lengths):
+        """The segments of the documents where ``keep`` is true (documents of ``lengths`` tags), placed as in
+        the stream of those documents alone: a segment never crosses a document's edge.
+
+        >>> s = Segments(np.array([0, 3, 5]), np.array([2, 4, 6]), np.array([1, 1, 3]))
+        >>> [a.tolist() for a in vars(s.of_documents(np.array([True, False, True]), np.array([3, 2, 2]))).values()]
+        [[0, 3], [2, 4], [1, 3]]
+        """
+        doc = np.searchsorted(np.cumsum(lengths), self.start, side="right")
+        inside = keep[doc]
+        removed = np.where(keep, 0, lengths)
+        shift = (np.cumsum(removed) - removed)[doc[inside]]   # tags of dropped documents before each one
+        return Segments(self.start[inside] - shift, self.end[inside] - shift, self.first[inside])
+
+    def stray(self):
+        """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): the segments they start."""
+        return self.start[self.first % 2 == 0]
+
+
+def segments(codes, doc_start):
+    """The Segments of a tag-code stream.
 
     ``codes``: int array of tag codes of all documents, concatenated;
     ``doc_start``: bool array, True at the first position of each document.
@@ -152,36 +210,39 @@ def decode(codes, doc_start, scheme):
     """
     codes = np.asarray(codes)
     doc_start = np.asarray(doc_start)
-    parts = [_decode(codes[a:b], doc_start[a:b], scheme, a) for a, b in _chunks(doc_start, len(codes))]
-    if len(parts) == 1:
-        return parts[0]
-    return Spans(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("start", "end", "type")))
+    opens = np.empty(len(codes), dtype=bool)    # the first tag of a segment
+    closes = np.empty(len(codes), dtype=bool)   # the last tag of a segment
+    for a, b in _chunks(doc_start, len(codes)):  # a chunk ends before a document starts: nothing continues it
+        piece = codes[a:b]
+        cont = _continuations(piece, doc_start[a:b])
+        tagged = piece > 0
+        np.greater(tagged, cont, out=opens[a:b])
+        closes[b - 1:b] = tagged[-1:]
+        np.greater(tagged[:-1], cont[1:], out=closes[a:b - 1])
+    start = np.flatnonzero(opens)
+    del opens
+    end = np.flatnonzero(closes)
+    del closes
+    end += 1
+    return Segments(start, end, codes[start])
 
 
-def _decode(codes, doc_start, scheme, offset):
-    if len(codes) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return Spans(empty, empty, empty)
-    cont = _continuations(codes, doc_start)
-    tagged = codes > 0
-    cont_next = np.zeros_like(cont)
-    cont_next[:-1] = cont[1:]
-    start = np.flatnonzero(tagged & ~cont)
-    end = np.flatnonzero(tagged & ~cont_next) + 1
-    first = codes[start]
-    if not scheme.inside_starts_entity:
-        keep = first % 2 == 1
-        start, end, first = start[keep], end[keep], first[keep]
-    return Spans(start + offset, end + offset, ((first - 1) // 2).astype(np.int64))
+def decode(codes, doc_start, scheme):
+    """Entities of a tag-code stream under ``scheme`` (``segments`` has the details)."""
+    return segments(codes, doc_start).entities(scheme)
 
 
 def stray_inside(codes, doc_start):
-    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2)."""
+    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): ``segments(...).stray()``
+    without finding the segments."""
     codes = np.asarray(codes)
     doc_start = np.asarray(doc_start)
     parts = []
     for a, b in _chunks(doc_start, len(codes)):
         piece = codes[a:b]
-        inside = (piece > 0) & (piece % 2 == 0)
-        parts.append(np.flatnonzero(inside & ~_continuations(piece, doc_start[a:b])) + a)
+        stray = (piece > 0) & (piece % 2 == 0)
+        stray &= ~_continuations(piece, doc_start[a:b])
+        found = np.flatnonzero(stray)
+        found += a
+        parts.append(found)
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import advice, digests, report
+from ..cells import Cells, Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
-from ..metrics.spans import CONLLEVAL, SCHEMES, Spans, TagSet, decode, match, stray_inside
+from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
 from ..tagcodes import encode_cells, split_tokens
@@ -133,6 +134,7 @@ class BankContract(Contract):
 class BankReference(Reference):
     codes: np.ndarray = None      # tag codes of every comment, concatenated in reference order
     classes: np.ndarray = None    # class code per comment
+    segments: Segments = None     # the gold's tag segments (both schemes' entities), found once
 
 
 @dataclass
@@ -161,7 +163,7 @@ class BankComments(TaskFamily):
         name = cfg.files["gold"]
         needed = ["id", "BIO_anno", "class"] + ([cfg.usage_column] if cfg.usage_column else [])
         table = reference_table(cfg, "gold", needed)
-        ids = reference_units(table)
+        ids, units = reference_units(table)
         classes = class_codes(table.cells("class").strip())
         if (classes < 0).any():
             i = int(np.flatnonzero(classes < 0)[0])
@@ -179,11 +181,12 @@ class BankComments(TaskFamily):
                 i = int(wrong[0])
                 raise ReferenceDataError(GOLD_LENGTH.at(name, i + 2, unit=ids.text(i), column="BIO_anno",
                                                         given=int(enc.counts[i]), length=int(text_len[i])))
-        units = ids.to_objects()
-        notes = _ill_formed_notes(enc.codes, enc.counts, units, tagset, cfg.options["scheme"], name)
+        gold_segments = segments(enc.codes, _document_starts(enc.counts))
+        notes = _ill_formed_notes(gold_segments.stray(), enc.codes, enc.counts, units, tagset, cfg.options["scheme"],
+                                  name)
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
-        return BankReference(BankContract(units, enc.counts, tagset), strata=classes.astype(str), usage=usage,
-                             notes=notes, codes=enc.codes, classes=classes)
+        return BankReference(BankContract(units, enc.counts, tagset), strata=np.array(CLASSES)[classes], usage=usage,
+                             notes=notes, codes=enc.codes, classes=classes, segments=gold_segments)
 
     def public_contract(self, folder, cfg):
         """Units and text lengths from the public ``test_public.csv`` (id,text): no labels."""
@@ -255,13 +258,16 @@ class BankComments(TaskFamily):
         scheme = SCHEMES[cfg.options["scheme"]]
         doc_mask = mask
         lengths = ref.contract.lengths[doc_mask]
-        token_mask = np.repeat(doc_mask, ref.contract.lengths)
-        gold_codes, pred_codes = ref.codes[token_mask], sub.codes[token_mask]
-        doc_start = np.zeros(len(gold_codes), dtype=bool)
-        doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+        if doc_mask.all():  # every comment: the codes as they are
+            pred_codes, gold_segments = sub.codes, ref.segments
+        else:
+            pred_codes = sub.codes[np.repeat(doc_mask, ref.contract.lengths)]
+            gold_segments = ref.segments.of_documents(doc_mask, ref.contract.lengths)
+        pred_segments = segments(pred_codes, _document_starts(lengths))
+        del pred_codes  # both schemes and the stray tags are read from the segments
 
-        gold = decode(gold_codes, doc_start, scheme)
-        pred = decode(pred_codes, doc_start, scheme)
+        gold = gold_segments.entities(scheme)
+        pred = pred_segments.entities(scheme)
         gold_hit, pred_hit = match(gold, pred)
         n_types = len(ref.contract.tagset.types)
         tp_t = np.bincount(pred.type[pred_hit], minlength=n_types)
@@ -281,19 +287,20 @@ class BankComments(TaskFamily):
             """Per comment: entities right, predicted and gold, then the one-hot (gold, predicted) class cell."""
             n = len(lengths)
             ends = np.cumsum(lengths)
-            doc = lambda spans: np.searchsorted(ends, spans.start, side="right")  # noqa: E731
+            # entities per comment: those starting before its end, less those starting before the previous end
+            per_doc = lambda start: np.diff(np.searchsorted(start, ends), prepend=0)  # noqa: E731
             table = np.zeros((n, 3 + len(CLASSES) ** 2))
-            table[:, 0] = np.bincount(doc(pred)[pred_hit], minlength=n)
-            table[:, 1] = np.bincount(doc(pred), minlength=n)
-            table[:, 2] = np.bincount(doc(gold), minlength=n)
+            table[:, 0] = per_doc(pred.start[pred_hit])
+            table[:, 1] = per_doc(pred.start)
+            table[:, 2] = per_doc(gold.start)
             table[np.arange(n), 3 + gold_class * len(CLASSES) + pred_class] = 1.0
             return table
 
-        stray = len(stray_inside(pred_codes, doc_start))
+        stray = len(pred_segments.stray())
         decodings = [(scheme, gold, pred)]
         if scheme is not CONLLEVAL:  # nervaluate reads tag lists conlleval-style: show its numbers too
-            decodings.append((CONLLEVAL, decode(gold_codes, doc_start, CONLLEVAL),
-                              decode(pred_codes, doc_start, CONLLEVAL)))
+            decodings.append((CONLLEVAL, gold_segments.entities(CONLLEVAL), pred_segments.entities(CONLLEVAL)))
+        del gold_segments, pred_segments
         sections = [
             _entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
             _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
@@ -331,10 +338,9 @@ def class_codes(cells):
     >>> class_codes(Cells.from_strings(["2", "1.0", "x", "0"])).tolist()
     [2, 1, -1, 0]
     """
-    codes = np.full(len(cells), -1, dtype=np.int64)
-    for alias, code in CLASS_ALIASES.items():
-        codes[cells.equals(alias)] = code
-    return codes
+    aliases = list(CLASS_ALIASES)
+    found = Index(Cells.from_strings(aliases)).get_indexer(cells)   # one read of each cell's bytes
+    return np.array([CLASS_ALIASES[a] for a in aliases] + [-1], dtype=np.int64)[found]  # -1 reads the last
 
 
 def _token_order(counts, order):
@@ -349,10 +355,14 @@ def _token_order(counts, order):
             + np.repeat(starts[order], taken))
 
 
-def _ill_formed_notes(codes, lengths, units, tagset, scheme_name, name):
-    doc_start = np.zeros(len(codes), dtype=bool)
+def _document_starts(lengths):
+    """True at the first tag of each comment, in the concatenated tags of comments of ``lengths`` tags."""
+    doc_start = np.zeros(int(lengths.sum()), dtype=bool)
     doc_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
-    stray = stray_inside(codes, doc_start)
+    return doc_start
+
+
+def _ill_formed_notes(stray, codes, lengths, units, tagset, scheme_name, name):
     if not len(stray):
         return []
     doc_of = np.searchsorted(np.cumsum(lengths), stray, side="right")
@@ -395,7 +405,7 @@ def _first_overlap(spans: Spans, others: Spans):
     """Index in ``others`` of a span overlapping each span of ``spans`` (-1 if none); ``others`` sorted, disjoint."""
     if not len(others):
         return np.full(len(spans), -1)
-    k = np.searchsorted(others.end, spans.start, side="right")
+    k = search_sorted(others.end, spans.start, side="right")
     inside = k < len(others)
     k_safe = np.minimum(k, len(others) - 1)
     hit = inside & (others.start[k_safe] < spans.end)

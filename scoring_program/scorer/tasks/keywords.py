@@ -29,10 +29,10 @@ from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
-from ..metrics.sets import NORMALISATIONS, normalise, overlap_counts, split_cells
+from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts  # noqa: F401 (the example)
 from ..problems import Message
-from ..cells import duplicated, factorize
-from ..tables import match_ids, read_public_units, read_table, reference_table
+from ..cells import factorize
+from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 COLUMNS = ("id", "keywords")
@@ -130,14 +130,26 @@ SUMMARY_EXACT = Message(
 @dataclass
 class KeywordReference(Reference):
     rows: np.ndarray = None    # sample code of each gold keyword
-    items: object = None       # the gold keywords (normalised), cells.Cells
+    codes: np.ndarray = None   # each gold keyword as a code into ``distinct``
+    distinct: object = None    # the distinct gold keywords (normalised), cells.Cells
+
+    @property
+    def items(self):
+        """The gold keywords (normalised), cells.Cells."""
+        return self.distinct[self.codes]
 
 
 @dataclass
 class KeywordSubmission:
     rows: np.ndarray           # sample code of each predicted keyword
-    items: object              # the predicted keywords (normalised), cells.Cells
+    codes: np.ndarray          # each predicted keyword as a code into ``distinct``, in order of first appearance
+    distinct: object           # the distinct predicted keywords (normalised), cells.Cells
     present: np.ndarray        # per sample: the submission has a row for it
+
+    @property
+    def items(self):
+        """The predicted keywords (normalised), cells.Cells."""
+        return self.distinct[self.codes]
 
 
 class Keywords(TaskFamily):
@@ -168,19 +180,18 @@ class Keywords(TaskFamily):
         empty = ids.lengths() == 0
         if empty.any():
             raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero(empty)[0]) + 2))
-        repeated = duplicated(ids)
-        if repeated.any():
-            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(np.flatnonzero(repeated)[0])))
-        rows, items = _keyword_items(gold.cells("keywords"), cfg)
-        units = ids.to_objects()
+        units, repeat = indexed_units(ids)
+        if repeat is not None:
+            raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(repeat)))
+        rows, codes, distinct = _keyword_items(gold.cells("keywords"), cfg)
         size = np.bincount(rows, minlength=len(units))  # counts duplicates, good enough for strata
-        strata = np.where(size >= 6, "6+", size.astype(str)).astype(object)
+        strata = np.array([str(k) for k in range(6)] + ["6+"], dtype=object)[np.minimum(size, 6)]  # 7 shared str
         notes = []
         empty = np.flatnonzero(size == 0)
         if len(empty):
             notes.append(NOTE_EMPTY_GOLD(file=name, n=len(empty), ids=", ".join(
                 str(units[i]) for i in empty[:NOTE_LINES])).text(cfg.language))
-        return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, items=items)
+        return KeywordReference(Contract(units), strata=strata, notes=notes, rows=rows, codes=codes, distinct=distinct)
 
     def public_contract(self, folder, cfg):
         """The sample ids of the public ``test_public.csv``: no keywords."""
@@ -194,10 +205,10 @@ class Keywords(TaskFamily):
         sample = match_ids(table, "id", contract.units, problems, fullwidth=True)
         if problems:
             return None
-        rows, items = _keyword_items(table.cells("keywords"), cfg)
+        rows, codes, distinct = _keyword_items(table.cells("keywords"), cfg)
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
-        return KeywordSubmission(rows=sample[rows], items=items, present=present)
+        return KeywordSubmission(rows=sample.astype(rows.dtype)[rows], codes=codes, distinct=distinct, present=present)
 
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):
@@ -230,9 +241,11 @@ class Keywords(TaskFamily):
     # -- score -------------------------------------------------------------------------------
     def score(self, ref, sub, mask, cfg):
         on_board = mask
-        gold_in, pred_in = on_board[ref.rows], on_board[sub.rows]
-        c, g, p = overlap_counts(ref.rows[gold_in], ref.items[gold_in], sub.rows[pred_in], sub.items[pred_in],
-                                 len(ref.units))
+        # counted over every sample, then kept on the board: a sample's counts depend on its own rows only
+        c, g, p = coded_overlap_counts(ref.rows, ref.codes, ref.distinct, sub.rows, sub.codes, sub.distinct,
+                                       len(ref.units))
+        for counts in (c, g, p):
+            counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
         scores = sample_scores(c, g, p, counted)
@@ -248,8 +261,15 @@ class Keywords(TaskFamily):
             """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""
             w = counted[on_board].astype(float)
             cb, gb, pb = (np.asarray(a, dtype=float)[on_board] for a in (c, g, p))
-            return np.column_stack([w, w * safe_div(cb, pb), w * safe_div(cb, gb), w * safe_div(2 * cb, pb + gb),
-                                    w * cb, w * gb, w * pb])
+            out = np.empty((len(w), 7))  # filled column by column: one temporary at a time
+            out[:, 0] = w
+            out[:, 1] = w * safe_div(cb, pb)
+            out[:, 2] = w * safe_div(cb, gb)
+            out[:, 3] = w * safe_div(2 * cb, pb + gb)
+            out[:, 4] = w * cb
+            out[:, 5] = w * gb
+            out[:, 6] = w * pb
+            return out
 
         return Result(scores, sections, summary, [Units("samples", tuple(KEYS), per_sample)])
 
@@ -284,11 +304,8 @@ def sample_scores(c, g, p, counted):
 
 
 def _keyword_items(cells, cfg):
-    """(sample row, keyword) of every keyword of ``cells``, normalised; the keywords as Cells."""
-    rows, items = split_cells(cells, cfg.options["keyword_separator"])
-    items = normalise(items, cfg.options["normalisation"])
-    keep = items.lengths() > 0
-    return rows[keep], items[keep]
+    """(sample row, code) of every keyword of ``cells``, normalised, and the distinct keywords as Cells."""
+    return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
 
 
 def _joined_steps(steps):

@@ -283,7 +283,7 @@ class Multilabel(TaskFamily):
         labels = _read_labels(cfg)
         name = cfg.files["gold"]
         table = reference_table(cfg, "gold", ["id", "labels"] + ([cfg.usage_column] if cfg.usage_column else []))
-        ids = reference_units(table)
+        ids, units = reference_units(table)
         line = table.line
         tokens = coded(table.cells("labels"), labels)
 
@@ -320,7 +320,6 @@ class Multilabel(TaskFamily):
         cap = cfg.options["err_max_grade"]
         if cap is not None and max_grade > cap:
             raise ReferenceDataError(GOLD_ABOVE_CAP(file=name, grade=max_grade, cap=cap))
-        units = ids.to_objects()
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
         return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
                                    usage=usage, notes=_reference_notes(grades > 0, labels, name, cfg.language), grades=grades)
@@ -407,9 +406,10 @@ class Multilabel(TaskFamily):
         opts = cfg.options
         beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
         rows = mask
-        grades = ref.grades[rows]
+        on_board = (lambda a: a) if rows.all() else (lambda a: a[rows])  # noqa: E731  (board all: no copies)
+        grades = on_board(ref.grades)
         gold = grades > 0
-        counts = ml.count_sets(sub.predicted[rows], gold)
+        counts = ml.count_sets(on_board(sub.predicted), gold)
         mp, mr, mf = ml.micro(counts)
         mask = ml.class_mask(counts, opts["classes"])
         cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(counts, mask, beta)
@@ -424,7 +424,7 @@ class Multilabel(TaskFamily):
             scores.update(micro_fbeta=float(ml.micro(counts, beta)[2]), macro_fbeta=macro_fb,
                           sample_avg_fbeta=mean(samples.fbeta))
 
-        ranked = sub.ranked[rows]
+        ranked = on_board(sub.ranked)
         list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
         ranked_both_empty = list_empty & ~gold.any(axis=1)
         # a default from the scored rows only: a board's score never depends on another board's gold
@@ -439,7 +439,7 @@ class Multilabel(TaskFamily):
             rank_rows.append([k] + row)
 
         listed = label_ranking.Listed.from_ranked(
-            ranked, None if sub.ranked_scores is None else sub.ranked_scores[rows])
+            ranked, None if sub.ranked_scores is None else on_board(sub.ranked_scores))
         lrap, coverage, loss = label_ranking.per_sample(listed, gold)
         class_ap = label_ranking.per_class_ap(listed, gold)
         average = lambda v: float(v.mean()) if len(v) else 0.0  # noqa: E731
@@ -454,7 +454,7 @@ class Multilabel(TaskFamily):
             _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
         ]
         summary = SUMMARY(n=int(rows.sum()), classes=len(ref.contract.labels), rule=_set_rule(opts))
-        predicted = sub.predicted[rows]
+        predicted = on_board(sub.predicted)
 
         def sets():
             return np.column_stack([np.ones(len(gold)), samples.both_empty, counts.tp_sample, counts.pred_sample,
@@ -582,12 +582,16 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
         order = np.lexsort((-scores, row))  # stable: equal scores keep the listed order
         codes, scores = codes[order], scores[order]
     depth = int(tokens.counts.max()) if n_rows else 0
-    ranked = np.full((n_rows, depth), -1, dtype=np.int16)
-    ranked[row, position] = codes
-    ranked_scores = None
-    if scores is not None:
-        ranked_scores = np.full((n_rows, depth), np.nan)
-        ranked_scores[row, position] = scores
+    if n_rows and len(codes) == n_rows * depth:  # every row lists as many labels: the tokens are the matrix
+        ranked = codes.reshape(n_rows, depth).astype(np.int16, copy=False)
+        ranked_scores = None if scores is None else scores.reshape(n_rows, depth)
+    else:
+        ranked = np.full((n_rows, depth), -1, dtype=np.int16)
+        ranked[row, position] = codes
+        ranked_scores = None
+        if scores is not None:
+            ranked_scores = np.full((n_rows, depth), np.nan)
+            ranked_scores[row, position] = scores
     keep = np.ones(len(codes), dtype=bool)
     if opts["set_top_k"] is not None:
         keep &= position < opts["set_top_k"]

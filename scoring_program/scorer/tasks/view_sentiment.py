@@ -27,10 +27,10 @@ from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
-from ..metrics.sets import NORMALISATIONS, normalise
+from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
-from ..cells import Cells, Index, duplicated, factorize, keys, same
-from ..tables import match_ids, read_public_units, read_table, reference_table, unit_index
+from ..cells import Cells, Index, factorize, group_keys
+from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table, unit_index
 from .base import Contract, Reference, Result, TaskFamily, Units
 from .bank_comments import by_support
 
@@ -131,9 +131,15 @@ class ViewReference(Reference):
 @dataclass
 class ViewSubmission:
     sentence: np.ndarray               # sentence code of each (distinct) submitted pair
-    view: object                       # its view (normalised), as written: cells.Cells
+    view_code: np.ndarray              # its view, as a code into ``views``
+    views: object                      # the distinct submitted views (normalised), as written: cells.Cells
     opinion: np.ndarray                # class code 0 pos, 1 neu, 2 neg
     merged_sentence: np.ndarray = None  # sentence codes of identical repeated rows counted once
+
+    @property
+    def view(self):
+        """The view of each pair (normalised), as written: cells.Cells."""
+        return self.views[self.view_code]
 
 
 class ViewSentiment(TaskFamily):
@@ -161,26 +167,18 @@ class ViewSentiment(TaskFamily):
     def load_reference(self, cfg):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
-        listing = reference_table(cfg, "sentences", ["SentenceId"])
-        units = listing.cells("SentenceId").strip()
-        empty = units.lengths() == 0
-        if empty.any():
-            raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
-        twice = duplicated(units)
-        if twice.any():
-            raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(np.flatnonzero(twice)[0])))
-
+        unit_ids = _sentence_ids(cfg)
         name = cfg.files["gold"]
         gold = reference_table(cfg, "gold", list(COLUMNS))
-        unit_ids = units.to_objects()
         sentence = unit_index(unit_ids).get_indexer(gold.cells("SentenceId").strip())
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
             raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold.cells("SentenceId").text(i),
                                                       listing=cfg.files["sentences"]))
-        view = normalise(gold.cells("View"), steps)
-        if (view.lengths() == 0).any():
-            i = int(np.flatnonzero(view.lengths() == 0)[0])
+        view_code, distinct = code_cells(gold.cells("View"), steps)
+        empty = distinct.lengths()[view_code] == 0
+        if empty.any():
+            i = int(np.flatnonzero(empty)[0])
             raise ReferenceDataError(GOLD_EMPTY_VIEW.at(name, i + 2, column="View"))
         opinion = _opinions(gold.cells("Opinion"), labels)
         if (opinion < 0).any():
@@ -189,15 +187,19 @@ class ViewSentiment(TaskFamily):
             raise ReferenceDataError(GOLD_OPINION.at(name, i + 2, column="Opinion", value=gold.cells("Opinion").text(i),
                                                      labels=LABEL_HELP[choice](), choice=choice))
 
-        view_code, first_view = factorize(view)
-        n_views = len(first_view)
-        row_key = sentence.astype(np.int64) * max(n_views, 1) + view_code
-        keys, first_row, inverse = np.unique(row_key, return_index=True, return_inverse=True)
+        row_key = sentence.astype(np.int64)
+        row_key *= max(len(distinct), 1)
+        row_key += view_code
+        del view_code
+        keys, first_row, inverse = _distinct_keys(row_key)
+        del row_key
+        notes = _repeat_notes(gold, inverse, name)
+        del gold  # the views are coded, their distinct values copied: the gold's bytes can go
         accepted = np.zeros((len(keys), len(CLASSES)), dtype=bool)
         accepted[inverse, opinion] = True
-        strata = _strata(sentence, opinion, len(units))
-        notes = _repeat_notes(gold, inverse, name)
-        views = Index(Cells.from_strings(view[first_view].tolist()))  # a small copy: the gold's bytes can go
+        del inverse
+        strata = _strata(sentence, opinion, len(unit_ids))
+        views = Index(distinct)
         return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=views,
                              key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
                              first=opinion[first_row])
@@ -217,18 +219,26 @@ class ViewSentiment(TaskFamily):
         def at(i, column):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
-        view = normalise(table.cells("View"), cfg.options["view_normalisation"])
-        problems.add_rows(np.flatnonzero(view.lengths() == 0), line, lambda i: EMPTY_VIEW.at(**at(i, "View")))
+        view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
+        problems.add_rows(np.flatnonzero(views.lengths()[view_code] == 0), line,
+                          lambda i: EMPTY_VIEW.at(**at(i, "View")))
         choice = cfg.options["opinion_labels"]
         written = table.cells("Opinion")
         opinion = _opinions(written, LABEL_SETS[choice])
         problems.add_rows(np.flatnonzero(opinion < 0), line,
                           lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(written.text(i))),
                                                    labels=LABEL_HELP[choice]()))
-        keep = _repeats(ids, sentence, view, opinion, line, name, cfg.options["repeated_rows"], problems)
+        if (sentence >= 0).all():  # every id known: a row's id is its sentence's, and the file can go
+            id_code, units = sentence, contract.units
+            id_text = lambda i: units[sentence[i]]  # noqa: E731
+            del table, written, ids
+        else:  # equal ids are grouped as written
+            id_code, id_text = factorize(ids)[0], ids.text
+        keep = _repeats(id_code, id_text, view_code, views, opinion, line, name, cfg.options["repeated_rows"],
+                        problems)
         if problems:
             return None
-        return ViewSubmission(sentence=sentence[keep], view=view[keep], opinion=opinion[keep],
+        return ViewSubmission(sentence=sentence[keep], view_code=view_code[keep], views=views, opinion=opinion[keep],
                               merged_sentence=sentence[~keep])
 
     # -- advice (the offline check only) ------------------------------------------------------
@@ -245,7 +255,7 @@ class ViewSentiment(TaskFamily):
         gold_in = on_board[ref.key_sentence]
         keys, accepted, first = ref.keys[gold_in], ref.accepted[gold_in], ref.first[gold_in]
         pred_in = on_board[sub.sentence]
-        view_code = ref.views.get_indexer(sub.view[pred_in])  # -1: the view is no gold view at all
+        view_code = ref.views.get_indexer(sub.views)[sub.view_code[pred_in]]  # -1: the view is no gold view at all
         pred_keys = np.where(view_code >= 0, sub.sentence[pred_in] * max(len(ref.views), 1) + view_code, -1)
         pred_opinion = sub.opinion[pred_in]
 
@@ -286,11 +296,12 @@ class ViewSentiment(TaskFamily):
             n = int(on_board.sum())
             sentence = board[sub.sentence[pred_in]]
             found_in = np.bincount(sentence[found], minlength=n)
-            right_in = np.bincount(sentence[found][right], minlength=n)
-            gold_in_sentence = np.bincount(board[ref.key_sentence[gold_in]], minlength=n)
-            pred_in_sentence = np.bincount(sentence, minlength=n)
-            return np.column_stack([right_in, found_in - right_in, gold_in_sentence - found_in,
-                                    pred_in_sentence - found_in]).astype(float)
+            out = np.empty((n, 4))
+            out[:, 0] = np.bincount(sentence[found][right], minlength=n)
+            out[:, 1] = found_in - out[:, 0]
+            out[:, 2] = np.bincount(board[ref.key_sentence[gold_in]], minlength=n) - found_in
+            out[:, 3] = np.bincount(sentence, minlength=n) - found_in
+            return out
 
         merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
         sections = [_count_section(counts), _table_section(table, counts)]
@@ -316,6 +327,19 @@ class ViewSentiment(TaskFamily):
         return digests.per_unit(sub.sentence, len(ref.units), sub.view.to_objects(), sub.opinion)
 
 
+def _sentence_ids(cfg):
+    """The stripped SentenceIds of the sentence listing, as str (each checked: not empty, listed once)."""
+    listing = reference_table(cfg, "sentences", ["SentenceId"])
+    units = listing.cells("SentenceId").strip()
+    empty = units.lengths() == 0
+    if empty.any():
+        raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
+    unit_ids, repeat = indexed_units(units)
+    if repeat is not None:
+        raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(repeat)))
+    return unit_ids
+
+
 def _opinions(cells, labels):
     """Class code per cell (-1 if not a label); case and surrounding spaces do not matter.
 
@@ -336,11 +360,21 @@ def _opinions(cells, labels):
     return codes
 
 
-def _repeats(ids, sentence, view, opinion, line, name, rule, problems):
-    """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged."""
-    # equal ids are the same sentence when every id is known; else ids are grouped as written
-    id_code = sentence if (sentence >= 0).all() else factorize(ids)[0]
-    pair = groups(id_code, view)
+def _repeats(id_code, id_text, view_code, views, opinion, line, name, rule, problems):
+    """Rows to keep; a (SentenceId, View) given twice is a problem, unless identical rows may be merged.
+
+    ``id_code``: equal codes for equal SentenceIds; ``id_text(i)``: row i's SentenceId, for messages.
+    """
+    key = id_code.astype(np.int64)
+    key *= max(len(views), 1)
+    key += view_code
+    ordered = np.sort(key)
+    if not (ordered[1:] == ordered[:-1]).any():  # no pair given twice: the usual file
+        return np.ones(len(key), dtype=bool)
+    del ordered
+    code, first = group_keys(key)
+    del key
+    pair = _Groups(code, first)
     first_row = pair.first[pair.code]
     repeated_key = first_row != np.arange(len(first_row))
     if not repeated_key.any():
@@ -355,31 +389,8 @@ def _repeats(ids, sentence, view, opinion, line, name, rule, problems):
     if offending.any():
         first = line[first_row]  # rows are in file order: a pair's first row has its smallest line
         problems.add_rows(np.flatnonzero(offending), line, lambda i: (REPEATED if identical[i] else CONFLICTING).at(
-            name, int(line[i]), id=clip(ids.text(i)), view=repr(clip(view.text(i))), first=int(first[i])))
+            name, int(line[i]), id=clip(id_text(i)), view=repr(clip(views.text(view_code[i]))), first=int(first[i])))
     return ~identical
-
-
-def groups(code, cells):
-    """Groups of equal (code, cell) pairs: ``.code`` per row, ``.first`` row of each group; exact.
-
-    One 64-bit key per pair and one sort; the rows that share a key are compared byte for byte (on a
-    collision the cells are grouped first).
-    """
-    key = (code.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) ^ keys(cells)
-    order = np.argsort(key)
-    sorted_key = key[order]
-    new = np.empty(len(key), dtype=bool)
-    new[:1] = True
-    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
-    first = np.minimum.reduceat(order, np.flatnonzero(new)) if len(key) else np.zeros(0, np.int64)
-    group = np.empty(len(key), dtype=np.int64)
-    group[order] = np.cumsum(new) - 1
-    shared = np.flatnonzero(first[group] != np.arange(len(key)))
-    rep = first[group[shared]]
-    if not ((code[shared] == code[rep]) & same(cells, shared, cells, rep)).all():  # a key collision
-        cell_code, cell_first = factorize(cells)
-        return groups(code * len(cell_first) + cell_code, Cells.from_strings([""] * len(code)))
-    return _Groups(group, first)
 
 
 @dataclass
@@ -398,8 +409,32 @@ def _strata(sentence, opinion, n_units):
     return names[mask]
 
 
+def _distinct_keys(row_key):
+    """(the sorted distinct keys, the first row of each, the key of each row): ``np.unique(row_key,
+    return_index=True, return_inverse=True)`` with fewer temporaries.
+
+    >>> [a.tolist() for a in _distinct_keys(np.array([5, 2, 5, 9]))]
+    [[2, 5, 9], [1, 0, 3], [1, 0, 1, 2]]
+    """
+    order = np.argsort(row_key, kind="stable")  # stable: each key's first row comes first
+    keys = row_key[order]
+    new = np.empty(len(keys), dtype=bool)
+    new[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    inverse = np.empty(len(order), dtype=np.int64)
+    if new.all():  # no key given twice: the usual gold
+        inverse[order] = np.arange(len(order))
+        return keys, order, inverse
+    group = np.cumsum(new)
+    group -= 1
+    inverse[order] = group
+    return keys[new], order[new], inverse
+
+
 def _repeat_notes(gold, inverse, name):
     """Organizer notes on gold rows that repeat a (SentenceId, View) key, and how they are scored."""
+    if len(inverse) == 0 or int(inverse.max()) == len(inverse) - 1:  # as many keys as rows: none repeated
+        return []
     repeated = np.bincount(inverse)[inverse] > 1
     if not repeated.any():
         return []

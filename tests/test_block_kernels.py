@@ -1,0 +1,201 @@
+"""The kernels that work a block at a time give what plain Python gives, across block boundaries and key collisions.
+
+Each expectation is computed here in plain Python (dicts, sets, str methods, unicodedata), never by the code
+under test; blocks are made tiny so that every boundary is crossed, and keys are forced to collide so that
+the exact fallbacks run.
+"""
+import math
+import unicodedata
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import scorer.cells as cells_module
+import scorer.metrics.sets as sets_module
+import scorer.resampling as resampling_module
+import scorer.vocabulary as vocabulary_module
+from scorer.cells import Cells
+from scorer.metrics.sets import code_items, coded_overlap_counts, pair_codes
+from scorer.resampling import distinct_rows
+from scorer.tables import _first_rows
+from scorer.vocabulary import Vocabulary
+
+WORDS = st.sampled_from(["a", "b", "ab", " a", "A", "ａ", "字", "long keyword X", "long keyword Y", "\u3000b"])
+CELLS = st.lists(st.lists(WORDS, max_size=4).map("_".join), max_size=12)
+
+
+REAL_KEYS = cells_module.keys
+
+
+def zero_keys(cells):
+    """Keys that collide wherever a real key could: every cell longer than 8 bytes gets key 0 (up to 8 bytes,
+    a real key is a bijection of the bytes for each length, and the kernels rely on it)."""
+    return np.where(cells.lengths() > 8, np.uint64(0), REAL_KEYS(cells))
+
+
+def python_codes(strings):
+    seen = {}
+    return [seen.setdefault(s, len(seen)) for s in strings], list(seen)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(blocks=st.lists(st.lists(WORDS, max_size=6), max_size=5), collide=st.booleans())
+def test_a_vocabulary_codes_cells_in_order_of_first_appearance(blocks, collide):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if collide:
+            monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
+            monkeypatch.setattr(cells_module, "keys", zero_keys)
+        vocabulary = Vocabulary()
+        codes = [c for block in blocks for c in vocabulary.add(Cells.from_strings(block)).tolist()]
+        expected, distinct = python_codes([s for block in blocks for s in block])
+        assert codes == expected
+        assert vocabulary.cells().tolist() == distinct
+
+
+def python_items(cells, sep, steps):
+    rows, items = [], []
+    for row, cell in enumerate(cells):
+        for piece in cell.split(sep):
+            if not piece:
+                continue
+            if "strip" in steps:
+                piece = piece.strip()
+            if "nfkc" in steps:
+                piece = unicodedata.normalize("NFKC", piece)
+            if "casefold" in steps:
+                piece = piece.casefold()
+            if "strip" in steps and "nfkc" in steps:
+                piece = piece.strip()
+            if piece:
+                rows.append(row)
+                items.append(piece)
+    return rows, items
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(cells=CELLS, steps=st.sampled_from([[], ["strip"], ["strip", "nfkc", "casefold"], ["casefold"]]),
+       block=st.sampled_from([1, 2, 5]))
+def test_coded_items_are_the_split_and_normalised_keywords(cells, steps, block):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(sets_module, "CELL_BLOCK", block)
+        rows, codes, distinct = code_items(Cells.from_strings(cells), "_", steps)
+        expected_rows, expected_items = python_items(cells, "_", steps)
+        assert rows.tolist() == expected_rows
+        assert [distinct.tolist()[c] for c in codes.tolist()] == expected_items
+        assert codes.tolist() == python_codes(expected_items)[0]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(gold=CELLS, pred=CELLS)
+def test_coded_overlap_counts_are_set_intersections(gold, pred):
+    n = max(len(gold), len(pred))
+    gold, pred = gold + [""] * (n - len(gold)), pred + [""] * (n - len(pred))
+    c, g, p = coded_overlap_counts(*code_items(gold, "_"), *code_items(pred, "_"), n)
+    sets_g = [set(filter(None, cell.split("_"))) for cell in gold]
+    sets_p = [set(filter(None, cell.split("_"))) for cell in pred]
+    assert c.tolist() == [len(a & b) for a, b in zip(sets_g, sets_p)]
+    assert g.tolist() == [len(a) for a in sets_g]
+    assert p.tolist() == [len(b) for b in sets_p]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(pairs=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 6)), max_size=30), block=st.sampled_from([1, 3]))
+def test_pair_codes_are_the_sorted_distinct_pairs(pairs, block):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(sets_module, "CELL_BLOCK", block)
+        rows = np.array([r for r, _ in pairs], dtype=np.int32)
+        items = np.array([i for _, i in pairs], dtype=np.int32)
+        assert pair_codes(rows, items, 7).tolist() == sorted({r * 7 + i for r, i in pairs})
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(ids=st.lists(st.sampled_from(["u1", "u2", "u3", "x", "long unknown id", "long unknown 2nd", ""]), max_size=10),
+       collide=st.booleans())
+def test_first_rows_name_the_first_row_of_each_id(ids, collide):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if collide:
+            monkeypatch.setattr(cells_module, "keys", zero_keys)
+        units = ["u1", "u2", "u3"]
+        position = np.array([units.index(i) if i in units else -1 for i in ids], dtype=np.int64)
+        empty = np.array([i == "" for i in ids], dtype=bool)
+        first = _first_rows(Cells.from_strings(ids), position, empty, len(units))
+        assert first.tolist() == [k if s == "" else ids.index(s) for k, s in enumerate(ids)]
+
+
+VALUES = st.sampled_from([0.0, -0.0, 1.0, 0.5, float("nan"), 2.0])
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(rows=st.lists(st.tuples(VALUES, VALUES), max_size=12), collide=st.booleans())
+def test_distinct_rows_group_equal_rows_in_order_of_first_appearance(rows, collide):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if collide:
+            monkeypatch.setattr(resampling_module, "row_keys", lambda table: np.zeros(len(table), dtype=np.uint64))
+        monkeypatch.setattr(resampling_module, "_ROW_BLOCK", 3)
+        table = np.array(rows, dtype=float).reshape(len(rows), 2)
+        same = lambda a, b: all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))  # noqa: E731
+        firsts, inverse = [], []
+        for k, row in enumerate(rows):
+            match = [g for g, f in enumerate(firsts) if same(rows[f], row)]
+            if not match:
+                firsts.append(k)
+            inverse.append(match[0] if match else len(firsts) - 1)
+        groups = distinct_rows(table)
+        assert groups.inverse.tolist() == inverse
+        assert groups.counts.tolist() == [inverse.count(g) for g in range(len(firsts))]
+        assert np.array_equal(groups.rows, table[firsts].reshape(len(firsts), 2), equal_nan=True)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -1.5, 2.0, -3.25, float("inf"), float("-inf"), 1e-300,
+                                        -1e-300, 5e-324]), max_size=12))
+def test_ordered_bits_sort_and_tie_as_the_values(values):
+    from scorer.metrics.label_ranking import _ordered_bits
+    keys = _ordered_bits(np.array(values, dtype=float)).tolist()
+    for i, a in enumerate(values):
+        for j, b in enumerate(values):
+            assert (keys[i] < keys[j]) == (a < b) and (keys[i] == keys[j]) == (a == b)
+
+
+TAG_SETS = [["O", "B-BANK", "I-BANK", "B-COMMENTS_ADJ", "I-COMMENTS_ADJ", "B-PRODUCT", "I-PRODUCT"],
+            ["label_%02d" % i for i in range(28)],
+            ["aa", "ab", "ba", "a" * 17, "a" * 16 + "b", "b" * 9, "x"]]
+NEAR = ["label_2x", "label_027", "label_0", "labelx01", "B-BANKS", "I-BAN", "B-COMMENTS_AD", "aaa", "a" * 18,
+        "a" * 16 + "c", "b" * 8, "X", "o", "字"]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(data=st.data(), which=st.integers(0, len(TAG_SETS) - 1), chunk=st.sampled_from([16, 64, 1 << 20]))
+def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
+    import scorer.tagcodes as tagcodes_module
+    tags = TAG_SETS[which]
+    token = st.sampled_from(tags + NEAR)
+    rows = data.draw(st.lists(st.lists(token, max_size=6).map(" ".join), max_size=8))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        enc = tagcodes_module.encode(rows, tags)
+    expected = [tags.index(t) if t in tags else -1 for row in rows for t in row.split()]
+    assert enc.codes.astype(int).tolist() == expected
+    assert enc.counts.tolist() == [len(row.split()) for row in rows]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(strings=st.lists(WORDS, max_size=12), vocabulary=st.lists(WORDS, unique=True, max_size=8))
+def test_a_large_index_finds_cells_as_a_small_one(strings, vocabulary):
+    # an Index beyond LARGE_INDEX searches each block's keys in sorted order; made large here by a tiny bound
+    from scorer.cells import Index
+    expected = [vocabulary.index(s) if s in vocabulary else -1 for s in strings]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "LARGE_INDEX", 0)
+        monkeypatch.setattr(cells_module, "BLOCK", 3)
+        assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(a=st.lists(st.integers(0, 30), max_size=20), v=st.lists(st.integers(-2, 32), max_size=20),
+       side=st.sampled_from(["left", "right"]), block=st.sampled_from([1, 2, 5]))
+def test_search_sorted_is_searchsorted_for_sorted_queries(a, v, side, block):
+    from scorer.metrics.spans import search_sorted
+    a, v = np.sort(np.array(a, dtype=np.int64)), np.sort(np.array(v, dtype=np.int64))
+    assert search_sorted(a, v, side, block).tolist() == np.searchsorted(a, v, side).tolist()
