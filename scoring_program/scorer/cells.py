@@ -305,6 +305,24 @@ def find_all(buf, raw, lo, hi):
     return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
+def concatenate_freeing(parts, dtype=np.int64):
+    """``np.concatenate(parts)`` as ``dtype``, freeing each part once copied (``parts`` is emptied): the whole
+    never exists twice, as it would while ``np.concatenate`` holds the parts and the result.
+
+    >>> parts = [np.array([1, 2]), np.array([3])]
+    >>> concatenate_freeing(parts).tolist(), parts
+    ([1, 2, 3], [])
+    """
+    out = np.empty(sum(len(p) for p in parts), dtype=dtype)
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at:at + len(part)] = part
+        at += len(part)
+    return out
+
+
 def joined(cells, separator):
     """The bytes of every cell, in order, with ``separator`` (bytes) between them."""
     n = len(cells)

@@ -34,7 +34,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from .cells import Cells
+from .cells import Cells, concatenate_freeing
 
 QUOTE, LF, CR, SPACE, TAB = 34, 10, 13, 32, 9
 CHUNK = 1 << 22        # bytes per numpy pass: temporaries stay small and are reused
@@ -223,19 +223,7 @@ def _positions(buf, pos0, sep, with_quotes, with_cr):
             found = np.flatnonzero(mark)
             found += a
             quotes.append(found)
-    return _join(marks), _join(newlines), _join(quotes), n_lf
-
-
-def _join(parts):
-    """``np.concatenate(parts)``, freeing each part once copied (``parts`` is emptied): no second full copy."""
-    out = np.empty(sum(len(p) for p in parts), dtype=np.int64)
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[at:at + len(part)] = part
-        at += len(part)
-    return out
+    return concatenate_freeing(marks), concatenate_freeing(newlines), concatenate_freeing(quotes), n_lf
 
 
 def _check_quotes(buf, pos0, sep, quotes):

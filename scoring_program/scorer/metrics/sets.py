@@ -14,7 +14,7 @@ unique integers, never a Python loop per row.
 """
 import numpy as np
 
-from ..cells import Cells, Index, factorize, find_all
+from ..cells import Cells, Index, concatenate_freeing, factorize, find_all
 from ..lazy import pandas as pd
 from ..vocabulary import Vocabulary
 
@@ -111,8 +111,8 @@ def code_items(cells, sep, steps=()):
         block_rows += a
         rows.append(block_rows.astype(small))
         codes.append(vocabulary.add(items))
-    rows = _join(rows, small)
-    codes, items = _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+    rows = concatenate_freeing(rows, small)
+    codes, items = _normalised(concatenate_freeing(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
     keep = items.lengths()[codes] > 0  # items that normalise to nothing are no items
     if not keep.all():
         codes, items = _without_empty(codes[keep], items)
@@ -131,7 +131,7 @@ def code_cells(cells, steps=()):
     cells = _as_cells(cells)
     vocabulary = Vocabulary()
     codes = [vocabulary.add(cells[a:a + CELL_BLOCK]) for a in range(0, len(cells), CELL_BLOCK)]
-    return _normalised(_join(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
+    return _normalised(concatenate_freeing(codes, _index_type(len(vocabulary))), vocabulary.cells(), steps)
 
 
 def _normalised(codes, items, steps):
@@ -152,18 +152,6 @@ def _without_empty(codes, items):
 
 def _index_type(n):
     return np.int32 if n < 2 ** 31 else np.int64
-
-
-def _join(parts, dtype):
-    """``np.concatenate(parts)`` as ``dtype``, freeing each part once copied (``parts`` is emptied)."""
-    out = np.empty(sum(len(p) for p in parts), dtype=dtype)
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[at:at + len(part)] = part
-        at += len(part)
-    return out
 
 
 def coded_overlap_counts(gold_rows, gold_codes, gold_items, pred_rows, pred_codes, pred_items, n_rows):
