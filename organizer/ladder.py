@@ -158,7 +158,7 @@ def main(argv=None):
            "a new score is shown when it beats the team's shown score by more than one standard error of the "
            "paired difference over the board's units")
     labels = comp.cfg.columns
-    title = report.words(comp.cfg.title or comp.family.title)  # a family's title may be a Message's Problem
+    title = report.words(comp.cfg.title or comp.family.title)  # a family's title is a Message
     page = report.render("%s: public board %s (the Ladder)" % (title, args.board), [
         report.Section("Public board", [
             report.Table(["rank", "team", labels.get(primary, primary), "best submission", "submissions"],

@@ -103,7 +103,7 @@ class TaskFamily:
     """Base class; subclasses set the class attributes and implement the methods."""
 
     name = ""
-    title = ""
+    title = ""   # a Message (its text in each language) or a plain string
     # slot -> default file name; submission slots hold globs matched in res/.
     default_files: Dict[str, str] = {}
     submission_slots: Sequence[str] = ("submission",)

@@ -154,7 +154,7 @@ class KeywordSubmission:
 
 class Keywords(TaskFamily):
     name = "keywords"
-    title = TITLE()  # a Problem: the page title writes it in the competition's language
+    title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     options = {

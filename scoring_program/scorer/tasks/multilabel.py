@@ -264,7 +264,7 @@ class MultilabelSubmission:
 
 class Multilabel(TaskFamily):
     name = "multilabel"
-    title = TITLE()  # a Problem: the page title writes it in the competition's language
+    title = TITLE
     unit_noun = UNIT
     lower_is_better = ("coverage_error", "label_ranking_loss")
     default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
