@@ -467,13 +467,13 @@ def group_keys(key, ordered=False):
     n = len(key)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.argsort(key)
+    order = np.argsort(key, kind="stable")  # stable: equal keys stay in file order (and timsort likes repeats)
     sorted_key = key[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
     del sorted_key
-    first = np.minimum.reduceat(order, np.flatnonzero(new))   # each key's first position
+    first = order[new]   # each key's first position
     group = np.cumsum(new)
     del new
     group -= 1
@@ -482,7 +482,7 @@ def group_keys(key, ordered=False):
     del order, group
     if not ordered:
         return inverse, first
-    by_first = np.argsort(first)
+    by_first = np.argsort(first, kind="stable")
     rank = np.empty(len(first), dtype=np.int64)
     rank[by_first] = np.arange(len(first))
     return rank[inverse], first[by_first]
@@ -537,7 +537,7 @@ class Index:
     def _block_indexer(self, cells):
         key = keys(cells)
         if len(self.order) > LARGE_INDEX:  # searched in key order, the index is read front to back: twice faster
-            by_key = np.argsort(key)
+            by_key = np.argsort(key, kind="stable")
             slot = np.empty(len(key), dtype=np.intp)
             slot[by_key] = np.searchsorted(self.sorted_keys, key[by_key])
         else:

@@ -216,7 +216,7 @@ def pair_codes(rows, item_codes, n_items, recode=None):
         part *= width
         codes = item_codes[a:a + CELL_BLOCK]
         part += codes if recode is None else recode[codes]
-    pairs.sort()
+    pairs.sort(kind="stable")  # rows come in order: runs that timsort merges
     if len(pairs) < 2:
         return pairs
     new = np.empty(len(pairs), dtype=bool)
