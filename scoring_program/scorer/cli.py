@@ -8,7 +8,6 @@ with the organizer tools.
 """
 import os
 import sys
-import traceback
 
 from . import hosts, i18n, report
 from .config import language_of
@@ -71,6 +70,7 @@ def main(argv):
             message = HIDDEN_REFERENCE(details=details).text(lang)
         return _fail(output_dir, exc.who, message, exc.exit_code, lang)
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
+        import traceback  # only on a failure: importing it costs more than some whole runs' reading
         details = _for_organizer(output_dir, private, TRACEBACK, traceback.format_exc())
         lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,

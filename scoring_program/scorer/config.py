@@ -222,7 +222,9 @@ def parse_config(raw, families, ref_dir="."):
     if unknown:
         raise ConfigError(UNKNOWN_KEY(key=clip(repr(unknown[0]), 80), allowed=", ".join(_TOP_KEYS)))
 
-    task = _choice(raw, "task", sorted(families), None)
+    task = raw.get("task")
+    if not isinstance(task, str) or task not in families:  # listing every family imports them all: only here
+        task = _choice(raw, "task", sorted(families), None)
     family = families[task]
     board = _choice(raw, "board", BOARDS, "all")
 

@@ -8,7 +8,6 @@ of a sealed board, notes on the gold, the provenance of the run (digests of
 the program, the config and the reference data) and the Ladder's state.
 """
 import os
-import traceback
 from dataclasses import dataclass
 
 from . import hosts, ladder, provenance, report, resampling
@@ -220,4 +219,5 @@ def _privately(private, work):
     try:
         work()
     except Exception:  # noqa: BLE001  the visible outcome must not depend on hidden data
+        import traceback  # only on a failure
         write_text(os.path.join(private, PRIVATE_FAILURE), traceback.format_exc())

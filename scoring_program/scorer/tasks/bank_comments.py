@@ -376,19 +376,9 @@ def _ill_formed_notes(stray, codes, lengths, units, tagset, scheme_name, name):
     return notes
 
 
-def by_support(support):
-    """Class indices by decreasing support, ties in the classes' own order.
-
-    >>> by_support(np.array([3, 9, 3, 0])).tolist()
-    [1, 0, 2, 3]
-    """
-    support = np.asarray(support)
-    return np.lexsort((np.arange(len(support)), -support))
-
-
 def _entity_section(types, tp, n_pred, n_gold):
     rows, f1s = [], []
-    order = by_support(n_gold)
+    order = report.by_support(n_gold)
     for k in order:
         p, r, f = prf(tp[k], n_pred[k], n_gold[k])
         rows.append([types[k], int(n_gold[k]), int(n_pred[k]), int(tp[k]), p, r, f])
@@ -451,7 +441,7 @@ def _views_section(decodings, scored):
 
 
 def _class_section(matrix, kappa, accuracy):
-    order = by_support(matrix.sum(axis=1))
+    order = report.by_support(matrix.sum(axis=1))
     names = [CLASS_NAMES[i] for i in order]
     shown = matrix[np.ix_(order, order)]
     rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]

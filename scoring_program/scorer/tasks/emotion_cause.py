@@ -37,7 +37,6 @@ from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
 from .base import Contract, Reference, Result, TaskFamily, Units
-from .bank_comments import by_support
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -434,7 +433,7 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     parts = list(table["scores"].items())
     for name, _ in parts:
         headers += [header(part=PART_NAMES[name]) for header in PART_HEADERS]
-    order = 1 + by_support(counts["gold"][1:])   # the six emotions by gold pairs (neutral is not scored)
+    order = 1 + report.by_support(counts["gold"][1:])   # the six emotions by gold pairs (neutral is not scored)
     rows = []
     for j in order:
         row = [EMOTIONS[j], float(parts[0][1]["weights"][j - 1]), int(counts["gold"][j]), int(counts["pred"][j]),
@@ -455,7 +454,7 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     matrix = emotion_confusion(gold, pred, table["position"])
     labels = list(EMOTIONS) + [NO_PAIR]
     # every emotion (neutral too: a pair can be predicted neutral) by gold count, then (none)
-    shown = list(by_support(matrix[:N_EMOTIONS].sum(axis=1))) + [N_EMOTIONS]
+    shown = list(report.by_support(matrix[:N_EMOTIONS].sum(axis=1))) + [N_EMOTIONS]
     sorted_matrix = matrix[np.ix_(shown, shown)]
     names = [labels[i] for i in shown]
     conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]

@@ -36,7 +36,6 @@ from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
 from .base import Contract, Reference, Result, TaskFamily, Units
-from .bank_comments import by_support
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000
@@ -675,7 +674,7 @@ def _class_masks(tp, pred, gold, rule):
 
 def _class_section(labels, counts, mask, class_ap):
     p, r, f1, _ = ml.per_class(counts)
-    order = by_support(counts.gold_class)
+    order = report.by_support(counts.gold_class)
     rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
              float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), YES if mask[c] else NO]
             for c in order]

@@ -32,7 +32,6 @@ from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
 from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table, unit_index
 from .base import Contract, Reference, Result, TaskFamily, Units
-from .bank_comments import by_support
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
@@ -459,7 +458,7 @@ def _count_section(c):
 
 def _table_section(table, c):
     n = len(CLASSES)
-    order = list(by_support(table[:n, :].sum(axis=1)))
+    order = list(report.by_support(table[:n, :].sum(axis=1)))
     shown = table[np.ix_(order + [n], order + [n])]
     names = [OPINION_NAMES[CLASSES[i]] for i in order]
     head = [report.MATRIX_CORNER] + names + [NOT_FOUND, GOLD_TOTAL]
