@@ -110,6 +110,19 @@ def test_pair_codes_are_the_sorted_distinct_pairs(pairs, block):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
+@given(a=st.sets(st.integers(0, 40), max_size=25), b=st.sets(st.integers(0, 40), max_size=25),
+       block=st.sampled_from([1, 2, 5, 1 << 16]))
+def test_intersections_and_row_counts_of_pairs_are_the_set_ones(a, b, block):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(sets_module, "CELL_BLOCK", block)
+        sorted_a, sorted_b = np.array(sorted(a), dtype=np.int64), np.array(sorted(b), dtype=np.int64)
+        assert sets_module.sorted_intersection(sorted_a, sorted_b).tolist() == sorted(a & b)
+        # pairs of 7 items over 6 rows: pair // 7 is the row
+        assert sets_module.rows_of_pairs(sorted_a, 7, 6).tolist() == [sum(1 for v in a if v // 7 == r)
+                                                                      for r in range(6)]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(ids=st.lists(st.sampled_from(["u1", "u2", "u3", "x", "long unknown id", "long unknown 2nd", ""]), max_size=10),
        collide=st.booleans())
 def test_first_rows_name_the_first_row_of_each_id(ids, collide):

@@ -36,6 +36,16 @@ def test_an_ideographic_comma_inside_a_keyword_is_text(tmp_path):
     assert scores["micro_precision"] == 0.0 and scores["micro_recall"] == 0.0
 
 
+def test_a_test_id_may_hold_a_full_width_comma(tmp_path):
+    # the full-width check is for ids the test set does not have: a column separated by '，' leaves such ids
+    gold = "id,keywords\n\"A，1\",x_y\nB,z\n"
+    inp = make_input(tmp_path, {"config.yaml": CONFIG, "gold.csv": gold}, {"prediction.csv": "id,keywords\n\"A，1\",x\nB,z\n"})
+    proc = run_score(inp, tmp_path / "output")
+    assert proc.returncode == 0, proc.stderr
+    # A: 1 of 2 right, nothing wrong (F 2/3); B right (F 1): macro F1 5/6
+    assert read_scores(tmp_path / "output")["macro_f1"] == pytest.approx(5 / 6, abs=1e-9)
+
+
 CASES = [
     ("empty file", "", ["prediction.csv is empty"]),
     ("header only", "id,keywords\n", ["no rows"]),

@@ -313,11 +313,12 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
 
     empty = ids.lengths() == 0
     flag(np.flatnonzero(empty), lambda i: EMPTY_ID.at(name, int(line[i]), column=column, what=what))
-    if fullwidth:
-        for char, label in FULLWIDTH.items():
-            hit = np.flatnonzero(ids.contains(char))
-            flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
     position = unit_index(units).get_indexer(ids)
+    if fullwidth:  # a column separated by a full-width comma leaves ids that are no test ids: only those
+        other = np.flatnonzero(position < 0)
+        for char, label in FULLWIDTH.items():
+            hit = other[ids[other].contains(char)]
+            flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
     if repeats == "refuse":
         first = _first_rows(ids, position, empty, len(units))
         dup = first != np.arange(len(ids))

@@ -174,18 +174,23 @@ def coded_overlap_counts(gold_rows, gold_codes, gold_items, pred_rows, pred_code
 def sorted_intersection(a, b):
     """The values in both ``a`` and ``b``, sorted unique int arrays (``np.intersect1d`` without its sort).
 
+    A block of ``a`` and the part of ``b`` within its range are merged (a stable sort of two sorted runs
+    is one linear merge); a value in both sits twice, side by side.
+
     >>> sorted_intersection(np.array([1, 3, 5]), np.array([0, 3, 5, 9])).tolist()
     [3, 5]
     """
     if not len(a) or not len(b):
         return a[:0]
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    found = np.empty(len(small), dtype=bool)
-    for k in range(0, len(small), CELL_BLOCK):  # sorted queries a block at a time: small temporaries
-        part = small[k:k + CELL_BLOCK]
-        slot = np.minimum(np.searchsorted(large, part), len(large) - 1)
-        np.equal(large[slot], part, out=found[k:k + CELL_BLOCK])
-    return small[found]
+    found = []
+    for k in range(0, len(a), CELL_BLOCK):
+        part = a[k:k + CELL_BLOCK]
+        lo, hi = np.searchsorted(b, [part[0], part[-1]], side="left")[0], np.searchsorted(b, part[-1], side="right")
+        merged = np.concatenate([part, b[lo:hi]])
+        merged.sort(kind="stable")
+        twice = merged[1:] == merged[:-1]
+        found.append(merged[1:][twice])
+    return np.concatenate(found)
 
 
 def rows_of_pairs(pairs, n_items, n_rows):
@@ -194,8 +199,13 @@ def rows_of_pairs(pairs, n_items, n_rows):
     >>> rows_of_pairs(np.array([0, 4, 5]), 3, 3).tolist()  # rows 0, 1, 1
     [1, 2, 0]
     """
-    bounds = np.searchsorted(pairs, np.arange(n_rows + 1, dtype=np.int64) * max(n_items, 1))
-    return np.diff(bounds)
+    counts = np.zeros(n_rows, dtype=np.int64)
+    width = max(n_items, 1)
+    for k in range(0, len(pairs), CELL_BLOCK):  # sorted: a block's rows are one range of rows
+        rows = pairs[k:k + CELL_BLOCK] // width
+        first = int(rows[0])
+        counts[first:int(rows[-1]) + 1] += np.bincount(rows - first)
+    return counts
 
 
 def pair_codes(rows, item_codes, n_items, recode=None):
