@@ -194,13 +194,15 @@ def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
-@given(strings=st.lists(WORDS, max_size=12), vocabulary=st.lists(WORDS, unique=True, max_size=8))
-def test_a_large_index_finds_cells_as_a_small_one(strings, vocabulary):
-    # an Index beyond LARGE_INDEX searches each block's keys in sorted order; made large here by a tiny bound
+@given(strings=st.lists(WORDS, max_size=12), vocabulary=st.lists(WORDS, unique=True, max_size=8),
+       crowded=st.booleans())
+def test_an_index_finds_cells_in_any_bucket(strings, vocabulary, crowded):
+    # an Index buckets its keys by their top bits; crowded: every key in bucket 0, found by scanning it
     from scorer.cells import Index
     expected = [vocabulary.index(s) if s in vocabulary else -1 for s in strings]
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(cells_module, "LARGE_INDEX", 0)
+        if crowded:
+            monkeypatch.setattr(cells_module, "keys", lambda cells: REAL_KEYS(cells) & np.uint64(0xFFFFFFFF))
         monkeypatch.setattr(cells_module, "BLOCK", 3)
         assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected
 

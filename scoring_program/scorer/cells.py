@@ -20,7 +20,6 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
-LARGE_INDEX = 1 << 14   # an Index with more cells than this is searched with sorted keys (it leaves the cache)
 BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
@@ -125,6 +124,23 @@ class Cells:
         out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
         _gather(self, np.arange(len(self)), out, start)
         return Cells(out, start, end)
+
+    def compact_objects(self):
+        """(``compact()``, ``to_objects()``) from one copy of the bytes: the cells NUL-separated, a NUL being in
+        no cell.
+
+        >>> c, o = Cells.from_strings(["ab", "c"]).compact_objects()
+        >>> c.tolist(), o.tolist()
+        (['ab', 'c'], ['ab', 'c'])
+        """
+        if not len(self):
+            return self.compact(), self.to_objects()
+        data = joined(self, b"\0")
+        lengths = self.lengths()
+        end = np.cumsum(lengths + 1) - 1
+        objects = np.empty(len(self), dtype=object)
+        objects[:] = data.decode("utf-8", "surrogatepass").split("\0")
+        return Cells(np.frombuffer(data, dtype=np.uint8), end - lengths, end), objects
 
     def words(self):
         if self._words is None:
@@ -519,6 +535,13 @@ class Index:
             self.by_string = {s: k for k, s in enumerate(strings)}
             if len(self.by_string) != len(strings):
                 raise ValueError("the cells of an Index must be distinct")
+        # keys are uniform 64-bit values: their top bits cut the sorted keys into buckets of about one key,
+        # so a look-up reads its bucket's start and a key or two instead of searching the whole array
+        bits = max(1, int(len(key)).bit_length())
+        self._shift = np.uint64(64 - bits)
+        start = np.zeros((1 << bits) + 1, dtype=np.int64)
+        np.cumsum(np.bincount((self.sorted_keys >> self._shift).astype(np.intp), minlength=1 << bits), out=start[1:])
+        self._bucket_start = start
 
     def __len__(self):
         return len(self.cells)
@@ -536,18 +559,24 @@ class Index:
 
     def _block_indexer(self, cells):
         key = keys(cells)
-        if len(self.order) > LARGE_INDEX:  # searched in key order, the index is read front to back: twice faster
-            by_key = np.argsort(key, kind="stable")
-            slot = np.empty(len(key), dtype=np.intp)
-            slot[by_key] = np.searchsorted(self.sorted_keys, key[by_key])
-        else:
-            slot = np.searchsorted(self.sorted_keys, key)
-        slot = np.minimum(slot, len(self.order) - 1)
-        found = np.flatnonzero(self.sorted_keys[slot] == key)
+        bucket = (key >> self._shift).view(np.int64)
+        slot, end = self._bucket_start[bucket], self._bucket_start[bucket + 1]
+        del bucket
+        hit = slot < end
+        hit &= self.sorted_keys[np.minimum(slot, len(self.sorted_keys) - 1)] == key
+        found = np.where(hit, slot, -1)
+        live = np.flatnonzero(~hit & (slot + 1 < end))
+        while len(live):  # the rest of a bucket's keys, one step each: few buckets hold more than two
+            at = slot[live] + 1
+            slot[live] = at
+            hit = self.sorted_keys[at] == key[live]
+            found[live[hit]] = at[hit]
+            live = live[~hit & (at + 1 < end[live])]
+        rows = np.flatnonzero(found >= 0)
         position = np.full(len(cells), -1, dtype=np.int64)
-        candidate = self.order[slot[found]]
-        exact = _block_same(cells, found, self.cells, candidate, equal_keys=True)
-        position[found[exact]] = candidate[exact]
+        candidate = self.order[found[rows]]
+        exact = _block_same(cells, rows, self.cells, candidate, equal_keys=True)
+        position[rows[exact]] = candidate[exact]
         return position
 
     def tolist(self):

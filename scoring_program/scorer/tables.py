@@ -502,11 +502,10 @@ def indexed_units(ids):
     Without a repeat, the exact Index made to find one (one sort of 64-bit keys: distinct keys are distinct
     ids) is kept as ``unit_index`` of the returned array, so the submission's ids are looked up in it.
     """
-    compact = ids.compact()  # the index outlives the file's bytes
+    compact, units = ids.compact_objects()  # the index outlives the file's bytes
     try:
         index = Index(compact)
     except ValueError:  # a repeated id
-        return ids.to_objects(), int(np.flatnonzero(duplicated(ids))[0])
-    units = compact.to_objects()
+        return units, int(np.flatnonzero(duplicated(ids))[0])
     _UNIT_INDEX.update(units=weakref.ref(units), index=index)
     return units, None

@@ -367,7 +367,7 @@ def _repeats(id_code, id_text, view_code, views, opinion, line, name, rule, prob
     key = id_code.astype(np.int64)
     key *= max(len(views), 1)
     key += view_code
-    ordered = np.sort(key)
+    ordered = np.sort(key, kind="stable")  # rows usually come in sentence order: runs that timsort merges
     if not (ordered[1:] == ordered[:-1]).any():  # no pair given twice: the usual file
         return np.ones(len(key), dtype=bool)
     del ordered
