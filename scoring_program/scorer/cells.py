@@ -475,7 +475,11 @@ def factorize(cells, ordered=False):
 
 
 def group_keys(key, ordered=False):
-    """(codes, first) for the equal values of ``key`` (1-D integers), as ``factorize`` gives for cells.
+    """(codes, first) for the equal values of ``key`` (1-D integers), as ``factorize`` gives for cells: codes
+    in order of first appearance (``ordered`` is kept for callers that need no order; they get it anyway).
+
+    Equal keys meet in a hash table (linear probing, at least two slots per key): a few vectorized
+    rounds instead of a sort. Keys crafted to crowd the table take too many rounds; those are sorted.
 
     >>> [a.tolist() for a in group_keys(np.array([7, 3, 7, 5]), ordered=True)]
     [[0, 1, 0, 2], [0, 1, 3]]
@@ -483,21 +487,66 @@ def group_keys(key, ordered=False):
     n = len(key)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.argsort(key, kind="stable")  # stable: equal keys stay in file order (and timsort likes repeats)
+    key = np.ascontiguousarray(key)
+    owner = _hash_owners(key.view(np.uint64) if key.dtype.itemsize == 8 else key.astype(np.int64).view(np.uint64))
+    if owner is None:
+        return _sorted_groups(key)
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, owner, np.arange(n))  # each group's first position, whichever item owns its slot
+    first_of = first[owner]
+    del owner
+    is_first = np.zeros(n, dtype=bool)
+    is_first[first_of] = True
+    code = np.cumsum(is_first) - 1
+    return code[first_of], np.flatnonzero(is_first)
+
+
+PROBE_ROUNDS = 64   # rounds of linear probing before the keys are sorted instead
+
+
+def _hash_owners(key):
+    """For each key, the position of one key equal to it (the same for all of them), or None when probing
+    would take more than PROBE_ROUNDS rounds."""
+    n = len(key)
+    bits = max(4, (2 * n - 1).bit_length())
+    mask = (1 << bits) - 1
+    table = np.full(1 << bits, -1, dtype=np.int64)       # slot -> the position of the key that holds it
+    slot = ((key * _MIX) >> np.uint64(64 - bits)).view(np.int64)  # multiplicative hashing: the top bits
+    table[slot] = np.arange(n)  # the first round: every slot is free; of several claimants, one gets it
+    owner = table[slot]
+    moving = key[owner] != key
+    live = np.flatnonzero(moving)
+    slot = (slot[live] + 1) & mask
+    for _ in range(PROBE_ROUNDS - 1):
+        if not len(live):
+            return owner
+        held = table[slot]
+        free = held < 0
+        table[slot[free]] = live[free]
+        held[free] = table[slot[free]]
+        equal = key[held] == key[live]
+        owner[live[equal]] = held[equal]
+        moving = ~equal
+        live, slot = live[moving], (slot[moving] + 1) & mask
+    return owner if not len(live) else None
+
+
+def _sorted_groups(key):
+    """``group_keys`` by a stable sort: equal keys side by side."""
+    n = len(key)
+    order = np.argsort(key, kind="stable")
     sorted_key = key[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
     del sorted_key
-    first = order[new]   # each key's first position
+    first = order[new]   # each key's first position (stable: the earliest of equal keys comes first)
     group = np.cumsum(new)
     del new
     group -= 1
     inverse = np.empty(n, dtype=np.int64)
     inverse[order] = group
     del order, group
-    if not ordered:
-        return inverse, first
     by_first = np.argsort(first, kind="stable")
     rank = np.empty(len(first), dtype=np.int64)
     rank[by_first] = np.arange(len(first))
