@@ -491,8 +491,8 @@ def group_keys(key, ordered=False):
     owner = _hash_owners(key.view(np.uint64) if key.dtype.itemsize == 8 else key.astype(np.int64).view(np.uint64))
     if owner is None:
         return _sorted_groups(key)
-    first = np.full(n, n, dtype=np.int64)
-    np.minimum.at(first, owner, np.arange(n))  # each group's first position, whichever item owns its slot
+    first = np.full(n, n, dtype=owner.dtype)
+    np.minimum.at(first, owner, np.arange(n, dtype=owner.dtype))  # each group's first position, whoever owns it
     first_of = first[owner]
     del owner
     is_first = np.zeros(n, dtype=bool)
@@ -510,9 +510,10 @@ def _hash_owners(key):
     n = len(key)
     bits = max(4, (2 * n - 1).bit_length())
     mask = (1 << bits) - 1
-    table = np.full(1 << bits, -1, dtype=np.int64)       # slot -> the position of the key that holds it
+    small = np.int32 if n < 2 ** 31 else np.int64
+    table = np.full(1 << bits, -1, dtype=small)       # slot -> the position of the key that holds it
     slot = ((key * _MIX) >> np.uint64(64 - bits)).view(np.int64)  # multiplicative hashing: the top bits
-    table[slot] = np.arange(n)  # the first round: every slot is free; of several claimants, one gets it
+    table[slot] = np.arange(n, dtype=small)  # the first round: every slot is free; of several claimants, one wins
     owner = table[slot]
     moving = key[owner] != key
     live = np.flatnonzero(moving)
@@ -588,7 +589,7 @@ class Index:
         # so a look-up reads its bucket's start and a key or two instead of searching the whole array
         bits = max(1, int(len(key)).bit_length())
         self._shift = np.uint64(64 - bits)
-        start = np.zeros((1 << bits) + 1, dtype=np.int64)
+        start = np.zeros((1 << bits) + 1, dtype=np.int32 if len(key) < 2 ** 31 else np.int64)
         np.cumsum(np.bincount((self.sorted_keys >> self._shift).astype(np.intp), minlength=1 << bits), out=start[1:])
         self._bucket_start = start
 
