@@ -20,6 +20,7 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
+PROBE_ROUNDS = 64   # hash-table rounds before crowded keys are sorted or searched instead
 BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
@@ -501,9 +502,6 @@ def group_keys(key, ordered=False):
     return code[first_of], np.flatnonzero(is_first)
 
 
-PROBE_ROUNDS = 64   # rounds of linear probing before the keys are sorted instead
-
-
 def _hash_owners(key):
     """For each key, the position of one key equal to it (the same for all of them), or None when probing
     would take more than PROBE_ROUNDS rounds."""
@@ -616,12 +614,18 @@ class Index:
         hit &= self.sorted_keys[np.minimum(slot, len(self.sorted_keys) - 1)] == key
         found = np.where(hit, slot, -1)
         live = np.flatnonzero(~hit & (slot + 1 < end))
-        while len(live):  # the rest of a bucket's keys, one step each: few buckets hold more than two
+        for _ in range(PROBE_ROUNDS):  # the rest of a bucket's keys, one step each: few buckets hold more than two
+            if not len(live):
+                break
             at = slot[live] + 1
             slot[live] = at
             hit = self.sorted_keys[at] == key[live]
             found[live[hit]] = at[hit]
             live = live[~hit & (at + 1 < end[live])]
+        if len(live):  # a crowded bucket: searched
+            at = np.minimum(np.searchsorted(self.sorted_keys, key[live]), len(self.sorted_keys) - 1)
+            hit = self.sorted_keys[at] == key[live]
+            found[live[hit]] = at[hit]
         rows = np.flatnonzero(found >= 0)
         position = np.full(len(cells), -1, dtype=np.int64)
         candidate = self.order[found[rows]]
