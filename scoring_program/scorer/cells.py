@@ -464,8 +464,8 @@ def _same_as_first(cells, codes, first):
 def factorize(cells, ordered=False):
     """(codes, first): a code per cell, equal cells alike, and the first cell of each code (``first[code]``).
 
-    Codes follow the order of first appearance (as ``pandas.factorize``) when ``ordered``; otherwise an
-    order of no meaning, one sort cheaper.
+    Codes follow the order of first appearance (as ``pandas.factorize``); ``ordered`` says a caller relies
+    on that order.
     """
     if not len(cells):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)

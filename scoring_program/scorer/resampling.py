@@ -56,7 +56,7 @@ class Groups:
 def distinct_rows(table):
     """Groups of equal rows, numbered in order of first appearance (NaN equals NaN, -0.0 equals 0.0).
 
-    One 64-bit key per row and one sort; every row is then compared with its group's first row, and on a
+    One 64-bit key per row, grouped by ``cells.group_keys``; every row is then compared with its group's first row, and on a
     key collision the rows are grouped by their values.
 
     >>> g = distinct_rows(np.array([[1, 0], [0, 1], [1, 0]]))

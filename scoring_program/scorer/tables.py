@@ -499,7 +499,7 @@ def reference_units(table, column="id"):
 def indexed_units(ids):
     """(``ids`` (Cells) as an object array of str, the first cell that repeats an earlier one or None).
 
-    Without a repeat, the exact Index made to find one (one sort of 64-bit keys: distinct keys are distinct
+    Without a repeat, the exact Index made to find one (its sorted 64-bit keys: distinct keys are distinct
     ids) is kept as ``unit_index`` of the returned array, so the submission's ids are looked up in it.
     """
     compact, units = ids.compact_objects()  # the index outlives the file's bytes
