@@ -229,3 +229,25 @@ def test_search_sorted_is_searchsorted_for_sorted_queries(a, v, side, block):
     from scorer.metrics.spans import search_sorted
     a, v = np.sort(np.array(a, dtype=np.int64)), np.sort(np.array(v, dtype=np.int64))
     assert search_sorted(a, v, side, block).tolist() == np.searchsorted(a, v, side).tolist()
+
+
+@pytest.mark.parametrize("sorted_entries", [0, 1 << 22])
+def test_per_class_ap_finds_each_class_by_sort_or_by_comparison_alike(sorted_entries):
+    # 0: every class's entries found by a comparison (the path of very long lists); else by one sort
+    from sklearn.metrics import average_precision_score
+    import scorer.metrics.label_ranking as label_ranking_module
+    rng = np.random.default_rng(7)
+    n, n_classes = 300, 6
+    relevant = rng.random((n, n_classes)) < 0.3
+    scores = np.round(rng.random((n, n_classes)), 2)   # ties inside classes
+    order = np.argsort(-scores, axis=1, kind="stable")[:, :4]   # four labels listed per sample
+    listed = label_ranking_module.Listed.of(order.tolist(), np.take_along_axis(scores, order, 1).tolist())
+    matrix = np.full((n, n_classes), -np.inf)
+    np.put_along_axis(matrix, order, np.take_along_axis(scores, order, 1), 1)
+    matrix[np.isinf(matrix)] = -1.0   # unlisted: below every listed score, tied
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(label_ranking_module, "SORTED_ENTRIES", sorted_entries)
+        ours = label_ranking_module.per_class_ap(listed, relevant)
+    expected = [average_precision_score(relevant[:, c], matrix[:, c]) if relevant[:, c].any() else 0.0
+                for c in range(n_classes)]
+    assert ours == pytest.approx(expected, abs=1e-12)

@@ -84,7 +84,8 @@ def _tie_groups(keys_changed):
     return np.cumsum(keys_changed) - 1
 
 
-FEW_CLASSES = 64  # up to this many classes, each class's entries are found by a comparison (no sort)
+FEW_CLASSES = 64  # up to this many classes, each class's entries may be found by a comparison (no sort)
+SORTED_ENTRIES = 1 << 22  # up to this many entries, they are sorted by class all the same (a 32 MB index)
 ROWS = 1 << 16  # samples measured at once: the temporaries of a million samples stay small
 
 
@@ -158,9 +159,9 @@ def per_class_ap(listed, relevant):
     positives = relevant.sum(axis=0).astype(float)
     rel_listed = _relevant_listed(listed, relevant)
     listed_count = _count(listed.code, n_classes)
-    if n_classes > FEW_CLASSES:  # the entries of each class, found by one sort
+    if n_classes > FEW_CLASSES or len(listed.code) <= SORTED_ENTRIES:  # the entries of each class, by one sort
         small = np.int16 if n_classes < 2 ** 15 else np.int64
-        by_code = np.argsort(listed.code.astype(small), kind="stable")
+        by_code = np.argsort(listed.code.astype(small), kind="stable")  # a radix sort of 16-bit codes
         bounds = np.concatenate(([0], np.cumsum(listed_count).astype(np.int64)))
         entries = lambda c: by_code[bounds[c]:bounds[c + 1]]  # noqa: E731
     else:  # or by one comparison each: nothing as large as the entries is kept
