@@ -251,3 +251,17 @@ def test_per_class_ap_finds_each_class_by_sort_or_by_comparison_alike(sorted_ent
     expected = [average_precision_score(relevant[:, c], matrix[:, c]) if relevant[:, c].any() else 0.0
                 for c in range(n_classes)]
     assert ours == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(gold=st.sets(st.integers(0, 60), max_size=20), pred=st.sets(st.integers(0, 60), max_size=20),
+       rounds=st.sampled_from([0, 1, 2, 8]))
+def test_entities_starting_before_a_span_are_counted_as_searchsorted_counts_them(gold, pred, rounds):
+    # disjoint sorted spans from sorted distinct bounds; rounds=0: every span is searched at once
+    from scorer.metrics.entity_views import _starting_before
+    g, p = sorted(gold), sorted(pred)
+    g_start, g_end = np.array(g[0:len(g) // 2 * 2:2]), np.array(g[1:len(g) // 2 * 2:2])
+    p_start, p_end = np.array(p[0:len(p) // 2 * 2:2]), np.array(p[1:len(p) // 2 * 2:2])
+    lo = np.array([sum(1 for e in g_end if e <= s) for s in p_start], dtype=np.int64)
+    expected = [sum(1 for s in g_start if s < e) for e in p_end]
+    assert _starting_before(g_start, lo, p_end, rounds).tolist() == expected

@@ -70,7 +70,7 @@ def _candidates(gold, pred):
     """(pred index, gold index) of every candidate pair, sorted by pred then gold; per pred its group rank; and
     the pairs' bounds (pred start, pred end, gold start, gold end), read once for the views."""
     lo = np.searchsorted(gold.end, pred.start, side="right")   # first gold ending after the pred starts
-    hi = np.searchsorted(gold.start, pred.end, side="left")    # golds starting before the pred ends
+    hi = _starting_before(gold.start, lo, pred.end)            # golds starting before the pred ends
     count = np.maximum(hi - lo, 0)
     pi = np.repeat(np.arange(len(pred), dtype=np.int64), count)
     gi = np.repeat(lo, count) + (np.arange(len(pi)) - np.repeat(np.cumsum(count) - count, count))
@@ -87,6 +87,29 @@ def _candidates(gold, pred):
     if keep.all():
         return pi, gi.astype(np.int64, copy=False), rank, (ps, pe, gs, ge)
     return pi[keep], gi[keep].astype(np.int64), rank, (ps[keep], pe[keep], gs[keep], ge[keep])
+
+
+def _starting_before(starts, lo, ends, rounds=8):
+    """``np.searchsorted(starts, ends, side="left")`` where each answer is at least ``lo``: the entities before
+    ``lo`` end before the span starts, so they start before it ends. Counted on from ``lo`` a step at a time
+    (a span overlaps few entities); the spans still counting after ``rounds`` steps are searched.
+
+    >>> _starting_before(np.array([0, 4, 6, 9]), np.array([0, 1, 3]), np.array([5, 9, 12])).tolist()
+    [2, 3, 4]
+    """
+    hi = lo.copy()
+    live = np.arange(len(hi))
+    for _ in range(rounds):
+        at = hi[live]
+        live = live[at < len(starts)]
+        if not len(live):
+            return hi
+        more = starts[hi[live]] < ends[live]
+        live = live[more]
+        hi[live] += 1
+    if len(live):
+        hi[live] = np.searchsorted(starts, ends[live], side="left")
+    return hi
 
 
 def _closest(pi, distance):
