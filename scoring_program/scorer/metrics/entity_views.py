@@ -206,14 +206,15 @@ def _views(gold, pred):
     outcome = {v: np.zeros(len(pred), dtype=np.int8) for v in ("strict", "exact", "type")}  # 0 spurious
     taken = {v: np.zeros(len(gold), dtype=bool) for v in outcome}
     # A pair alone (its prediction has no other candidate, its gold entity no other prediction) meets no
-    # contest: whatever its round, the gold entity is free and the only one, so each view decides at once.
-    alone = (np.bincount(pi, minlength=len(pred))[pi] == 1) & (np.bincount(gi, minlength=len(gold))[gi] == 1)
-    p1, g1 = pi[alone], gi[alone]
-    for view, right in (("strict", same_bounds & same_type), ("exact", same_bounds), ("type", same_type)):
-        outcome[view][p1] = np.where(right[alone], CORRECT, INCORRECT)
-        taken[view][g1] = True
-    if alone.all():
-        return _counts(outcome, taken)
+    # contest: whatever its round, the gold entity is free and the only one, so each view decides at once;
+    # those pairs are only counted. Both index columns are sorted (spans are disjoint and in order on each
+    # side), so a value met once differs from both its neighbours.
+    alone = _once(pi) & _once(gi)
+    n_alone = int(alone.sum())
+    decided = {view: (int(right[alone].sum()), n_alone) for view, right in
+               (("strict", same_bounds & same_type), ("exact", same_bounds), ("type", same_type))}
+    if n_alone == len(pi):
+        return _counts(outcome, taken, decided, len(pred), len(gold))
     # the other pairs share a prediction or a gold entity only among themselves: matched round by round
     rest = ~alone
     pi, gi, ps, pe, gs, ge = pi[rest], gi[rest], ps[rest], pe[rest], gs[rest], ge[rest]
@@ -239,17 +240,30 @@ def _views(gold, pred):
             outcome[view][pi[first]] = INCORRECT
             taken[view][gi[best]] = True
             taken[view][gi[first]] = True
-    return _counts(outcome, taken)
+    return _counts(outcome, taken, decided, len(pred), len(gold))
 
 
-def _counts(outcome, taken):
-    """The ViewCounts of each view from the outcome of every prediction and the gold entities taken."""
+def _once(sorted_values):
+    """True where a value of a sorted array occurs once."""
+    once = np.ones(len(sorted_values), dtype=bool)
+    if len(sorted_values) > 1:
+        differs = sorted_values[1:] != sorted_values[:-1]
+        once[1:] &= differs
+        once[:-1] &= differs
+    return once
+
+
+def _counts(outcome, taken, decided, n_pred, n_gold):
+    """The ViewCounts of each view: the pairs decided alone (correct, decided) per view, then the outcome of
+    every other prediction and the gold entities the others took."""
     out = {}
     for view in VIEWS:
         source = "exact" if view == "partial" else view
         o, t = outcome[source], taken[source]
-        correct, wrong = int((o == CORRECT).sum()), int((o == INCORRECT).sum())
+        right, alone = decided[source]
+        correct = right + int((o == CORRECT).sum())
+        wrong = alone - right + int((o == INCORRECT).sum())
         out[view] = ViewCounts(correct=correct, incorrect=0 if view == "partial" else wrong,
-                               partial=wrong if view == "partial" else 0, missed=int((~t).sum()),
-                               spurious=int((o == 0).sum()), half_partial=view in ("partial", "type"))
+                               partial=wrong if view == "partial" else 0, missed=n_gold - alone - int(t.sum()),
+                               spurious=n_pred - correct - wrong, half_partial=view in ("partial", "type"))
     return out
