@@ -21,6 +21,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words i
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
 PROBE_ROUNDS = 64   # hash-table rounds before crowded keys are sorted or searched instead
+_FAST_UFUNC_AT = np.lib.NumpyVersion(np.__version__) >= "1.25.0"   # before, ufunc.at was slower than a sort
 BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
@@ -489,6 +490,8 @@ def group_keys(key, ordered=False):
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     key = np.ascontiguousarray(key)
+    if not _FAST_UFUNC_AT:
+        return _sorted_groups(key)
     owner = _hash_owners(key.view(np.uint64) if key.dtype.itemsize == 8 else key.astype(np.int64).view(np.uint64))
     if owner is None:
         return _sorted_groups(key)
