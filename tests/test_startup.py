@@ -2,7 +2,7 @@
 
 Start-up is a fixed cost of every submission (a third of a small run's time);
 these tests fail when a module-level import brings back what the run never
-uses: another family's module and metrics, pandas, traceback.
+uses: another family's module and metrics, pandas, traceback, zipfile.
 """
 import json
 import subprocess
@@ -58,3 +58,4 @@ def test_a_run_imports_its_family_only(tmp_path, family):
     if family != "emotion_cause":   # its JSON reader works on pandas Series (conversations, not millions of rows)
         assert "pandas" not in modules
     assert "traceback" not in modules
+    assert "zipfile" not in modules   # the submissions here are plain files

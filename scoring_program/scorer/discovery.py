@@ -18,7 +18,6 @@ import fnmatch
 import os
 import stat
 import struct
-import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -163,19 +162,24 @@ def _reader(path):
     return read
 
 
-# Everything zipfile raises on a damaged, encrypted or exotic archive: the participant's upload, not our bug.
-_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, UnicodeDecodeError,
-               NotImplementedError, RuntimeError, zlib.error, OverflowError, struct.error, IndexError, KeyError)
+def _zip_errors(zipfile):
+    """Everything zipfile raises on a damaged, encrypted or exotic archive: the participant's upload, not our bug.
+
+    zipfile (and the compression modules it loads) is imported only for an uploaded archive.
+    """
+    return (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, UnicodeDecodeError,
+            NotImplementedError, RuntimeError, zlib.error, OverflowError, struct.error, IndexError, KeyError)
 
 
 def _zip_members(path, rel):
     count = zip_entry_count(path)
     if count is not None and count > MAX_ZIP_ENTRIES:
         raise SubmissionError(TOO_MANY_ENTRIES(name=clip(rel, 80), n=count))
+    import zipfile
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
-    except _ZIP_ERRORS as exc:
+    except _zip_errors(zipfile) as exc:
         raise SubmissionError(BAD_ZIP(name=clip(rel, 80), reason=Reason(exc)))
     if len(infos) > MAX_ZIP_ENTRIES:
         raise SubmissionError(TOO_MANY_ENTRIES(name=clip(rel, 80), n=len(infos)))
@@ -193,10 +197,11 @@ def _member_reader(path, rel, info):
         name = "%s/%s" % (rel, info.filename)
         if info.flag_bits & 0x1:
             raise SubmissionError(ENCRYPTED(name=clip(name, 80)))
+        import zipfile
         try:
             with zipfile.ZipFile(path) as archive:
                 return archive.read(info)
-        except _ZIP_ERRORS as exc:
+        except _zip_errors(zipfile) as exc:
             raise SubmissionError(BAD_MEMBER(name=clip(name, 80), reason=Reason(exc)))
 
     return read
