@@ -41,7 +41,7 @@ def _en(value):
 
 
 def _view_rows(result):
-    section = next(s for s in result.sections if _en(s.title).startswith("Partial-match views"))
+    section = next(s for s in result.report_sections() if _en(s.title).startswith("Partial-match views"))
     table = section.blocks[0]
     return [dict(zip(map(_en, table.headers), map(_en, row))) for row in table.rows]
 

@@ -10,7 +10,7 @@ the program, the config and the reference data) and the Ladder's state.
 import os
 from dataclasses import dataclass
 
-from . import hosts, ladder, provenance, report, resampling
+from . import background, hosts, ladder, provenance, report, resampling
 from .api import Competition, ordered_keys, ordered_scores, reference_dir, submission_dir
 from .config import find_config
 from .outputs import write_scores, write_text
@@ -63,8 +63,7 @@ class RunResult:
 
 def run(input_dir, output_dir):
     """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
-    comp = Competition.open(reference_dir(input_dir))
-    submission = comp.read_submission(submission_dir(input_dir))
+    comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir))
     private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_is_hidden(input_dir) else None
     program = provenance.program_digest()
     if private:
@@ -126,7 +125,9 @@ def _write_outputs(output_dir, comp, result, scores, program):
     """scores.txt, scores.json and the page of a full report; returns the scores written."""
     cfg = comp.cfg
     digits = _rounding(cfg)
-    bounds = primary_interval(comp, result)
+    interval = background.start(primary_interval, comp, result)
+    breakdowns = result.report_sections()
+    bounds = interval.result()
     if bounds is not None and digits is not None:
         bounds = tuple(round(v, digits) for v in bounds)
     shown = _round_all(scores, digits)
@@ -152,7 +153,7 @@ def _write_outputs(output_dir, comp, result, scores, program):
         feedback.append(report.Text(NO_CLASS_COUNTS, "note"))
     if feedback:
         sections.append(report.Section(FEEDBACK_TITLE, feedback))
-    sections += [s for s in result.sections if not (hide_classes and s.per_class)]
+    sections += [s for s in breakdowns if not (hide_classes and s.per_class)]
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.render(page_title(comp), sections, result.summary, cfg.language, footer(comp, program)))
     return shown

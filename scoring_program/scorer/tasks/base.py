@@ -13,13 +13,20 @@ registry finds it by itself, so adding a family touches nothing else
    built from the public test inputs in ``folder`` (the starting kit), without
    a single answer; None when the family has no offline check or the inputs
    are not there.
-3. ``read_submission(files, contract, cfg, problems)``: read and validate the
+3. ``parse_submission(files, cfg)`` (optional) and then
+   ``read_submission(parsed, contract, cfg, problems)``: read and validate the
    participant's files against *every* unit of the contract, whatever the
-   board, so that no message depends on (or reveals) the board split. Each
-   problem goes to ``problems`` (a ``scorer.problems.Problems``): on a
-   platform the first one ends the run, the offline check collects them all;
-   a problem that makes the rest unreadable is raised. Returns the submission,
-   or None when problems were collected.
+   board, so that no message depends on (or reveals) the board split. The
+   first step does what needs no reference data (reading the tables, cutting
+   and coding their tokens, parsing numbers) and reports nothing but a problem
+   that leaves the file unreadable (raised: encoding, header, columns); score.py
+   runs it while the reference loads on a second thread. By default it returns
+   the files unchanged, and ``read_submission`` does all the work. The second
+   step reports every row problem, in its own order: each goes to
+   ``problems`` (a ``scorer.problems.Problems``): on a platform the first one
+   ends the run, the offline check collects them all; a problem that makes the
+   rest unreadable is raised. Returns the submission, or None when problems
+   were collected.
 4. ``score(reference, submission, mask, cfg) -> Result``: score the units
    where ``mask`` (a boolean array in reference order) is True. The Result
    also names, in ``units``, the per-unit counts behind its keys; and
@@ -87,9 +94,17 @@ class Result:
     """Scores in leaderboard order, plus the report's sections for this board."""
 
     scores: Dict[str, float]
-    sections: List[Any] = field(default_factory=list)
+    # the report's sections, or a function that builds them when the page is written (score.py builds them
+    # while the primary score's interval is drawn on a second thread: worth it where they cost time)
+    sections: Any = field(default_factory=list)
     summary: Any = ""   # a string, or a Problem written in the competition's language
     units: List[Units] = field(default_factory=list)
+
+    def report_sections(self):
+        """The report's sections (built now if the family gave a function)."""
+        if callable(self.sections):
+            self.sections = self.sections()
+        return self.sections
 
     def units_of(self, key):
         """The Units group that holds ``key``, or None (a key that is no sum over units, e.g. macro AP)."""
@@ -127,7 +142,15 @@ class TaskFamily:
     def public_contract(self, folder, cfg) -> Optional[Contract]:
         return None
 
-    def read_submission(self, files, contract, cfg, problems):
+    def parse_submission(self, files, cfg):
+        """What ``read_submission`` gets: the work on ``files`` (slot -> SubmittedFile) that needs no reference.
+
+        Only a problem that leaves a file unreadable may be raised here; row problems are reported by
+        ``read_submission`` in its own order, so that the first problem of a file is the same either way.
+        """
+        return files
+
+    def read_submission(self, parsed, contract, cfg, problems):
         raise NotImplementedError
 
     def score(self, reference, submission, mask, cfg) -> Result:

@@ -1,0 +1,48 @@
+"""Work on a second thread, for the steps of a run that do not depend on each other.
+
+numpy lets go of the interpreter lock inside its array loops, so two steps
+made of large array operations (reading the reference while the submission is
+cut and coded, the bootstrap interval while the report's breakdowns are built)
+take about the time of the longer one on two cores, and their sum on one. Each
+step computes its own values from inputs nobody changes, so the results, and
+every output byte, are the same whichever finishes first.
+
+>>> pending = start(sum, [1, 2, 3])
+>>> pending.result()
+6
+>>> start(int, "x").result()
+Traceback (most recent call last):
+...
+ValueError: invalid literal for int() with base 10: 'x'
+"""
+import threading
+
+
+class Pending:
+    """``fn(*args)`` running on its own thread; ``result()`` waits for it and returns its value or raises its error."""
+
+    def __init__(self, fn, args):
+        self._fn, self._args = fn, args
+        self._value = self._error = None
+        self._thread = threading.Thread(target=self._run, name="scorer-%s" % getattr(fn, "__name__", "work"),
+                                         daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        try:
+            self._value = self._fn(*self._args)
+        except BaseException as exc:  # noqa: BLE001  handed to the thread that asks for the result
+            self._error = exc
+        finally:
+            self._fn = self._args = None  # the inputs can go as soon as the step is done
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def start(fn, *args):
+    """Start ``fn(*args)`` on a second thread now; its Pending gives the value."""
+    return Pending(fn, args)
