@@ -23,8 +23,8 @@ from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
-from ..tables import match_ids, missing_ids, public_table, read_table, reference_table, reference_units
-from ..tagcodes import encode_cells, split_tokens
+from ..tables import Table, match_ids, missing_ids, public_table, read_table, reference_table, reference_units
+from ..tagcodes import Encoded, encode_cells, split_tokens
 from .base import Contract, Reference, Result, TaskFamily, Units
 
 CLASSES = ("0", "1", "2")
@@ -143,6 +143,19 @@ class BankSubmission:
     classes: np.ndarray
 
 
+@dataclass
+class ParsedBank:
+    """A submission's table with its classes and tags coded, not yet checked against the comments."""
+
+    table: Table
+    classes: np.ndarray           # class code per row, -1 where it is none
+    enc: Encoded                  # tag codes (-1: not a tag) and tags per row
+
+
+def _tagset(cfg):
+    return TagSet(tuple(cfg.options["entity_types"]))
+
+
 class BankComments(TaskFamily):
     name = "bank_comments"
     title = TITLE
@@ -168,7 +181,7 @@ class BankComments(TaskFamily):
         if (classes < 0).any():
             i = int(np.flatnonzero(classes < 0)[0])
             raise ReferenceDataError(GOLD_CLASS.at(name, i + 2, unit=ids.text(i), value=table.cells("class").text(i)))
-        tagset = TagSet(tuple(cfg.options["entity_types"]))
+        tagset = _tagset(cfg)
         enc = encode_cells(table.cells("BIO_anno"), tagset.tags)
         if (enc.codes < 0).any():
             row, pos = enc.locate(int(np.flatnonzero(enc.codes < 0)[0]))
@@ -193,12 +206,16 @@ class BankComments(TaskFamily):
         table = public_table(folder, self.public_inputs, ["id", "text"])
         if table is None:
             return None
-        return BankContract(table.cells("id").strip().to_objects(), table.char_lengths("text"),
-                            TagSet(tuple(cfg.options["entity_types"])))
+        return BankContract(table.cells("id").strip().to_objects(), table.char_lengths("text"), _tagset(cfg))
 
     # -- submission --------------------------------------------------------------------------
-    def read_submission(self, files, contract, cfg, problems):
+    def parse_submission(self, files, cfg):
         table = read_table(files["submission"], COLUMNS, SubmissionError)
+        return ParsedBank(table, class_codes(table.cells("class").strip()),
+                          encode_cells(table.cells("BIO_anno"), _tagset(cfg).tags))
+
+    def read_submission(self, parsed, contract, cfg, problems):
+        table, classes, enc = parsed.table, parsed.classes, parsed.enc
         name, line = table.name, table.line
         position = match_ids(table, "id", contract.units, problems)
         ids = table.cells("id").strip()
@@ -207,12 +224,10 @@ class BankComments(TaskFamily):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
         cls = table.cells("class").strip()
-        classes = class_codes(cls)
         problems.add_rows(np.flatnonzero(classes < 0), line,
                           lambda i: BAD_CLASS.at(**at(i, "class"), value=repr(clip(cls.text(i)))))
 
         tags = table.cells("BIO_anno")
-        enc = encode_cells(tags, contract.tagset.tags)
         ends = np.cumsum(enc.counts)
         bad_token = np.flatnonzero(enc.codes < 0)
         row_of = np.searchsorted(ends, bad_token, side="right")
@@ -301,12 +316,13 @@ class BankComments(TaskFamily):
         if scheme is not CONLLEVAL:  # nervaluate reads tag lists conlleval-style: show its numbers too
             decodings.append((CONLLEVAL, gold_segments.entities(CONLLEVAL), pred_segments.entities(CONLLEVAL)))
         del gold_segments, pred_segments
-        sections = [
-            _entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
-            _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
-            _views_section(decodings, scheme),
-            _class_section(matrix, kappa, accuracy),
-        ]
+
+        def sections():  # the partial-match views take time: built when the page is written
+            return [_entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
+                    _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
+                    _views_section(decodings, scheme),
+                    _class_section(matrix, kappa, accuracy)]
+
         summary = SUMMARY(n=int(doc_mask.sum()), chars=int(lengths.sum()), scheme=SCHEME_TEXT[scheme.name])
         units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), per_comment)]
         return Result(scores, sections, summary, units)

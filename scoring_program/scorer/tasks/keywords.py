@@ -199,13 +199,16 @@ class Keywords(TaskFamily):
         return None if units is None else Contract(units)
 
     # -- submission --------------------------------------------------------------------------
-    def read_submission(self, files, contract, cfg, problems):
+    def parse_submission(self, files, cfg):
         # keywords themselves hold full-width commas: only ids are checked for them
         table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"), fullwidth=False)
+        return table, _keyword_items(table.cells("keywords"), cfg)
+
+    def read_submission(self, parsed, contract, cfg, problems):
+        table, (rows, codes, distinct) = parsed
         sample = match_ids(table, "id", contract.units, problems, fullwidth=True)
         if problems:
             return None
-        rows, codes, distinct = _keyword_items(table.cells("keywords"), cfg)
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
         return KeywordSubmission(rows=sample.astype(rows.dtype)[rows], codes=codes, distinct=distinct, present=present)

@@ -23,7 +23,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .. import advice, digests, report
+from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
@@ -255,6 +255,14 @@ class MultilabelReference(Reference):
 
 
 @dataclass
+class ParsedMultilabel:
+    """A submission's table and the numbers of its scores column, not yet checked against the samples."""
+
+    table: object
+    scores: Optional[Tuple[np.ndarray, np.ndarray]]  # (every score, scores per row); None: no scores column
+
+
+@dataclass
 class MultilabelSubmission:
     ranked: np.ndarray            # (n_samples, depth) class code at each rank, -1 past the list end
     predicted: np.ndarray         # (n_samples, n_classes) bool: the predicted set
@@ -331,13 +339,19 @@ class Multilabel(TaskFamily):
         return MultilabelContract(table.cells("id").strip().to_objects(), tuple(_read_labels(cfg)))
 
     # -- submission --------------------------------------------------------------------------
-    def read_submission(self, files, contract, cfg, problems):
+    def parse_submission(self, files, cfg):
         # encoding, emptiness, separator, columns: in that order, then the scores column the threshold needs
         table = read_table(files["submission"], COLUMNS, SubmissionError, optional=("scores",))
-        line, name = table.line, table.name
         threshold = cfg.options["set_threshold"]
         if threshold is not None and "scores" not in table.columns:
-            raise SubmissionError(NEEDS_SCORES.at(name, 1, threshold=threshold))
+            raise SubmissionError(NEEDS_SCORES.at(table.name, 1, threshold=threshold))
+        scores = numbers(table.cells("scores")) if "scores" in table.columns else None
+        return ParsedMultilabel(table, scores)
+
+    def read_submission(self, parsed, contract, cfg, problems):
+        table, numbers_read = parsed.table, parsed.scores
+        parsed.table = None  # taken: the file's bytes go as soon as every message is made
+        line, name = table.line, table.name
         position = match_ids(table, "id", contract.units, problems)
         ids = table.cells("id").strip()
         labels = contract.labels
@@ -362,8 +376,8 @@ class Multilabel(TaskFamily):
         problems.add_rows(list(first_twice), line, lambda i: REPEATED_LABEL.at(
             **at(first_twice[i]), token=repr(tokens.text(first_twice[i])), pos=int(tokens.position[first_twice[i]]) + 1))
         scores = None
-        if "scores" in table.columns:
-            scores = _read_scores(table.cells("scores"), tokens, line, ids, name, problems)
+        if numbers_read is not None:
+            scores = _checked_scores(numbers_read, table.cells("scores"), tokens, line, ids, name, problems)
             table.forget("scores")
         missing_ids(table, contract.units, position, problems)
         if problems:
@@ -408,6 +422,10 @@ class Multilabel(TaskFamily):
         on_board = (lambda a: a) if rows.all() else (lambda a: a[rows])  # noqa: E731  (board all: no copies)
         grades = on_board(ref.grades)
         gold = grades > 0
+        ranked = on_board(sub.ranked)
+        # scikit-learn's label ranking measures, on a second thread while the set and ranked metrics are computed
+        label_ranked = background.start(_label_ranking, ranked, None if sub.ranked_scores is None
+                                        else on_board(sub.ranked_scores), gold)
         counts = ml.count_sets(on_board(sub.predicted), gold)
         mp, mr, mf = ml.micro(counts)
         mask = ml.class_mask(counts, opts["classes"])
@@ -423,7 +441,6 @@ class Multilabel(TaskFamily):
             scores.update(micro_fbeta=float(ml.micro(counts, beta)[2]), macro_fbeta=macro_fb,
                           sample_avg_fbeta=mean(samples.fbeta))
 
-        ranked = on_board(sub.ranked)
         list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
         ranked_both_empty = list_empty & ~gold.any(axis=1)
         # a default from the scored rows only: a board's score never depends on another board's gold
@@ -437,10 +454,7 @@ class Multilabel(TaskFamily):
             scores.update(zip([t % k for t in RANK_KEYS], row))
             rank_rows.append([k] + row)
 
-        listed = label_ranking.Listed.from_ranked(
-            ranked, None if sub.ranked_scores is None else on_board(sub.ranked_scores))
-        lrap, coverage, loss = label_ranking.per_sample(listed, gold)
-        class_ap = label_ranking.per_class_ap(listed, gold)
+        (lrap, coverage, loss), class_ap = label_ranked.result()
         average = lambda v: float(v.mean()) if len(v) else 0.0  # noqa: E731
         scores.update(label_ranking_avg_precision=average(lrap), coverage_error=average(coverage),
                       label_ranking_loss=average(loss), macro_ap=average(class_ap[mask]))
@@ -535,6 +549,12 @@ class Multilabel(TaskFamily):
         return digests.combine(digests.per_unit(row, n, *listed), digests.per_unit(set_row, n, set_class))
 
 
+def _label_ranking(ranked, ranked_scores, gold):
+    """((LRAP, coverage, ranking loss) per sample, average precision per class) of the ranked lists."""
+    listed = label_ranking.Listed.from_ranked(ranked, ranked_scores)
+    return label_ranking.per_sample(listed, gold), label_ranking.per_class_ap(listed, gold)
+
+
 # -- reading ---------------------------------------------------------------------------------
 def _read_labels(cfg):
     name = cfg.files["labels"]
@@ -553,9 +573,10 @@ def _read_labels(cfg):
     return labels
 
 
-def _read_scores(column, tokens, line, ids, name, problems):
-    """The score of every label token; a row with the wrong count or a non-finite score is a problem."""
-    values, counts = numbers(column, total=len(tokens.codes))
+def _checked_scores(read, column, tokens, line, ids, name, problems):
+    """The score of every label token (``read``: the scores column's numbers and their count per row); a row with
+    the wrong count or a non-finite score is a problem."""
+    values, counts = read
 
     def at(i):
         return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column="scores")

@@ -128,6 +128,16 @@ class ViewReference(Reference):
 
 
 @dataclass
+class ParsedViews:
+    """A submission's table with its views and opinions coded, not yet checked against the sentences."""
+
+    table: object
+    view_code: np.ndarray              # code of each row's view (normalised) into ``views``
+    views: object                      # the distinct views, cells.Cells
+    opinion: np.ndarray                # class code of each row's opinion, -1 where it is none
+
+
+@dataclass
 class ViewSubmission:
     sentence: np.ndarray               # sentence code of each (distinct) submitted pair
     view_code: np.ndarray              # its view, as a code into ``views``
@@ -209,8 +219,15 @@ class ViewSentiment(TaskFamily):
         return None if units is None else Contract(units)
 
     # -- submission --------------------------------------------------------------------------
-    def read_submission(self, files, contract, cfg, problems):
+    def parse_submission(self, files, cfg):
         table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
+        view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
+        opinion = _opinions(table.cells("Opinion"), LABEL_SETS[cfg.options["opinion_labels"]])
+        return ParsedViews(table, view_code, views, opinion)
+
+    def read_submission(self, parsed, contract, cfg, problems):
+        table, view_code, views, opinion = parsed.table, parsed.view_code, parsed.views, parsed.opinion
+        parsed.table = None  # taken: the file's bytes can go once every message is made
         name, line = table.name, table.line
         sentence = match_ids(table, "SentenceId", contract.units, problems, what="SentenceId", repeats="allow")
         ids = table.cells("SentenceId").strip()
@@ -218,12 +235,10 @@ class ViewSentiment(TaskFamily):
         def at(i, column):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
-        view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
         problems.add_rows(np.flatnonzero(views.lengths()[view_code] == 0), line,
                           lambda i: EMPTY_VIEW.at(**at(i, "View")))
         choice = cfg.options["opinion_labels"]
         written = table.cells("Opinion")
-        opinion = _opinions(written, LABEL_SETS[choice])
         problems.add_rows(np.flatnonzero(opinion < 0), line,
                           lambda i: BAD_OPINION.at(**at(i, "Opinion"), value=repr(clip(written.text(i))),
                                                    labels=LABEL_HELP[choice]()))
