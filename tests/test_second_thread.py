@@ -106,3 +106,20 @@ def test_the_competition_and_submission_are_those_of_open_then_read(tmp_path):
     assert comp.scores(submission) == alone.scores(alone.read_submission(str(inp / "res")))
     assert comp.size_cap == alone.size_cap and list(comp.contract.units) == list(alone.contract.units)
     shutil.rmtree(inp)
+
+
+def test_above_the_overlap_size_the_reference_loads_first(tmp_path, monkeypatch):
+    """Large inputs are read one side after the other (both tables at once would cost about the input again)."""
+    from scorer import api
+
+    inp = assemble_input(ROOT / "reference_data", "A", _sample(ROOT), tmp_path / "in")
+    started = []
+    real_start = background.start
+    monkeypatch.setattr(background, "start", lambda fn, *args: started.append(fn.__name__) or real_start(fn, *args))
+    expected = Competition.open(str(inp / "ref"))
+    expected = expected.scores(expected.read_submission(str(inp / "res")))
+    for limit, threaded in ((10 ** 12, ["of"]), (0, [])):
+        started.clear()
+        monkeypatch.setattr(api, "OVERLAP_BYTES", limit)
+        comp, submission = Competition.open_with_submission(str(inp / "ref"), str(inp / "res"))
+        assert started == threaded and comp.scores(submission) == expected

@@ -35,6 +35,9 @@ from .problems import Problems
 from .tasks import families
 from .tasks.base import Result, TaskFamily
 
+# input (reference and submission files) up to which the reference loads while the submission is parsed
+OVERLAP_BYTES = 64 * 2 ** 20
+
 
 @dataclass
 class Task:
@@ -129,19 +132,28 @@ class Competition(Task):
     def open_with_submission(cls, ref_dir, res_dir):
         """(``open(ref_dir)``, its ``read_submission(res_dir)``), the reference loading on a second thread.
 
-        The submission's files are found, size-checked and parsed (``family.parse_submission``: no reference
-        needed) while the reference and the boards load; then the submission is checked against the contract.
-        The errors are those of the two calls in turn: a broken reference is reported before any problem of the
-        submission, and a submission problem only with a sound reference.
+        The submission's files are found and size-checked, then parsed (``family.parse_submission``: no
+        reference needed) while the reference and the boards load; then the submission is checked against the
+        contract. The errors are those of the two calls in turn: a broken reference is reported before any
+        problem of the submission, and a submission problem only with a sound reference.
+
+        Both sides' tables are then in memory at once, about the input's size more than one after the other:
+        above ``OVERLAP_BYTES`` of input the reference is loaded first, as by the two calls.
         """
         cfg = load_config(ref_dir, families())
         family = families()[cfg.task]
-        loading = background.start(cls.of, cfg)
+        task = Task(cfg, family, None, _size_cap(cfg, family))
         try:
-            files = Task(cfg, family, None, _size_cap(cfg, family)).submitted_files(res_dir)
+            files = task.submitted_files(res_dir)
+        except BaseException:
+            cls.of(cfg)  # the reference's own error comes first, as when it is read first
+            raise
+        size = reference_bytes(cfg, family.submission_slots) + sum(f.size for f in files.values() if f is not None)
+        loading = (background.start if size <= OVERLAP_BYTES else background.now)(cls.of, cfg)
+        try:
             parsed = family.parse_submission(files, cfg)
         except BaseException:
-            loading.result()  # the reference's own error comes first, as when it is read first
+            loading.result()  # the reference's own error comes first
             raise
         comp = loading.result()
         return comp, comp.read_parsed(parsed)

@@ -63,7 +63,7 @@ class Boards:
 
     def __init__(self, units, board_of_unit):
         self.units = np.asarray(units, dtype=object)
-        self.board = np.asarray(board_of_unit, dtype=object)
+        self.board = np.asarray(board_of_unit, dtype=object).astype("U1")  # "A", "B" or "": 4 bytes a unit
 
     def mask(self, board):
         """Which reference units ``board`` scores (``all``: every unit on a board), in reference order.
@@ -83,7 +83,7 @@ def load_boards(cfg, ref):
     """The Boards of the reference, from ``boards.file`` or the usage column, checked against its units."""
     units = np.asarray(ref.units, dtype=object)
     if cfg.boards_file is None and cfg.usage_column is None:
-        return Boards(units, np.full(len(units), "A", dtype=object))
+        return Boards(units, np.full(len(units), "A"))
     if cfg.usage_column is not None:
         if ref.usage is None:
             raise ReferenceDataError(NO_USAGE(column=cfg.usage_column))
@@ -158,7 +158,7 @@ def _from_scan(scanned, units, name):
     if len(ids) > len(units):
         unknown = np.flatnonzero(Index(Cells.from_strings(units)).get_indexer(ids) < 0)
         raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=ids.text(unknown[0])))
-    return Boards(units, np.array(["A", "B"], dtype=object)[board[position]])
+    return Boards(units, np.array(["A", "B"])[board[position]])
 
 
 def _checked(boards, board):

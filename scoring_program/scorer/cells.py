@@ -44,8 +44,8 @@ class Cells:
 
     def __init__(self, buf, start, end):
         self.buf = buf
-        self.start = np.asarray(start, dtype=np.int64)
-        self.end = np.asarray(end, dtype=np.int64)
+        self.start = _offsets(start)
+        self.end = _offsets(end)
         self._words = None
 
     @classmethod
@@ -125,7 +125,8 @@ class Cells:
         start = end - lengths
         out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
         _gather(self, np.arange(len(self)), out, start)
-        return Cells(out, start, end)
+        small = offset_dtype(len(out))
+        return Cells(out, start.astype(small, copy=False), end.astype(small, copy=False))
 
     def compact_objects(self):
         """(``compact()``, ``to_objects()``) from one copy of the bytes: the cells NUL-separated, a NUL being in
@@ -142,7 +143,8 @@ class Cells:
         end = np.cumsum(lengths + 1) - 1
         objects = np.empty(len(self), dtype=object)
         objects[:] = data.decode("utf-8", "surrogatepass").split("\0")
-        return Cells(np.frombuffer(data, dtype=np.uint8), end - lengths, end), objects
+        small = offset_dtype(len(data))
+        return Cells(np.frombuffer(data, dtype=np.uint8), (end - lengths).astype(small), end.astype(small)), objects
 
     def words(self):
         if self._words is None:
@@ -260,6 +262,16 @@ class Cells:
                 partial += before[at]
                 out[rows] += sign * partial
         return out
+
+
+def offset_dtype(n_bytes):
+    """The integer type of offsets into a buffer of ``n_bytes``: 32 bits while they fit (half the memory)."""
+    return np.int32 if n_bytes < 2 ** 31 - 2 ** 16 else np.int64
+
+
+def _offsets(values):
+    values = np.asarray(values)
+    return values if values.dtype == np.int32 or values.dtype == np.int64 else values.astype(np.int64)
 
 
 def _bytes_set(words):
@@ -578,7 +590,7 @@ class Index:
     def __init__(self, cells):
         self.cells = cells
         key = keys(cells)
-        self.order = np.argsort(key, kind="stable")
+        self.order = np.argsort(key, kind="stable").astype(offset_dtype(len(key)), copy=False)
         self.sorted_keys = key[self.order]
         self.by_string = None
         if len(key) > 1 and (self.sorted_keys[1:] == self.sorted_keys[:-1]).any():

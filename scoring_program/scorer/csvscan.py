@@ -34,7 +34,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from .cells import Cells, concatenate_freeing
+from .cells import Cells, concatenate_freeing, offset_dtype
 
 QUOTE, LF, CR, SPACE, TAB = 34, 10, 13, 32, 9
 CHUNK = 1 << 22        # bytes per numpy pass: temporaries stay small and are reused
@@ -94,6 +94,7 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
     if found is None:  # a CR alone ends a line for pandas, not for the line count of messages
         return None
     marks, newlines, quotes, n_lf = found
+    offset = marks.dtype
     drop = np.zeros(0, dtype=np.int64)
     if has_quotes:
         checked = _check_quotes(buf, pos0, sep_byte, quotes)
@@ -107,7 +108,7 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
     if not (len(marks) and is_line_end[-1] and marks[-1] == n - 1):  # the last line has no line end
         marks = np.append(marks, n)
         is_line_end = np.append(is_line_end, True)
-    field_start = np.empty(len(marks), dtype=np.int64)
+    field_start = np.empty(len(marks), dtype=offset)
     field_start[0] = pos0
     np.add(marks[:-1], 1, out=field_start[1:])
     field_end = marks
@@ -184,9 +185,9 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
     if not lines:
         line = None
     elif has_quotes:
-        line = (np.searchsorted(newlines, line_start[data_lines]) + 1).astype(np.int64, copy=False)
+        line = (np.searchsorted(newlines, line_start[data_lines]) + 1).astype(offset, copy=False)
     else:
-        line = (data_lines + 1).astype(np.int64, copy=False)
+        line = (data_lines + 1).astype(offset, copy=False)
     physical = n_lf + (not data.endswith(b"\n"))
     return Scanned(buf, names, starts, ends, drop, line, physical, longest)
 
@@ -223,7 +224,9 @@ def _positions(buf, pos0, sep, with_quotes, with_cr):
             found = np.flatnonzero(mark)
             found += a
             quotes.append(found)
-    return concatenate_freeing(marks), concatenate_freeing(newlines), concatenate_freeing(quotes), n_lf
+    offset = offset_dtype(n)
+    return (concatenate_freeing(marks, offset), concatenate_freeing(newlines, offset),
+            concatenate_freeing(quotes, offset), n_lf)
 
 
 def _check_quotes(buf, pos0, sep, quotes):

@@ -125,9 +125,12 @@ def _write_outputs(output_dir, comp, result, scores, program):
     """scores.txt, scores.json and the page of a full report; returns the scores written."""
     cfg = comp.cfg
     digits = _rounding(cfg)
-    interval = background.start(primary_interval, comp, result)
-    breakdowns = result.report_sections()
-    bounds = interval.result()
+    if callable(result.sections):  # sections still to build: the interval is drawn meanwhile, on a second thread
+        interval = background.start(primary_interval, comp, result)
+        breakdowns = result.report_sections()
+        bounds = interval.result()
+    else:
+        bounds, breakdowns = primary_interval(comp, result), result.sections
     if bounds is not None and digits is not None:
         bounds = tuple(round(v, digits) for v in bounds)
     shown = _round_all(scores, digits)

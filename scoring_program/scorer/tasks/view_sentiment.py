@@ -365,7 +365,8 @@ def _opinions(cells, labels):
     """
     spellings = list(labels)
     codes = Index(Cells.from_strings(spellings)).get_indexer(cells)
-    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings])[np.maximum(codes, 0)], -1)
+    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings], dtype=np.int8)[np.maximum(codes, 0)],
+                     np.int8(-1))
     other = np.flatnonzero(codes < 0)
     if len(other):
         spelling, first = factorize(cells[other])
