@@ -9,6 +9,9 @@ configuration or reference data is wrong, 3 an internal error.
 import os
 import sys
 
+# The program runs its own second thread where steps overlap (scorer/background.py); a pool of BLAS threads
+# started with numpy would only cost start-up time (its one matrix product is small) and compete with it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scorer.cli import main  # noqa: E402

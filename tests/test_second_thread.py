@@ -123,3 +123,25 @@ def test_above_the_overlap_size_the_reference_loads_first(tmp_path, monkeypatch)
         monkeypatch.setattr(api, "OVERLAP_BYTES", limit)
         comp, submission = Competition.open_with_submission(str(inp / "ref"), str(inp / "res"))
         assert started == threaded and comp.scores(submission) == expected
+
+
+VIEW_LISTING = "SentenceId,Content\n1,a\n2,b\n"
+VIEW_GOLD = "SentenceId\tView\tOpinion\n1\tx\tpos\n2\ty\tneg\n"
+VIEW_CASES = [  # (sentences.csv, gold.csv, what the message says): the listing is read on its own thread
+    ("SentenceId,Content\n1,a\n1,b\n", "SentenceId\tView\tOpinion\n1\tx\tbad\n", "lists SentenceId 1 twice"),
+    ("SentenceId,Content\n1,a\n1,b\n", "no columns here\n", "lists SentenceId 1 twice"),
+    (VIEW_LISTING, "SentenceId\tView\tOpinion\n9\tx\tpos\n2\t\tbad\n", "SentenceId 9 is not in sentences.csv"),
+    (VIEW_LISTING, "SentenceId\tView\tOpinion\n1\tx\tpos\n2\t\tbad\n", "the View is empty"),
+    (VIEW_LISTING, "SentenceId\tView\tOpinion\n1\tx\tpos\n2\ty\tbad\n", "opinion 'bad' is not"),
+]
+
+
+@pytest.mark.parametrize("listing,gold,fragment", VIEW_CASES)
+def test_view_reference_errors_keep_the_order_of_the_checks(tmp_path, listing, gold, fragment):
+    from scorer.errors import ReferenceDataError
+
+    inp = make_input(tmp_path, {"config.yaml": "task: view_sentiment\nboard: all\n", "gold.csv": gold,
+                                "sentences.csv": listing}, {"result.csv": "SentenceId,View,Opinion\n1,x,pos\n"})
+    with pytest.raises(ReferenceDataError) as caught:
+        Competition.open_with_submission(str(inp / "ref"), str(inp / "res"))
+    assert fragment in caught.value.text("en"), caught.value.text("en")

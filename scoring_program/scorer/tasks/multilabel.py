@@ -256,9 +256,12 @@ class MultilabelReference(Reference):
 
 @dataclass
 class ParsedMultilabel:
-    """A submission's table and the numbers of its scores column, not yet checked against the samples."""
+    """A submission's table, its labels coded and the numbers of its scores column, not yet checked against the
+    samples."""
 
     table: object
+    labels: Tuple[str, ...]       # the class names the labels were coded against
+    tokens: object                # the labels column's tokens (tokens.Tokens), coded
     scores: Optional[Tuple[np.ndarray, np.ndarray]]  # (every score, scores per row); None: no scores column
 
 
@@ -345,8 +348,11 @@ class Multilabel(TaskFamily):
         threshold = cfg.options["set_threshold"]
         if threshold is not None and "scores" not in table.columns:
             raise SubmissionError(NEEDS_SCORES.at(table.name, 1, threshold=threshold))
-        scores = numbers(table.cells("scores")) if "scores" in table.columns else None
-        return ParsedMultilabel(table, scores)
+        # the scores are read on a second thread while the labels are coded (the class names are public: labels.txt)
+        scores = background.start(numbers, table.cells("scores")) if "scores" in table.columns else None
+        labels = tuple(_read_labels(cfg))
+        tokens = coded(table.cells("labels"), labels)
+        return ParsedMultilabel(table, labels, tokens, None if scores is None else scores.result())
 
     def read_submission(self, parsed, contract, cfg, problems):
         table, numbers_read = parsed.table, parsed.scores
@@ -355,7 +361,8 @@ class Multilabel(TaskFamily):
         position = match_ids(table, "id", contract.units, problems)
         ids = table.cells("id").strip()
         labels = contract.labels
-        tokens = coded(table.cells("labels"), labels)
+        tokens = parsed.tokens if parsed.labels == labels else coded(table.cells("labels"), labels)
+        parsed.tokens = None
 
         def at(j, column="labels"):
             i = int(tokens.row[j])
@@ -423,9 +430,11 @@ class Multilabel(TaskFamily):
         grades = on_board(ref.grades)
         gold = grades > 0
         ranked = on_board(sub.ranked)
-        # scikit-learn's label ranking measures, on a second thread while the set and ranked metrics are computed
-        label_ranked = background.start(_label_ranking, ranked, None if sub.ranked_scores is None
-                                        else on_board(sub.ranked_scores), gold)
+        # scikit-learn's label ranking measures, on other threads while the set and ranked metrics are computed
+        listed = label_ranking.Listed.from_ranked(ranked, None if sub.ranked_scores is None
+                                                  else on_board(sub.ranked_scores))
+        by_sample = background.start(label_ranking.per_sample, listed, gold)
+        by_class = background.start(label_ranking.per_class_ap, listed, gold)
         counts = ml.count_sets(on_board(sub.predicted), gold)
         mp, mr, mf = ml.micro(counts)
         mask = ml.class_mask(counts, opts["classes"])
@@ -454,7 +463,7 @@ class Multilabel(TaskFamily):
             scores.update(zip([t % k for t in RANK_KEYS], row))
             rank_rows.append([k] + row)
 
-        (lrap, coverage, loss), class_ap = label_ranked.result()
+        (lrap, coverage, loss), class_ap = by_sample.result(), by_class.result()
         average = lambda v: float(v.mean()) if len(v) else 0.0  # noqa: E731
         scores.update(label_ranking_avg_precision=average(lrap), coverage_error=average(coverage),
                       label_ranking_loss=average(loss), macro_ap=average(class_ap[mask]))
@@ -547,12 +556,6 @@ class Multilabel(TaskFamily):
             listed.append(sub.ranked_scores[row, rank])
         set_row, set_class = np.nonzero(sub.predicted)
         return digests.combine(digests.per_unit(row, n, *listed), digests.per_unit(set_row, n, set_class))
-
-
-def _label_ranking(ranked, ranked_scores, gold):
-    """((LRAP, coverage, ranking loss) per sample, average precision per class) of the ranked lists."""
-    listed = label_ranking.Listed.from_ranked(ranked, ranked_scores)
-    return label_ranking.per_sample(listed, gold), label_ranking.per_class_ap(listed, gold)
 
 
 # -- reading ---------------------------------------------------------------------------------

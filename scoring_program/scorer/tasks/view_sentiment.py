@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice, digests, report
+from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
@@ -176,20 +176,27 @@ class ViewSentiment(TaskFamily):
     def load_reference(self, cfg):
         labels = LABEL_SETS[cfg.options["opinion_labels"]]
         steps = cfg.options["view_normalisation"]
-        unit_ids = _sentence_ids(cfg)
-        name = cfg.files["gold"]
-        gold = reference_table(cfg, "gold", list(COLUMNS))
+        # the sentence listing is read on a second thread while the gold is read and coded; the listing's
+        # errors come first, then the gold's, in the order of the checks below
+        listing = background.start(_sentence_ids, cfg)
+        try:
+            name = cfg.files["gold"]
+            gold = reference_table(cfg, "gold", list(COLUMNS))
+            view_code, distinct = code_cells(gold.cells("View"), steps)
+            opinion = _opinions(gold.cells("Opinion"), labels)
+        except BaseException:
+            listing.result()
+            raise
+        unit_ids = listing.result()
         sentence = unit_index(unit_ids).get_indexer(gold.cells("SentenceId").strip())
         if (sentence < 0).any():
             i = int(np.flatnonzero(sentence < 0)[0])
             raise ReferenceDataError(GOLD_UNLISTED.at(name, i + 2, id=gold.cells("SentenceId").text(i),
                                                       listing=cfg.files["sentences"]))
-        view_code, distinct = code_cells(gold.cells("View"), steps)
         empty = distinct.lengths()[view_code] == 0
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
             raise ReferenceDataError(GOLD_EMPTY_VIEW.at(name, i + 2, column="View"))
-        opinion = _opinions(gold.cells("Opinion"), labels)
         if (opinion < 0).any():
             i = int(np.flatnonzero(opinion < 0)[0])
             choice = cfg.options["opinion_labels"]
