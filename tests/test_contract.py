@@ -270,3 +270,13 @@ def test_reference_notes_are_written_only_when_asked_for(tmp_path):
                               env=dict(os.environ, **env))
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / ("o" + name) / "private" / "reference_notes.txt").exists() == expected, name
+
+
+def test_the_process_exits_with_every_line_said_and_every_file_whole(tmp_path):
+    """score.py ends without tearing the interpreter down: its streams are flushed and its files closed first."""
+    good = run_score_process(phase_input(tmp_path, "A", {"s.csv": SAMPLE.read_bytes()}), tmp_path / "out")
+    assert good.returncode == 0 and good.stdout.rstrip().splitlines()[-1].endswith("detailed_results.html"), good.stdout
+    assert read_scores(tmp_path / "out") == read_scores_json(tmp_path / "out")
+    assert (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    bad = run_score_process(phase_input(tmp_path, "A", {"s.csv": "id,BIO_anno,class\n"}, name="bad"), tmp_path / "o2")
+    assert bad.returncode == 1 and len(bad.stderr.strip().splitlines()) == 1 and bad.stdout == ""
