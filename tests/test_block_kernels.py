@@ -18,6 +18,7 @@ import scorer.vocabulary as vocabulary_module
 from scorer.cells import Cells
 from scorer.metrics.sets import code_items, coded_overlap_counts, pair_codes
 from scorer.resampling import distinct_rows
+from scorer.tokens import numbers
 from scorer.tables import _first_rows
 from scorer.vocabulary import Vocabulary
 
@@ -267,3 +268,26 @@ def test_entities_starting_before_a_span_are_counted_as_searchsorted_counts_them
     lo = np.array([sum(1 for e in g_end if e <= s) for s in p_start], dtype=np.int64)
     expected = [sum(1 for s in g_start if s < e) for e in p_end]
     assert _starting_before(g_start, lo, p_end, rounds).tolist() == expected
+
+
+def _decimal(sign, whole, fraction):
+    return sign + whole + ("." + fraction if fraction else "")
+
+
+DIGITS = st.text("0123456789", min_size=1, max_size=7)
+SHAPED = st.tuples(st.sampled_from(["", "-", "+"]), st.integers(1, 4), st.integers(0, 5))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(shape=SHAPED, draws=st.lists(st.tuples(DIGITS, DIGITS, st.sampled_from(["", "-", "+"])), min_size=1, max_size=30),
+       mixed=st.lists(st.sampled_from(["1e3", "-0.5E-2", "123456789.25", "7", "-0", "0.000001", "+12.5"]), max_size=4))
+def test_numbers_are_pythons_floats(shape, draws, mixed):
+    """Tokens of one shape (the one-word path), then with others mixed in (the general path): float() each."""
+    sign, n_whole, n_fraction = shape
+    same = [_decimal(s if sign else "", (w * 4)[:n_whole], (f * 6)[:n_fraction]) for w, f, s in draws]
+    for tokens in (same, same + mixed, mixed):
+        cells = [" ".join(tokens[k:k + 3]) for k in range(0, len(tokens), 3)]
+        values, counts = numbers(cells)
+        assert counts.tolist() == [len(c.split()) for c in cells]
+        expected = [float(t) for t in tokens]
+        assert [v if v != 0 else str(v) for v in values.tolist()] == [e if e != 0 else str(e) for e in expected]

@@ -155,8 +155,12 @@ def plain_decimals(cells, starts, lengths):
     longest = int(lengths.max())
     if longest > 24:
         return None
-    width = 8 * -(-longest // 8)
     words = cells.words()
+    if longest <= 8 and int(lengths.min()) == longest:  # one word each, all as long: maybe all of one shape
+        value = _one_word_shape(words.at(starts) & _MASKS[longest], longest)
+        if value is not None:
+            return value
+    width = 8 * -(-longest // 8)
     byte = np.empty((n, width // 8), dtype=np.uint64)
     for w in range(width // 8):
         byte[:, w] = words.at(starts + 8 * w) & _MASKS[np.clip(lengths - 8 * w, 0, 8)]
@@ -207,6 +211,49 @@ def plain_decimals(cells, starts, lengths):
             return None
         values[at] = value
     return values
+
+
+_DIGIT_HIGH = np.uint64(0x3030303030303030)   # '0'..'9' are 0x30..0x39: high nibble 3
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_SIX = np.uint64(0x0606060606060606)           # a low nibble up to 9 stays below 16 when 6 is added
+_CARRY = np.uint64(0x1010101010101010)
+
+
+def _one_word_shape(word, length):
+    """The values of tokens of ``length`` bytes (at most 8, one little-endian word each) if every one has the
+    first one's shape, ``[+-]digits[.digits]`` (a dot, if any, in the same place), else None.
+
+    The same arithmetic as ``_one_shape``, with the shape checked on whole words: 1 for the dot and sign
+    bytes, 2 for the high and low nibbles of the digits.
+
+    >>> words = lambda *tokens: np.frombuffer(b"".join(t.ljust(8, b"\\0") for t in tokens), dtype="<u8")
+    >>> _one_word_shape(words(b"0.25", b"1.75"), 4).tolist(), _one_word_shape(words(b"-1.5", b"+2.5"), 4).tolist()
+    ([0.25, 1.75], [-1.5, 2.5])
+    >>> _one_word_shape(words(b"0.25", b"-1.5"), 4), _one_word_shape(words(b"12e3"), 4)   # two shapes; an exponent
+    (None, None)
+    """
+    first = int(word[0]).to_bytes(8, "little")[:length]
+    lead = int(first[:1] in (b"+", b"-"))
+    dot = first.find(b".")
+    columns = [j for j in range(lead, length) if j != dot]
+    if not columns or (dot >= 0 and (dot - lead < 1 or dot == length - 1)):
+        return None
+    digits = np.uint64(sum(0xFF << (8 * j) for j in columns))
+    x = word & digits
+    if ((x & ~_NIBBLES) != (_DIGIT_HIGH & digits)).any() or (((x & _NIBBLES) + (_SIX & digits)) & _CARRY).any():
+        return None
+    if dot >= 0 and (((word >> np.uint64(8 * dot)) & np.uint64(0xFF)) != 46).any():
+        return None
+    if lead:
+        sign = word & np.uint64(0xFF)
+        if ((sign != 43) & (sign != 45)).any():
+            return None
+    value = _eight_digits(word, columns).astype(np.float64)
+    if dot >= 0:
+        value /= _TENS[length - dot - 1]
+    if lead:
+        value = np.where(sign == 45, -value, value)
+    return value
 
 
 def _eight_digits(words, columns):
