@@ -9,6 +9,7 @@ files are written by Python's csv module, and those the scanner must take.
 import csv
 import io
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -156,3 +157,35 @@ def test_cells_in_small_blocks_behave_as_in_one(strings):
     finally:
         cells_module.BLOCK = saved
     assert blocks == whole
+
+
+EMPTY_ROWS = {  # rows whose every cell is empty go only when the file also has a blank line (as pandas' path does)
+    "separators only": b"id,v\n1,a\n,\n2,b\n",
+    "a blank line": b"id,v\n1,a\n\n2,b\n",
+    "both": b"id,v\n1,a\n,\n\n2,b\n",
+    "spaces on a line": b"id,v\n1,a\n \t\n,\n2,b\n",
+    "CRLF blank line": b"id,v\r\n1,a\r\n\r\n,\r\n2,b\r\n",
+    "full-width comma late": "id,v\n1,a\n2,b，c\n".encode(),
+    "a first byte of one only": "id,v\n1,ａ\n2,；\n".encode(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_ROWS))
+def test_the_byte_reader_keeps_the_rows_and_errors_of_the_text_reader(name):
+    from scorer.discovery import SubmittedFile
+    from scorer.errors import ScoringError, SubmissionError
+    from scorer.tables import _pandas_table, _scan_table
+
+    data = EMPTY_ROWS[name]
+
+    def outcome(read):
+        try:
+            table = read()
+        except ScoringError as exc:
+            return exc.text("en")
+        return [table.cells(c).tolist() for c in table.columns], np.asarray(table.line).tolist()
+
+    scanned = outcome(lambda: _scan_table(data, "s.csv", ("id", "v"), SubmissionError, (",",), True, ()))
+    text = outcome(lambda: _pandas_table(data, "s.csv", ("id", "v"), SubmissionError, (",",), True, True, ()))
+    assert scanned == text
+    assert SubmittedFile("s.csv", lambda: data)  # the same bytes a submission holds
