@@ -28,8 +28,9 @@ import json, resource, subprocess, sys, time
 t = time.perf_counter()
 p = subprocess.run(sys.argv[1:], capture_output=True)
 wall = time.perf_counter() - t
-peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"rc": p.returncode, "wall": wall, "peak_mib": peak_kib / 1024.0, "err": p.stderr.decode()[-500:],
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"rc": p.returncode, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+                  "peak_mib": usage.ru_maxrss / 1024.0, "err": p.stderr.decode()[-500:],
                   "out": p.stdout.decode()[-100000:]}))
 """
 
@@ -48,7 +49,7 @@ print(json.dumps(sorted(times)[len(times) // 2]))
 
 
 def run_measured(argv):
-    """Run argv in a fresh process; returns dict(rc, wall seconds, peak_mib, err, out)."""
+    """Run argv in a fresh process; returns dict(rc, wall seconds, cpu seconds (user + system), peak_mib, err, out)."""
     out = subprocess.run([sys.executable, "-c", _CHILD] + [str(a) for a in argv], capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout)
@@ -64,14 +65,19 @@ def whole_process(argv, repeat=3):
 
 
 def score_whole_process(input_dir, out_base, repeat=3, program=None):
-    """score.py run ``repeat`` times on INPUT: (median wall seconds, peak MiB, folder of the last run's outputs).
+    """score.py run ``repeat`` times on INPUT: (median wall seconds, peak MiB, folder of the last run's outputs,
+    median CPU seconds: user + system of all its threads).
 
     ``program``: another copy of scoring_program/ to time instead of this one (to compare two versions).
     """
     out = Path(out_base) / "out"
     score = Path(program) / "score.py" if program else SCORE
-    wall, peak, _ = whole_process([sys.executable, score, input_dir, out], repeat)
-    return wall, peak, out
+    runs = [run_measured([sys.executable, score, input_dir, out]) for _ in range(repeat)]
+    failed = [r for r in runs if r["rc"] != 0]
+    if failed:
+        raise SystemExit("score.py failed: %s" % failed[0]["err"])
+    return (statistics.median(r["wall"] for r in runs), max(r["peak_mib"] for r in runs), out,
+            statistics.median(r["cpu"] for r in runs))
 
 
 def pandas_floor(files, repeat=3):
@@ -209,14 +215,14 @@ def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None,
             tables = [(p, s) for p, s in files if s is not None]
             prepare(files, program)
             before = load()
-            ours, peak, out = score_whole_process(folder / "input", folder, repeat, program)
+            ours, peak, out, cpu = score_whole_process(folder / "input", folder, repeat, program)
             mine = scores_of(out)
             floor = pandas_floor(tables)
             raw = bytes_floor(files)
             size = input_bytes(files)
             row = {"n": n, "unit": unit, "ours_s": ours, "ours_mib": peak, "pandas_s": floor, "bytes": size,
                    "bound_mib": memory_bound_mib(size)}
-            line = [n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.0f" % peak, "%.0f" % row["bound_mib"],
+            line = [n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.2f" % cpu, "%.0f" % peak, "%.0f" % row["bound_mib"],
                     "%.2f" % floor, "%.3f" % raw, "%.2fx" % (ours / floor), "%.0fx" % (ours / raw)]
             for label, argv in peers:
                 if n > peer_max:
@@ -231,7 +237,7 @@ def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None,
             rows.append(row)
             cells.append(line)
             print("done %d" % n, file=sys.stderr)
-    headers = [unit, "input MB", "ours s", "ours MiB", "bound MiB", "pandas read s", "bytes read s",
+    headers = [unit, "input MB", "ours s", "ours CPU s", "ours MiB", "bound MiB", "pandas read s", "bytes read s",
                "ours / pandas", "ours / bytes"]
     for label, _ in peers:
         headers += ["%s s" % label, "%s MiB" % label, "%s / ours" % label, "max |ours - %s|" % label]

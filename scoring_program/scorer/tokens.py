@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells
+from .cells import Cells, concatenate_freeing
 from .lazy import pandas as pd
 from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, split_tokens, token_chunks, tokens_of
 
@@ -81,13 +81,24 @@ def uncoded(column):
     return _tokens(np.full(int(counts.sum()), -1, dtype=np.int16), counts, cells)
 
 
+ROW_BLOCK = 1 << 16  # rows whose token positions are computed at once: no temporary as long as the tokens
+
+
 def _tokens(codes, counts, column):
-    small = np.int32 if counts.sum() < 2 ** 31 else np.int64
+    n_tokens = int(counts.sum())
+    small = np.int32 if n_tokens < 2 ** 31 else np.int64
     row = np.repeat(np.arange(len(counts), dtype=small), counts)
-    position = np.arange(len(row), dtype=small)
-    position -= np.repeat((np.cumsum(counts) - counts).astype(small), counts)
-    if counts.max(initial=0) < 2 ** 15:  # positions in a row are few: two bytes each
-        position = position.astype(np.int16)
+    longest = int(counts.max(initial=0))
+    position = np.empty(n_tokens, dtype=np.int16 if longest < 2 ** 15 else small)  # few per row: two bytes each
+    if len(counts) and int(counts.min()) == longest:  # every row as long: the positions repeat
+        position.reshape(len(counts), longest)[:] = np.arange(longest)
+        return Tokens(codes, counts, row, position, column)
+    ends = np.cumsum(counts)
+    for a in range(0, len(counts), ROW_BLOCK):
+        block = counts[a:a + ROW_BLOCK]
+        first, last = (int(ends[a - 1]) if a else 0), int(ends[a + len(block) - 1])
+        starts = ends[a:a + ROW_BLOCK] - block - first
+        position[first:last] = np.arange(last - first) - np.repeat(starts, block)
     return Tokens(codes, counts, row, position, column)
 
 
@@ -129,7 +140,8 @@ def numbers(column, total=None):
     if out is not None and not parts:
         return out[:done], counts
     pieces = ([out] if out is not None else []) + parts
-    return (np.concatenate(pieces) if pieces else np.zeros(0)), counts
+    del parts
+    return concatenate_freeing(pieces, np.float64), counts  # each piece freed once copied: never twice the values
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53

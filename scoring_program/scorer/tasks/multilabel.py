@@ -454,11 +454,9 @@ class Multilabel(TaskFamily):
         ranked_both_empty = list_empty & ~gold.any(axis=1)
         # a default from the scored rows only: a board's score never depends on another board's gold
         g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else max(1, int(grades.max(initial=0)))
-        rank_rows = []
+        rank_rows, per_sample_at = [], {}
         for k in _ks(opts["k"]):  # one pass per cutoff
-            at = ranking.grades_at_ranks(ranked, grades, k)
-            values = (ranking.average_precision(at, grades, k, opts["map_denominator"]),
-                      ranking.ndcg(at, grades, k, opts["ndcg_gain"]), ranking.err(at, g_max))
+            values = per_sample_at[k] = _ranked_measures(ranked, grades, k, opts, g_max)
             row = [ml.sample_mean(v, ranked_both_empty, rule) for v in values]
             scores.update(zip([t % k for t in RANK_KEYS], row))
             rank_rows.append([k] + row)
@@ -479,19 +477,22 @@ class Multilabel(TaskFamily):
         predicted = on_board(sub.predicted)
 
         def sets():
-            return np.column_stack([np.ones(len(gold)), samples.both_empty, counts.tp_sample, counts.pred_sample,
-                                    counts.gold_sample, samples.precision, samples.recall, samples.f1,
-                                    samples.fbeta]).astype(float)
+            columns = (1.0, samples.both_empty, counts.tp_sample, counts.pred_sample, counts.gold_sample,
+                       samples.precision, samples.recall, samples.f1, samples.fbeta)
+            out = np.empty((len(gold), len(columns)))  # filled a column at a time: no stacked copy
+            for j, column in enumerate(columns):
+                out[:, j] = column
+            return out
 
         def classes():
             return np.concatenate([predicted & gold, predicted, gold], axis=1).astype(float)
 
         def at_k(k):
             def table():
-                at = ranking.grades_at_ranks(ranked, grades, k)
-                return np.column_stack([np.ones(len(gold)), ranked_both_empty,
-                                        ranking.average_precision(at, grades, k, opts["map_denominator"]),
-                                        ranking.ndcg(at, grades, k, opts["ndcg_gain"]), ranking.err(at, g_max)])
+                out = np.empty((len(gold), 5))
+                for j, column in enumerate((1.0, ranked_both_empty, *per_sample_at[k])):
+                    out[:, j] = column
+                return out
             return table
 
         set_keys = [k for k in SET_KEYS + FBETA_KEYS if k in scores]
@@ -558,6 +559,23 @@ class Multilabel(TaskFamily):
         return digests.combine(digests.per_unit(row, n, *listed), digests.per_unit(set_row, n, set_class))
 
 
+RANKED_BLOCK = 1 << 16  # samples whose ranked measures are computed at once: the temporaries stay small
+TOKEN_BLOCK = 1 << 20   # listed labels put in the predicted sets at once
+
+
+def _ranked_measures(ranked, grades, k, opts, g_max):
+    """(AP@k, nDCG@k, ERR@k) of every sample, a block of samples at a time (each is a function of its own row)."""
+    n = len(ranked)
+    out = [np.empty(n) for _ in range(3)]
+    for a in range(0, n, RANKED_BLOCK):
+        block, block_grades = ranked[a:a + RANKED_BLOCK], grades[a:a + RANKED_BLOCK]
+        at = ranking.grades_at_ranks(block, block_grades, k)
+        out[0][a:a + RANKED_BLOCK] = ranking.average_precision(at, block_grades, k, opts["map_denominator"])
+        out[1][a:a + RANKED_BLOCK] = ranking.ndcg(at, block_grades, k, opts["ndcg_gain"])
+        out[2][a:a + RANKED_BLOCK] = ranking.err(at, g_max)
+    return out
+
+
 # -- reading ---------------------------------------------------------------------------------
 def _read_labels(cfg):
     name = cfg.files["labels"]
@@ -615,13 +633,19 @@ def _build_submission(tokens, scores, n_rows, n_classes, opts):
         if scores is not None:
             ranked_scores = np.full((n_rows, depth), np.nan)
             ranked_scores[row, position] = scores
-    keep = np.ones(len(codes), dtype=bool)
-    if opts["set_top_k"] is not None:
-        keep &= position < opts["set_top_k"]
-    if opts["set_threshold"] is not None:
-        keep &= scores >= opts["set_threshold"]
     predicted = np.zeros((n_rows, n_classes), dtype=bool)
-    predicted[row[keep], codes[keep]] = True
+    cells = predicted.reshape(-1)
+    for a in range(0, len(codes), TOKEN_BLOCK):  # a block of tokens at a time: no index array as long as them all
+        block = slice(a, a + TOKEN_BLOCK)
+        at = row[block].astype(np.int64)
+        at *= n_classes
+        at += codes[block]
+        keep = np.ones(len(at), dtype=bool)
+        if opts["set_top_k"] is not None:
+            keep &= position[block] < opts["set_top_k"]
+        if opts["set_threshold"] is not None:
+            keep &= scores[block] >= opts["set_threshold"]
+        cells[at if keep.all() else at[keep]] = True
     return MultilabelSubmission(ranked=ranked, predicted=predicted, ranked_scores=ranked_scores)
 
 
