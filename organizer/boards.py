@@ -30,7 +30,8 @@ def split(competition, ratio_a=0.4, seed=2024):
     board = configs[0]
     # the whole reference, without any split: the assignment must not depend on an existing boards file
     comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
-    return assign(comp.reference.units, comp.reference.strata, ratio_a=ratio_a, seed=seed), comp.reference.strata
+    strata = comp.reference.unit_strata()
+    return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata
 
 
 def make_boards(competition, ratio_a=0.4, seed=2024, force=False):

@@ -1,4 +1,4 @@
-"""The shipped bank demo's board split is what the board command makes from its seed: organizers rely on that."""
+"""The shipped demos' board splits are what the board command makes from its seed: organizers rely on that."""
 import shutil
 
 from helpers import ROOT, organizer
@@ -25,3 +25,15 @@ def test_an_existing_split_is_kept_unless_forced(tmp_path):
     assert (copy / "reference_data" / "boards.csv").read_text(encoding="utf-8") == "id,board\n"
     assert organizer("boards", copy, "--seed", "7", "--force").returncode == 0
     assert len((copy / "reference_data" / "boards.csv").read_text(encoding="utf-8").splitlines()) == 5001
+
+
+def test_every_demo_split_regenerates_identically(tmp_path):
+    """The strata are computed only when the split asks for them (Reference.unit_strata): the same split."""
+    for demo in sorted(p for p in (ROOT / "examples").iterdir() if (p / "reference_data" / "boards.csv").exists()):
+        copy = tmp_path / demo.name
+        shutil.copytree(demo / "reference_data", copy / "reference_data")
+        (copy / "reference_data" / "boards.csv").unlink()
+        proc = organizer("boards", copy)
+        assert proc.returncode == 0, proc.stderr
+        assert ((copy / "reference_data" / "boards.csv").read_bytes()
+                == (demo / "reference_data" / "boards.csv").read_bytes()), demo.name

@@ -7,7 +7,7 @@ registry finds it by itself, so adding a family touches nothing else
 1. ``load_reference(cfg) -> Reference``: the gold named by ``cfg.files``
    (errors: ReferenceDataError). A Reference holds the *contract* (what a
    submission must match: the test units and their shapes), the answers, a
-   stratum per unit (for stratified boards), a Kaggle-style usage value per
+   stratum per unit (for stratified boards; or a function that gives them), a Kaggle-style usage value per
    unit or None, and notes for the organizer only.
 2. ``public_contract(folder, cfg) -> Contract or None``: the same contract
    built from the public test inputs in ``folder`` (the starting kit), without
@@ -65,13 +65,19 @@ class Reference:
     """The contract, plus what only the organizer has; families subclass it with their answers."""
 
     contract: Contract
-    strata: np.ndarray
+    # the stratum of each unit for the board split, or a function that gives them: only the organizer's split
+    # asks for them (``unit_strata``), so a family may spare every scoring run the array
+    strata: Any
     usage: Optional[np.ndarray] = None
     notes: List[str] = field(default_factory=list)
 
     @property
     def units(self):
         return self.contract.units
+
+    def unit_strata(self):
+        """The stratum of each unit (reference order), for the stratified board split."""
+        return self.strata() if callable(self.strata) else self.strata
 
 
 @dataclass

@@ -196,8 +196,9 @@ class EmotionCause(TaskFamily):
                 raise ReferenceDataError(GOLD_DIFFERENT(first=cfg.files[GOLD[1]], second=name))
             gold[subtask], found = read_gold_pairs(data, convs, name, subtask)
             notes += found
-        strata = _dominant_emotion(gold[_subtasks(cfg.options)[0]], len(convs.ids))
-        return EcacReference(EcacContract(convs.ids, convs), strata=strata, notes=notes, gold=gold)
+        first = gold[_subtasks(cfg.options)[0]]
+        return EcacReference(EcacContract(convs.ids, convs), strata=lambda: _dominant_emotion(first, len(convs.ids)),
+                             notes=notes, gold=gold)
 
     def public_contract(self, folder, cfg):
         """The conversations of the public ``Subtask_1_test.json`` (utterances, no pairs): enough to check

@@ -331,7 +331,7 @@ class Multilabel(TaskFamily):
         if cap is not None and max_grade > cap:
             raise ReferenceDataError(GOLD_ABOVE_CAP(file=name, grade=max_grade, cap=cap))
         usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
-        return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=_strata(grades > 0, labels),
+        return MultilabelReference(MultilabelContract(units, tuple(labels)), strata=lambda: _strata(grades > 0, labels),
                                    usage=usage, notes=_reference_notes(grades > 0, labels, name, cfg.language), grades=grades)
 
     def public_contract(self, folder, cfg):

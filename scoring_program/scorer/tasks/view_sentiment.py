@@ -214,10 +214,10 @@ class ViewSentiment(TaskFamily):
         accepted = np.zeros((len(keys), len(CLASSES)), dtype=bool)
         accepted[inverse, opinion] = True
         del inverse
-        strata = _strata(sentence, opinion, len(unit_ids))
         views = Index(distinct)
-        return ViewReference(Contract(unit_ids), strata=strata, notes=notes, views=views,
-                             key_sentence=sentence[first_row].astype(np.int64), keys=keys, accepted=accepted,
+        key_sentence = sentence[first_row].astype(np.int64)
+        return ViewReference(Contract(unit_ids), strata=lambda: _strata(key_sentence, accepted, len(unit_ids)),
+                             notes=notes, views=views, key_sentence=key_sentence, keys=keys, accepted=accepted,
                              first=opinion[first_row])
 
     def public_contract(self, folder, cfg):
@@ -421,11 +421,16 @@ class _Groups:
     first: np.ndarray
 
 
-def _strata(sentence, opinion, n_units):
-    """Board strata per sentence: the set of gold opinions it has ("none", "neu", "neg+pos", ...)."""
+def _strata(key_sentence, accepted, n_units):
+    """Board strata per sentence: the set of gold opinions it has ("none", "neu", "neg+pos", ...), from the
+    sentence of each distinct gold key and the opinions the gold gives it.
+
+    >>> _strata(np.array([0, 0, 2]), np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0]], bool), 4).tolist()
+    ['pos+neg', 'none', 'neu', 'none']
+    """
     mask = np.zeros(n_units, dtype=np.int64)
     for k in range(len(CLASSES)):  # one pass per opinion class
-        mask |= (np.bincount(sentence[opinion == k], minlength=n_units) > 0).astype(np.int64) << k
+        mask |= (np.bincount(key_sentence[accepted[:, k]], minlength=n_units) > 0).astype(np.int64) << k
     names = np.array(["+".join(c for k, c in enumerate(CLASSES) if m >> k & 1) or "none" for m in range(8)],
                      dtype=object)
     return names[mask]
