@@ -16,6 +16,7 @@ from .cells import Cells, Index, duplicated, factorize
 from .errors import ReferenceDataError
 from .lazy import pandas as pd
 from .problems import Message
+from .tables import UnitIds, unit_cells, unit_index
 from .textio import plain_utf8
 
 USAGE_TO_BOARD = {"public": "A", "private": "B", "ignored": ""}
@@ -62,7 +63,7 @@ class Boards:
     """Validated board membership of every reference unit."""
 
     def __init__(self, units, board_of_unit):
-        self.units = np.asarray(units, dtype=object)
+        self.units = units if isinstance(units, UnitIds) else np.asarray(units, dtype=object)
         self.board = np.asarray(board_of_unit, dtype=object).astype("U1")  # "A", "B" or "": 4 bytes a unit
 
     def mask(self, board):
@@ -76,12 +77,13 @@ class Boards:
         return self.board == board
 
     def units_of(self, board):
+        """The ids of the units ``board`` scores (as str)."""
         return self.units[self.mask(board)]
 
 
 def load_boards(cfg, ref):
     """The Boards of the reference, from ``boards.file`` or the usage column, checked against its units."""
-    units = np.asarray(ref.units, dtype=object)
+    units = ref.units
     if cfg.boards_file is None and cfg.usage_column is None:
         return Boards(units, np.full(len(units), "A"))
     if cfg.usage_column is not None:
@@ -119,13 +121,13 @@ def load_boards(cfg, ref):
     if bad:
         raise ReferenceDataError(BAD_BOARD(file=name, value=repr(bad[0])))
     index = pd.Index(ids)
-    position = index.get_indexer(units)
+    position = index.get_indexer(np.asarray(units, dtype=object))
     if (position < 0).any():
         missing = units[position < 0]
         raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=missing[0]))
     extra = len(ids) - len(units)
     if extra > 0:
-        unknown = ids[~ids.isin(pd.Index(units))]
+        unknown = ids[~ids.isin(pd.Index(np.asarray(units, dtype=object)))]
         raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=unknown.iloc[0]))
     return _checked(Boards(units, values.to_numpy(dtype=object)[position]), cfg.board)
 
@@ -151,18 +153,18 @@ def _from_scan(scanned, units, name):
     if len(wrong):
         first = factorize(values[wrong])[1]
         raise ReferenceDataError(BAD_BOARD(file=name, value=repr(sorted(values[wrong].text(i) for i in first)[0])))
-    position = Index(ids).get_indexer(Cells.from_strings(units))
+    position = Index(ids).get_indexer(unit_cells(units))
     if (position < 0).any():
-        missing = units[position < 0]
-        raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=missing[0]))
+        missing = np.flatnonzero(position < 0)
+        raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=units[int(missing[0])]))
     if len(ids) > len(units):
-        unknown = np.flatnonzero(Index(Cells.from_strings(units)).get_indexer(ids) < 0)
+        unknown = np.flatnonzero(unit_index(units).get_indexer(ids) < 0)
         raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=ids.text(unknown[0])))
     return Boards(units, np.array(["A", "B"])[board[position]])
 
 
 def _checked(boards, board):
-    if board != "all" and len(boards.units_of(board)) == 0:
+    if board != "all" and not boards.mask(board).any():
         raise ReferenceDataError(EMPTY_BOARD(board=board))
     return boards
 

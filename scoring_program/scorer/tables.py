@@ -361,8 +361,60 @@ def _first_rows(ids, position, empty, n_units):
     return first
 
 
+class UnitIds:
+    """The ids of the test units in reference order, as compact cells with their exact index.
+
+    A million ids as Python strings cost about 60 MB and their making a tenth of a second; here ``ids[i]`` makes
+    the one string a message names, ``ids[mask]`` the strings of some, and ``np.asarray(ids, dtype=object)``
+    all of them, for the tools that want them.
+
+    >>> ids = UnitIds(Cells.from_strings(["b", "a", "c"]).compact())
+    >>> len(ids), ids[1], ids[-1], list(ids), ids[np.array([True, False, True])].tolist()
+    (3, 'a', 'c', ['b', 'a', 'c'], ['b', 'c'])
+    >>> np.asarray(ids, dtype=object).tolist(), ids.index.get_indexer(Cells.from_strings(["c", "x"])).tolist()
+    (['b', 'a', 'c'], [2, -1])
+    """
+
+    __slots__ = ("cells", "index")
+
+    def __init__(self, cells, index=None):
+        self.cells = cells
+        self.index = Index(cells) if index is None else index
+
+    def __len__(self):
+        return len(self.cells)
+
+    def __getitem__(self, key):
+        if isinstance(key, (int, np.integer)):
+            n = len(self.cells)
+            if not -n <= key < n:
+                raise IndexError("unit %d of %d" % (key, n))
+            return self.cells.text(int(key) % n)
+        return self.cells[key].to_objects()
+
+    def __iter__(self):
+        return iter(self.cells.tolist())
+
+    def tolist(self):
+        return self.cells.tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        out = self.cells.to_objects()
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def __repr__(self):
+        return "UnitIds(%d ids)" % len(self)
+
+
+def unit_cells(units):
+    """The unit ids as Cells (those of UnitIds as they are, any other sequence of str made into Cells)."""
+    return units.cells if isinstance(units, UnitIds) else Cells.from_strings([str(u) for u in units])
+
+
 def unit_index(units):
-    """An exact ``cells.Index`` of the unit ids (a sequence of str), kept for the last ``units`` asked."""
+    """An exact ``cells.Index`` of the unit ids: UnitIds' own, else made (and kept for the last ``units`` asked)."""
+    if isinstance(units, UnitIds):
+        return units.index
     last = _UNIT_INDEX.get("units")
     if last is not None and last() is units:
         return _UNIT_INDEX["index"]
@@ -383,8 +435,8 @@ def missing_ids(table, units, position, problems, what="id", limit=5):
     present[position[position >= 0]] = True
     if present.all():
         return
-    missing = np.asarray(units, dtype=object)[~present]
-    shown = ", ".join(str(m) for m in missing[:limit]) + (", ..." if len(missing) > limit else "")
+    missing = np.flatnonzero(~present)
+    shown = ", ".join(str(units[int(i)]) for i in missing[:limit]) + (", ..." if len(missing) > limit else "")
     problems.add(MISSING_IDS.at(table.name, what=what, n=len(missing), shown=shown))
 
 
@@ -487,7 +539,7 @@ def reference_ids(frame, name, column="id"):
 
 
 def reference_units(table, column="id"):
-    """(the stripped id cells, the same ids as str) of a reference Table; a repeated id is an organizer error.
+    """(the stripped id cells, the same ids as UnitIds) of a reference Table; a repeated id is an organizer error.
 
     The ids are indexed once (``indexed_units``): the submission's ids are looked up in that index.
     """
@@ -499,15 +551,13 @@ def reference_units(table, column="id"):
 
 
 def indexed_units(ids):
-    """(``ids`` (Cells) as an object array of str, the first cell that repeats an earlier one or None).
+    """(``ids`` (Cells) as UnitIds, None), or (None, the first cell that repeats an earlier one).
 
-    Without a repeat, the exact Index made to find one (its sorted 64-bit keys: distinct keys are distinct
-    ids) is kept as ``unit_index`` of the returned array, so the submission's ids are looked up in it.
+    The exact Index made to find a repeat (its sorted 64-bit keys: distinct keys are distinct ids) is the
+    UnitIds' own: the gold's and the submission's ids are looked up in it.
     """
-    compact, units = ids.compact_objects()  # the index outlives the file's bytes
+    compact = ids.compact()  # the ids outlive the file's bytes
     try:
-        index = Index(compact)
+        return UnitIds(compact, Index(compact)), None
     except ValueError:  # a repeated id
-        return units, int(np.flatnonzero(duplicated(ids))[0])
-    _UNIT_INDEX.update(units=weakref.ref(units), index=index)
-    return units, None
+        return None, int(np.flatnonzero(duplicated(ids))[0])

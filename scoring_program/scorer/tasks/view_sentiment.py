@@ -349,7 +349,7 @@ class ViewSentiment(TaskFamily):
 
 
 def _sentence_ids(cfg):
-    """The stripped SentenceIds of the sentence listing, as str (each checked: not empty, listed once)."""
+    """The stripped SentenceIds of the sentence listing, as UnitIds (each checked: not empty, listed once)."""
     listing = reference_table(cfg, "sentences", ["SentenceId"])
     units = listing.cells("SentenceId").strip()
     empty = units.lengths() == 0
