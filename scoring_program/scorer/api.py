@@ -35,8 +35,10 @@ from .problems import Problems
 from .tasks import families
 from .tasks.base import Result, TaskFamily
 
-# input (reference and submission files) up to which the reference loads while the submission is parsed
-OVERLAP_BYTES = 64 * 2 ** 20
+# input (reference and submission files) up to which the reference loads while the submission is parsed: both
+# sides' tables are then in memory at once (at a million rows, a tenth to a quarter more peak memory); above, a
+# worker's memory matters more than the time
+OVERLAP_BYTES = 2 ** 30
 
 
 @dataclass
