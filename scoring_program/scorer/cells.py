@@ -269,6 +269,17 @@ def offset_dtype(n_bytes):
     return np.int32 if n_bytes < 2 ** 31 - 2 ** 16 else np.int64
 
 
+def offset_value(offsets, value):
+    """``value`` as a number of the type of ``offsets`` (capped at its largest), to search them with: numpy would
+    otherwise copy a 32-bit array to 64 bits for every search, a pass over it each time.
+
+    >>> offset_value(np.zeros(2, np.int32), 2 ** 40).dtype, int(offset_value(np.zeros(2, np.int32), 2 ** 40))
+    (dtype('int32'), 2147483647)
+    """
+    kind = offsets.dtype.type
+    return kind(min(value, np.iinfo(kind).max))
+
+
 def _offsets(values):
     values = np.asarray(values)
     return values if values.dtype == np.int32 or values.dtype == np.int64 else values.astype(np.int64)
@@ -312,7 +323,7 @@ def _spans(cells, budget):
     k = 0
     while k < len(order):
         lo = int(start[k])
-        stop = int(np.searchsorted(start, lo + budget, side="left"))
+        stop = int(np.searchsorted(start, offset_value(start, lo + budget), side="left"))
         stop = max(stop, k + 1)
         yield order[k:stop], lo, int(reach[stop - 1])
         k = stop

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, _Words, joined
+from .cells import Cells, _Words, joined, offset_value
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
 CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
@@ -110,7 +110,7 @@ def _runs(cells):
     k = 0
     while k < n:
         lo = int(cells.start[k])
-        stop = int(np.searchsorted(cells.start, lo + CHUNK_BYTES, side="left"))
+        stop = int(np.searchsorted(cells.start, offset_value(cells.start, lo + CHUNK_BYTES), side="left"))
         stop = min(n, max(stop, k + 1))
         yield slice(k, stop), lo, int(cells.end[k:stop].max())
         k = stop

@@ -99,7 +99,8 @@ def per_sample(listed, relevant):
     if n <= ROWS:
         return _per_sample(listed, relevant)
     out = [np.empty(n) for _ in range(3)]
-    bounds = np.searchsorted(listed.row, np.arange(0, n + ROWS, ROWS))
+    marks = np.minimum(np.arange(0, n + ROWS, ROWS), n).astype(listed.row.dtype)  # row's type: no copy of row
+    bounds = np.searchsorted(listed.row, marks)
     for k, r0 in enumerate(range(0, n, ROWS)):
         a, b = bounds[k], bounds[k + 1]
         part = Listed(listed.row[a:b] - r0, listed.code[a:b], listed.score[a:b], min(ROWS, n - r0))
