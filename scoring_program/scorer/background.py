@@ -18,7 +18,7 @@ ValueError: invalid literal for int() with base 10: 'x'
 import threading
 
 M_ARENA_MAX = -8   # glibc's mallopt parameter: how many malloc arenas the threads may use
-_arenas_set = []
+_arena_shared = False
 
 
 def _one_arena():
@@ -28,9 +28,10 @@ def _one_arena():
     and the process holds both (about a fifth more peak memory on million-row files). numpy's few large
     allocations gain nothing from separate arenas. Elsewhere (macOS, musl) there is nothing to set.
     """
-    if _arenas_set:
+    global _arena_shared
+    if _arena_shared:
         return
-    _arenas_set.append(True)
+    _arena_shared = True
     try:
         import ctypes  # numpy has imported it already
         ctypes.CDLL(None).mallopt(ctypes.c_int(M_ARENA_MAX), ctypes.c_int(1))
