@@ -57,7 +57,9 @@ UNITS = Message("report.unit.units", "units", "单元")
 class Contract:
     """What a submission must match; families add the shapes of their units."""
 
-    units: np.ndarray            # every test unit id (strings), in reference order
+    # every test unit id, in reference order: a sequence of str (len, [i], iteration, np.asarray); a reference's
+    # are tables.UnitIds (compact cells with their index: no Python string per id until one is asked for)
+    units: Any
 
 
 @dataclass
