@@ -64,7 +64,7 @@ class Boards:
 
     def __init__(self, units, board_of_unit):
         self.units = units if isinstance(units, UnitIds) else np.asarray(units, dtype=object)
-        self.board = np.asarray(board_of_unit, dtype=object).astype("U1")  # "A", "B" or "": 4 bytes a unit
+        self.board = np.asarray(board_of_unit).astype("U1", copy=False)  # "A", "B" or "": 4 bytes a unit
 
     def mask(self, board):
         """Which reference units ``board`` scores (``all``: every unit on a board), in reference order.
@@ -121,13 +121,14 @@ def load_boards(cfg, ref):
     if bad:
         raise ReferenceDataError(BAD_BOARD(file=name, value=repr(bad[0])))
     index = pd.Index(ids)
-    position = index.get_indexer(np.asarray(units, dtype=object))
+    strings = np.asarray(units, dtype=object)  # this path only for a boards file the byte reader leaves to pandas
+    position = index.get_indexer(strings)
     if (position < 0).any():
-        missing = units[position < 0]
+        missing = strings[position < 0]
         raise ReferenceDataError(UNASSIGNED(file=name, n=len(missing), first=missing[0]))
     extra = len(ids) - len(units)
     if extra > 0:
-        unknown = ids[~ids.isin(pd.Index(np.asarray(units, dtype=object)))]
+        unknown = ids[~ids.isin(pd.Index(strings))]
         raise ReferenceDataError(NOT_IN_GOLD(file=name, n=len(unknown), first=unknown.iloc[0]))
     return _checked(Boards(units, values.to_numpy(dtype=object)[position]), cfg.board)
 

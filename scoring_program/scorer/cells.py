@@ -128,24 +128,6 @@ class Cells:
         small = offset_dtype(len(out))
         return Cells(out, start.astype(small, copy=False), end.astype(small, copy=False))
 
-    def compact_objects(self):
-        """(``compact()``, ``to_objects()``) from one copy of the bytes: the cells NUL-separated, a NUL being in
-        no cell.
-
-        >>> c, o = Cells.from_strings(["ab", "c"]).compact_objects()
-        >>> c.tolist(), o.tolist()
-        (['ab', 'c'], ['ab', 'c'])
-        """
-        if not len(self):
-            return self.compact(), self.to_objects()
-        data = joined(self, b"\0")
-        lengths = self.lengths()
-        end = np.cumsum(lengths + 1) - 1
-        objects = np.empty(len(self), dtype=object)
-        objects[:] = data.decode("utf-8", "surrogatepass").split("\0")
-        small = offset_dtype(len(data))
-        return Cells(np.frombuffer(data, dtype=np.uint8), (end - lengths).astype(small), end.astype(small)), objects
-
     def words(self):
         if self._words is None:
             self._words = _Words(self.buf)

@@ -22,7 +22,6 @@ import csv
 import io
 import os
 import re
-import weakref
 
 import numpy as np
 
@@ -408,25 +407,12 @@ class UnitIds:
 
 def unit_cells(units):
     """The unit ids as Cells (those of UnitIds as they are, any other sequence of str made into Cells)."""
-    return units.cells if isinstance(units, UnitIds) else Cells.from_strings([str(u) for u in units])
+    return units.cells if isinstance(units, UnitIds) else Cells.from_strings(list(units))
 
 
 def unit_index(units):
-    """An exact ``cells.Index`` of the unit ids: UnitIds' own, else made (and kept for the last ``units`` asked)."""
-    if isinstance(units, UnitIds):
-        return units.index
-    last = _UNIT_INDEX.get("units")
-    if last is not None and last() is units:
-        return _UNIT_INDEX["index"]
-    index = Index(Cells.from_strings(units))
-    try:
-        _UNIT_INDEX.update(units=weakref.ref(units), index=index)
-    except TypeError:  # a list: no weak reference, no memory
-        _UNIT_INDEX.clear()
-    return index
-
-
-_UNIT_INDEX = {}  # the reference's units are looked up by the gold and by the submission: index them once
+    """An exact ``cells.Index`` of the unit ids: UnitIds' own (made once, with them), else made now."""
+    return units.index if isinstance(units, UnitIds) else Index(unit_cells(units))
 
 
 def missing_ids(table, units, position, problems, what="id", limit=5):

@@ -111,37 +111,26 @@ def token_counts(column):
     return tokens_of(as_cells(column))[2]
 
 
-def numbers(column, total=None):
+def numbers(column):
     """(values, count per row) of space-separated numbers; a token that is not a number is NaN.
 
     Plain decimals (``-12.5``, ``0.25e-3``: at most 15 digits) are read from the
     bytes with numpy, rounded exactly as pandas' C parser rounds them (one
     division or multiplication of the exact digits by an exact power of ten);
-    any other token sends the column through pandas, as before. ``total``: the
-    number of tokens expected, if known (the values are then written in place).
+    any other token sends the column through pandas, as before.
 
     >>> v, c = numbers(["0.5 1e-3", "", "x inf"])
     >>> v.tolist(), c.tolist()
     ([0.5, 0.001, nan, inf], [2, 0, 2])
     """
     cells = ordered(as_cells(column))
-    parts, counts, done = [], np.zeros(len(cells), dtype=np.int64), 0
-    out = np.empty(total) if total is not None else None
+    parts, counts = [], np.zeros(len(cells), dtype=np.int64)
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
         if values is None:
             return _numbers_by_pandas(cells.tolist(), token_counts(cells))
-        if out is not None and done + len(values) <= len(out):
-            out[done:done + len(values)] = values
-        else:
-            out = None if out is None else out[:done]  # more tokens than expected: gather the pieces
-            parts.append(values)
-        done += len(values)
-    if out is not None and not parts:
-        return out[:done], counts
-    pieces = ([out] if out is not None else []) + parts
-    del parts
-    return concatenate_freeing(pieces, np.float64), counts  # each piece freed once copied: never twice the values
+        parts.append(values)
+    return concatenate_freeing(parts, np.float64), counts  # each piece freed once copied: never twice the values
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53
