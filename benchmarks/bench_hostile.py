@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import SCORE, run_measured, table  # noqa: E402
-from organizer.layout import assemble_reference  # noqa: E402
+from organizer.phase_data import assemble_reference  # noqa: E402
 
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 MB = 2 ** 20

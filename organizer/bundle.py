@@ -7,8 +7,9 @@ v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
     competition.yaml          the only .yaml in the zip
     overview.html ...         the pages named under html:, and the logo
     scoring_program.zip       scoring_program/ (metadata, score.py, scorer/), no __pycache__
-    reference_data_A.zip      reference_data/ minus board_*.yaml, plus board_A.yaml as config.yaml
-    reference_data_B.zip      same with board_B.yaml
+    reference_data_A.zip      board A's phase: config.yaml, the public test inputs in public/, the gold of
+                              board A's units only (organizer/phase_data.py)
+    reference_data_B.zip      board B's phase: while sealed, config.yaml and public/ only (no answers)
     starting_kit.zip          starting_kit/ plus validate.py, score_local.py, requirements.txt (the runtime
                               pins), kit_config.yaml and a copy of the engine, so its tools run offline
 
@@ -26,7 +27,8 @@ from pathlib import Path
 
 import yaml
 from . import PROGRAM, ROOT
-from .layout import board_config_bytes, board_configs, reference_files
+from .layout import board_configs
+from .phase_data import phase_entries
 from scorer.config import task_only
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
@@ -97,11 +99,8 @@ def program_zip(competition):
 
 
 def reference_zip(competition, board, reveal=False):
-    """The reference zip of one board's phase (``reveal``: its config with ``report: full``)."""
-    reference_dir = Path(competition) / "reference_data"
-    entries = {p.name: p.read_bytes() for p in reference_files(reference_dir)}
-    entries["config.yaml"] = board_config_bytes(reference_dir, board, reveal)
-    return zip_bytes(entries)
+    """The reference zip of one board's phase (organizer/phase_data.py; ``reveal``: a sealed board revealed)."""
+    return zip_bytes(phase_entries(competition, board, reveal))
 
 
 def kit_config(competition):

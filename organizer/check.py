@@ -51,6 +51,7 @@ from .bundle import REFERENCE_ZIP, as_datetime, build_v1, build_v2
 from scorer.api import Competition, NoOfflineCheck, Task
 from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
+from scorer.published import publish
 from scorer.tasks import families
 
 COMPETITION_KEYS = {
@@ -446,8 +447,11 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         if expected_board is not None and cfg.board != expected_board:
             report.error(rw, "board is %s but this is the reference data of board %s" % (cfg.board, expected_board))
         family = registry[cfg.task]
+        _check_answers_held(cfg, family, names, name, rw, report)
         for slot, file in cfg.files.items():
-            if slot not in family.submission_slots and file not in names:
+            if slot in family.submission_slots or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
+                continue
+            if file not in names:
                 report.error(rw, "files.%s names %s, which is not in %s" % (slot, file, name))
         if cfg.boards_file and cfg.boards_file not in names:
             report.error(rw, "boards.file names %s, which is not in %s" % (cfg.boards_file, name))
@@ -476,6 +480,23 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         report.warn("%s: leaderboard" % where, "the first column is %s but config.yaml's primary_key is %s"
                     % (ranked[0], cfg.primary_key))
     return cfg
+
+
+def _check_answers_held(cfg, family, names, name, where, report):
+    """A phase's reference data holds the answers of its own board only, and none while that board is sealed:
+    Codabench lists every phase's reference data in its public competition API and serves it to anyone
+    (src/apps/api/serializers/tasks.py ``get_public_datasets``; src/apps/datasets/views.py ``download``)."""
+    answers = sorted(cfg.files[s] for s in family.unit_files if cfg.files.get(s) in names)
+    if not cfg.one_board:
+        if cfg.board != "all" or cfg.boards_file or cfg.usage_column:
+            report.error(where, "holds the whole gold and the board split (no public_inputs): the phase of board %s "
+                         "would upload the answers of every board, which Codabench serves to anyone; build the "
+                         "bundle with python3 -m organizer bundle (each phase gets its own board's answers only)"
+                         % cfg.board)
+    elif cfg.report == "sealed" and answers:
+        report.error(where, "board %s is sealed, yet %s holds %s: answers that anyone could download while the phase "
+                     "runs (Codabench serves every phase's reference data); a sealed phase's reference data holds the "
+                     "config and the public inputs only" % (cfg.board, name, ", ".join(answers)))
 
 
 def _hides_units(cfg):
@@ -591,7 +612,7 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
     cfg = comp.cfg
     if sample is not None:
         try:
-            comp.score(comp.read_submission(str(sample[0])))
+            publish(comp, comp.read_submission(str(sample[0])))
         except ScoringError as exc:
             report.error(sample_where, "the sample submission does not score on %s (%s): %s" % (where, ref_name,
                                                                                                exc.message))
@@ -607,11 +628,12 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
         report.warn("starting kit", "has no public test inputs (%s) for task %s, so participants cannot check their "
                     "files offline (validate.py)" % (comp.family.public_inputs, cfg.task))
         return
-    kit_ids, gold_ids = set(map(str, public.contract.units)), set(map(str, comp.reference.units))
+    phase_units = comp.contract.units if cfg.one_board else comp.reference.units
+    kit_ids, gold_ids = set(map(str, public.contract.units)), set(map(str, phase_units))
     if kit_ids != gold_ids:
         only_kit, only_gold = sorted(kit_ids - gold_ids), sorted(gold_ids - kit_ids)
-        report.error("starting kit", "its public test ids differ from the gold of %s: %d only in the kit%s, %d only "
-                     "in the gold%s; the kit must list exactly the test items" % (
+        report.error("starting kit", "its public test ids differ from those of %s: %d only in the kit%s, %d only "
+                     "in the phase%s; the kit must list exactly the test items" % (
                          ref_name, len(only_kit), " (first: %s)" % only_kit[0] if only_kit else "",
                          len(only_gold), " (first: %s)" % only_gold[0] if only_gold else ""))
 

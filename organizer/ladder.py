@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .layout import assemble_reference, load_board_config, place_submission
+from .layout import load_board_config, place_submission
+from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
 from scorer import ladder, report
 from scorer.api import Competition, ordered_scores

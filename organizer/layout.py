@@ -5,9 +5,9 @@
       reference_data/        gold file(s), boards.csv, board_A.yaml, board_B.yaml
       starting_kit/          sample submission, instructions
 
-Each ``board_<X>.yaml`` is the config.yaml of the reference data of one phase:
-the phase's reference zip holds every other file of reference_data/ plus that
-file renamed config.yaml. A board with ``report: sealed`` is *revealed* by
+Each ``board_<X>.yaml`` is the config of one phase's reference data, which
+organizer/phase_data.py makes from this folder (the public test inputs and the
+answers of that board only). A board with ``report: sealed`` is *revealed* by
 scoring it with the same config set to ``report: full`` (``board_config_bytes``).
 
 The scoring program never sees competition.yaml, so the competition's title
@@ -96,27 +96,6 @@ def with_labels(data, competition_yaml):
     return (text + ("" if text.endswith("\n") else "\n")
             + "# from competition.yaml (the scoring program never sees it): the page's title and column labels\n"
             + yaml.safe_dump(extra, allow_unicode=True, sort_keys=False, width=1000)).encode("utf-8")
-
-
-def assemble_reference(reference_dir, board, target, reveal=False):
-    """Fill ``target`` (a phase's ref/ folder) for ``board`` (revealed: ``report: full``)."""
-    config = board_config_bytes(reference_dir, board, reveal)
-    target = Path(target)
-    target.mkdir(parents=True, exist_ok=True)
-    for path in reference_files(reference_dir):
-        shutil.copy2(path, target / path.name)
-    (target / "config.yaml").write_bytes(config)
-    return target
-
-
-def assemble_input(reference_dir, board, submission, target, reveal=False):
-    """An INPUT folder (ref/ + res/) for scoring ``submission`` (a file, folder or zip) on ``board``."""
-    target = Path(target)
-    if target.exists():
-        shutil.rmtree(target)
-    assemble_reference(reference_dir, board, target / "ref", reveal)
-    place_submission(submission, target / "res")
-    return target
 
 
 def place_submission(submission, res):

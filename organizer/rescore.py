@@ -44,7 +44,8 @@ import numpy as np
 import yaml
 
 from . import PROGRAM
-from .layout import assemble_reference, board_configs, load_board_config
+from .layout import board_configs, load_board_config
+from .phase_data import assemble_reference
 from .score import organizer_env
 from .similar import DEFAULT_THRESHOLD, groups as similar_groups
 from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, tiers

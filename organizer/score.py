@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from . import SCORE
-from .layout import assemble_input
+from .phase_data import assemble_input
 from scorer.hosts import ORGANIZER_ENV
 
 

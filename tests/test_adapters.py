@@ -225,20 +225,23 @@ def test_the_challenge_passes_evalai_checks_and_scores_each_board_into_its_split
         assert list(result[split]) == config["leaderboard"][0]["schema"]["labels"]
 
 
-def test_bank_scores_equal_seqeval_and_sklearn_and_board_b_stays_hidden(bank):
-    for board, split in (("A", "public_split"), ("B", "private_split")):
-        out, _ = bank.submit(board, SAMPLE)
+def test_bank_scores_equal_seqeval_and_sklearn_and_board_b_stays_hidden(bank, tmp_path):
+    revealed = tmp_path / "reveal.zip"
+    revealed.write_bytes(bundle.reference_zip(ROOT, "B", reveal=True))
+    for board, split, annotation in (("A", "public_split", None), ("B", "private_split", revealed)):
+        out, _ = bank.submit(board, SAMPLE, annotation=annotation)
         scores = out["result"][0][split]
         expected = bank_oracle(GOLD, SAMPLE, board_ids(ROOT, board))
         for key, value in expected.items():
             assert scores[key] == pytest.approx(value, abs=1e-9), (board, key)
-        if board == "A":
-            assert out["submission_result"] == scores and "score: " in out["stdout"]
-        else:
-            # what the participant reads of a sealed board: no number at all
-            shown = json.dumps(out["submission_result"]) + out["stdout"]
-            assert "提交已收到且格式有效" in shown  # the demo is a zh competition
-            assert not any(("%.4f" % v)[:6] in shown for v in scores.values())
+        assert out["submission_result"] == scores and "score: " in out["stdout"]
+    # while board B is sealed its phase's annotation holds no answer: the split gets placeholders, and what the
+    # participant reads says only that the submission is valid
+    out, _ = bank.submit("B", SAMPLE)
+    assert set(out["result"][0]["private_split"].values()) == {-1.0}
+    shown = json.dumps(out["submission_result"]) + out["stdout"]
+    assert "提交已收到且格式有效" in shown  # the demo is a zh competition
+    assert not any(("%.4f" % v)[:6] in shown for v in expected.values())
     ordering = bank.config["leaderboard"][0]["schema"]
     assert ordering["default_order_by"] == "score" and ordering["labels"][0] == "score"
 

@@ -1,11 +1,11 @@
-"""Board B leaves no trace in what a participant can reach of a board-A run, and a sealed board shows nothing.
+"""Board B leaves no trace in what is uploaded for a phase, nor in what a participant can reach of its runs.
 
 For every family, the gold answers of the board-B units are changed in many ways (labels, grades, empty
-answers, entity-free documents, repeated keys, extra columns). A board-A run must then give exactly the
-same exit code, stdout, stderr and files outside OUTPUT/private/, on each platform layout: a local run,
-CodaLab v1 (INPUT/metadata; with ``private_output: true`` the board-B scores are computed into private/)
-and Codabench (res/metadata). A sealed board-B run must not change either, while the board-B scores the
-organizer sees do change (so each change is real).
+answers, entity-free documents, repeated keys, extra columns). The reference data of board A's phase and of
+the sealed board B's (organizer/phase_data.py: what the platforms hold, and Codabench shows anyone) must
+then be byte-identical; their runs give the same exit code, stdout, stderr and files on each platform
+layout (a local run, CodaLab v1: INPUT/metadata, Codabench: res/metadata) and write no score anywhere but
+OUTPUT's own scores files. The revealed board B's scores do change (so each change is real).
 """
 import csv
 import io
@@ -18,6 +18,9 @@ import yaml
 
 from helpers import read_scores, visible_outcome, write_files
 from test_review_determinism import DEMOS, sample_files
+
+from organizer.phase_data import phase_entries
+from scorer.tasks import families
 
 V1_METADATA = "ref: https://x/ref.zip\nres: https://x/res.zip\nsubmitted-by: someone\ncompetition-phase: 1\n"
 CODABENCH_METADATA = "exitCode: 0\nelapsedTime: 0.1\n"
@@ -167,28 +170,26 @@ def board_b_ids(reference):
     return {r[0] for r in _rows(reference / "boards.csv")[1:] if r[1] == "B"}
 
 
-def reference_copy(tmp_path, family, change=None):
-    """A copy of the demo's reference_data/ (board configs included), board B changed by ``change``."""
-    target = tmp_path / ("ref_" + (change or "as_given").replace(" ", "_"))
-    shutil.copytree(DEMOS[family][0] / "reference_data", target)
+def competition_copy(tmp_path, family, change=None):
+    """A copy of the demo competition (its reference_data/ and the kit's public inputs), board B changed."""
+    target = tmp_path / ("comp_" + (change or "as_given").replace(" ", "_"))
+    source = DEMOS[family][0]
+    shutil.copytree(source / "reference_data", target / "reference_data")
+    public = families()[family].public_inputs
+    (target / "starting_kit").mkdir()
+    shutil.copy(source / "starting_kit" / public, target / "starting_kit" / public)
+    ref = target / "reference_data"
     if family == "multilabel":
-        _multilabel("none")(target, set())   # the same configs (no err_max_grade) for both sides
+        _multilabel("none")(ref, set())   # the same configs (no err_max_grade) for both sides
     if change:
-        EDITORS[family](change)(target, board_b_ids(target))
+        EDITORS[family](change)(ref, board_b_ids(ref))
     return target
 
 
-def phase_input(tmp_path, family, reference, board, layout, name, private_output=False):
-    """INPUT (ref/ for ``board``, res/ with the demo's sample) as ``layout`` lays it out, and OUTPUT."""
+def phase_input(tmp_path, family, competition, board, layout, name, reveal=False):
+    """INPUT (ref/: the phase's reference data of ``board``; res/: the demo's sample) as ``layout`` lays it out."""
     base = tmp_path / name
-    ref = base / "input" / "ref"
-    ref.mkdir(parents=True)
-    for path in reference.iterdir():
-        if not (path.name.startswith("board_") and path.suffix == ".yaml"):
-            shutil.copy(path, ref / path.name)
-    raw = yaml.safe_load((reference / ("board_%s.yaml" % board)).read_text(encoding="utf-8"))
-    raw["private_output"] = private_output
-    (ref / "config.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    write_files(base / "input" / "ref", phase_entries(competition, board, reveal))
     write_files(base / "input" / "res", sample_files(family))
     if layout == "v1":
         (base / "input" / "metadata").write_text(V1_METADATA, encoding="utf-8")
@@ -199,27 +200,28 @@ def phase_input(tmp_path, family, reference, board, layout, name, private_output
 
 @pytest.mark.parametrize("family,change,changes_scores", CHANGES, ids=lambda v: str(v).replace(" ", "-"))
 def test_board_b_gold_leaves_no_trace_in_what_participants_reach(tmp_path, family, change, changes_scores):
-    given, changed = reference_copy(tmp_path, family), reference_copy(tmp_path, family, change)
+    given, changed = competition_copy(tmp_path, family), competition_copy(tmp_path, family, change)
+    # what is uploaded for board A's phase and for the sealed board B's holds not a byte of board B's answers
+    for board in ("A", "B"):
+        assert phase_entries(given, board) == phase_entries(changed, board), board
+    # the reveal's reference data holds them (a column the family does not read is left out of every phase)
+    revealed = phase_entries(given, "B", reveal=True), phase_entries(changed, "B", reveal=True)
+    assert (revealed[0] != revealed[1]) == (change not in ("extra column", "extra column value"))
     for layout in ("local", "v1", "codabench"):
-        private = layout == "v1"
         runs = {}
-        for label, reference in (("given", given), ("changed", changed)):
-            for board in ("A", "B"):
-                inp, out = phase_input(tmp_path, family, reference, board, layout, "%s_%s_%s" % (layout, label, board),
-                                       private_output=private)
-                runs[label, board] = (visible_outcome(inp, out), out)
-        for board in ("A", "B"):  # B is sealed in every demo
-            (a, _), (b, _) = runs["given", board], runs["changed", board]
+        for label, competition in (("given", given), ("changed", changed)):
+            for board, reveal in (("A", False), ("B", False), ("B", True)):
+                inp, out = phase_input(tmp_path, family, competition, board, layout,
+                                       "%s_%s_%s%s" % (layout, label, board, "_revealed" * reveal), reveal)
+                runs[label, board, reveal] = (visible_outcome(inp, out), out)
+        for board, reveal in (("A", False), ("B", False)):  # B is sealed in every demo
+            (a, out), (b, _) = runs["given", board, reveal], runs["changed", board, reveal]
             assert a[0] == b[0] == 0, (layout, board, a[2], b[2])
             assert a[1:3] == b[1:3], (layout, board)
             assert a[3].keys() == b[3].keys() and all(a[3][k] == b[3][k] for k in a[3]), (layout, board)
-        if private:
-            b_given = (runs["given", "A"][1] / "private" / "board_B_scores.txt").read_text(encoding="utf-8")
-            b_changed = (runs["changed", "A"][1] / "private" / "board_B_scores.txt").read_text(encoding="utf-8")
-            sealed_given = read_scores(runs["given", "B"][1] / "private")
-            sealed_changed = read_scores(runs["changed", "B"][1] / "private")
-            assert (b_given != b_changed) == changes_scores
-            assert (sealed_given != sealed_changed) == changes_scores
-        else:
-            assert not (runs["given", "A"][1] / "private").exists()
-            assert not (runs["given", "B"][1] / "private").exists()
+            # on no platform does a run write a score anywhere else (CodaLab v1's private/ holds provenance only)
+            assert not [p for p in out.rglob("*") if p.is_file() and p.parent != out and p.name != "provenance.json"], \
+                (layout, board)
+        revealed_given = read_scores(runs["given", "B", True][1])
+        revealed_changed = read_scores(runs["changed", "B", True][1])
+        assert (revealed_given != revealed_changed) == changes_scores

@@ -23,7 +23,7 @@ from helpers import score_in_process, write_files
 from hostile_corpus import DEMO, HOSTILE, sample
 from test_hostile_uploads import build_input
 
-from organizer.layout import assemble_reference
+from organizer.phase_data import assemble_reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scoring_program"))
 from scorer import report  # noqa: E402

@@ -1,5 +1,7 @@
 """python3 -m organizer bundle and python3 -m organizer check on every competition we ship, and on broken copies."""
+import csv
 import datetime as dt
+import json
 import os
 import shutil
 import io
@@ -12,6 +14,8 @@ from helpers import ROOT
 from helpers import organizer
 from organizer import bundle
 from organizer import check as check_bundle
+from organizer.phase_data import phase_entries
+from scorer.tasks import families
 from test_bundle_shared import built, comp_id, competitions, members, phases
 
 COMPETITIONS = competitions()
@@ -37,16 +41,55 @@ def test_v1_layout_nested_zips_at_their_roots(competition):
         name = spec["reference_data"]
         board = bundle.REFERENCE_ZIP.match(name).group(1)
         ref = members(root[name])
-        own = (reference_dir / ("board_%s.yaml" % board)).read_bytes()
-        assert ref["config.yaml"].startswith(own)  # the board's config, then the title and labels it lacks
-        added = yaml.safe_load(ref["config.yaml"][len(own):])
-        assert added["title"] == comp["title"]
-        assert added["columns"] == {k: c["label"] for k, c in comp["leaderboard"]["columns"].items()}
-        expected = {p.name for p in reference_dir.iterdir() if p.is_file() and not
-                    (p.name.startswith("board_") and p.suffix == ".yaml")} | {"config.yaml"}
-        assert set(ref) == expected
+        own = yaml.safe_load((reference_dir / ("board_%s.yaml" % board)).read_text(encoding="utf-8"))
+        config = yaml.safe_load(ref["config.yaml"])
+        # the board's config without its split, the title and labels of competition.yaml, the public inputs' folder
+        # and the size cap
+        assert {k: v for k, v in own.items() if k != "boards"} == {k: v for k, v in config.items() if k in own}
+        assert config["title"] == comp["title"]
+        assert config["columns"] == {k: c["label"] for k, c in comp["leaderboard"]["columns"].items()}
+        assert config["public_inputs"] == "public" and config["max_submission_mb"] >= 16
+        family = families()[own["task"]]
+        files = dict(family.default_files, **(own.get("files") or {}))
+        per_unit = {files[s] for s in family.unit_files}
+        shared = {f for s, f in files.items() if s not in family.submission_slots and s not in family.unit_files
+                  and (reference_dir / f).is_file()}
+        expected = {"config.yaml", "public/" + family.public_inputs} | shared
+        if own.get("report") != "sealed":  # a sealed board's phase holds no answer at all
+            expected |= {f for f in per_unit if (reference_dir / f).is_file()}
+        assert set(ref) == expected, name
+        assert ref["public/" + family.public_inputs] == (competition / "starting_kit" / family.public_inputs).read_bytes()
     kit = members(root["starting_kit.zip"])
     assert {"validate.py", "score_local.py", "kit_config.yaml", "scoring_program/score.py"} <= set(kit)
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
+def test_a_board_phase_holds_the_answers_of_its_own_units_only(competition):
+    """Each per-unit file of board A's phase and of the revealed board B's lists the units of that board, read
+    here with the csv and json modules (not the engine) against boards.csv."""
+    from scorer.tasks import families
+
+    reference_dir = competition / "reference_data"
+    with open(reference_dir / "boards.csv", encoding="utf-8", newline="") as fh:
+        boards = {row["id"].strip(): row["board"].strip() for row in csv.DictReader(fh)}
+    own = bundle.load_yaml(reference_dir / "board_A.yaml")
+    family = families()[own["task"]]
+    files = dict(family.default_files, **(own.get("files") or {}))
+    for board, reveal in (("A", False), ("B", True)):
+        entries = phase_entries(competition, board, reveal)
+        for slot, rule in family.unit_files.items():
+            if files[slot] not in entries:
+                continue
+            text = entries[files[slot]].decode("utf-8")
+            if rule.form == "json":
+                ids = {str(conv[rule.key]) for conv in json.loads(text)}
+            else:
+                delimiter = "\t" if text.split("\n", 1)[0].count("\t") > text.split("\n", 1)[0].count(",") else ","
+                ids = {row[rule.key].strip() for row in csv.DictReader(io.StringIO(text), delimiter=delimiter)}
+            assert ids and {boards[i] for i in ids} == {board}, (board, slot)
+            if slot in ("sentences", "subtask1_gold") or (slot == "gold" and "sentences" not in family.unit_files):
+                # every unit of the board has its row (view-sentiment's gold lists the sentences with views only)
+                assert ids == {i for i, b in boards.items() if b == board}, (board, slot)
 
 
 @pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
@@ -174,7 +217,7 @@ def test_zip_level_rules(tmp_path):
     program = members(root["scoring_program.zip"])
     root["scoring_program.zip"] = bundle.zip_bytes({"scoring_program/" + n: d for n, d in program.items()})
     ref = members(root["reference_data_A.zip"])
-    ref["config.yaml"] = ref["config.yaml"].replace(b"files: {gold: gold.csv", b"files: {gold: missing.csv")
+    ref["config.yaml"] = ref["config.yaml"].replace(b"gold: gold.csv", b"gold: missing.csv")
     root["reference_data_A.zip"] = bundle.zip_bytes(ref)
     path = tmp_path / "bad.zip"
     path.write_bytes(bundle.zip_bytes(root))
@@ -275,20 +318,26 @@ def test_the_starting_kit_is_checked_as_a_participant_would_use_it(tmp_path):
     copy = kit_copy(tmp_path)
     assert not check_bundle.has_errors(check_bundle.check_path(copy))
     kit = copy / "starting_kit"
-    # a sample submission that does not score, a test id missing from the public inputs,
-    # a dev set that does not load, and a README naming a repository path
+    # a sample submission that does not score, a dev set that does not load, and a README naming a repository path
     lines = (kit / "sample_submission.csv").read_text(encoding="utf-8").splitlines()
     lines[5] = lines[5].rsplit(",", 1)[0] + ",7"
     (kit / "sample_submission.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    public = (kit / "test_public.csv").read_text(encoding="utf-8").splitlines()
-    (kit / "test_public.csv").write_text("\n".join(public[:-1]) + "\n", encoding="utf-8")
     _edit(kit / "dev" / "config.yaml", "primary_key: score", "primary_key: nothing")
     with open(kit / "README.md", "a", encoding="utf-8") as fh:
         fh.write("\nScore it with python3 -m organizer score . A sample.csv out\n")
     errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
     expected = ["sample submission does not score on", "is not a class",
-                "public test ids differ from the gold of reference_data_A.zip: 0 only in the kit, 1 only in the gold",
                 "the dev set does not load with its own config.yaml: config.yaml: primary_key is 'nothing'",
                 "README.md line", "names '-m organizer'"]
     for fragment in expected:
         assert any(fragment in e for e in errors), (fragment, errors)
+    # every phase checks submissions against the kit's public inputs: they must list exactly the gold's units
+    public = (kit / "test_public.csv").read_text(encoding="utf-8").splitlines()
+    (kit / "test_public.csv").write_text("\n".join(public[:-1]) + "\n", encoding="utf-8")
+    errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
+    assert len(errors) == 1 and "cannot be bundled" in errors[0] and "1 unit(s) of the gold are not in the public " \
+        "test inputs starting_kit/test_public.csv (first: %s)" % public[-1].split(",")[0] in errors[0], errors
+    (kit / "test_public.csv").write_text("\n".join(public + [public[-1].replace(public[-1].split(",")[0], "x1", 1)])
+                                         + "\n", encoding="utf-8")
+    errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
+    assert len(errors) == 1 and "lists 1 test item(s) that are not in the gold (first: x1)" in errors[0], errors

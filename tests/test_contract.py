@@ -11,7 +11,7 @@ import pytest
 from helpers import (ROOT, as_platform, make_input, read_scores, read_scores_json, run_score, run_score_process,
                      write_files, zipped)
 
-from organizer.layout import assemble_reference  # noqa: E402
+from organizer.phase_data import assemble_reference  # noqa: E402
 
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 
@@ -130,19 +130,24 @@ def test_board_a_run_reveals_nothing_of_board_b(tmp_path):
     assert read_scores(o0)["score"] != read_scores(tmp_path / "out_all")["score"]
 
 
-def test_private_scores_of_board_b_go_only_to_the_private_folder(tmp_path):
-    b_run = run_score(phase_input(tmp_path, "B", {"submission.csv": SAMPLE.read_bytes()}, "inb", reveal=True),
-                      tmp_path / "outb")
-    assert b_run.returncode == 0
-    for platform, written in (("codalab_v1", True), ("codabench", False), ("local", False)):
-        inp = as_platform(phase_input(tmp_path, "A", {"submission.csv": SAMPLE.read_bytes()}, platform), platform)
-        config = inp / "ref" / "config.yaml"
-        config.write_text(config.read_text() + "private_output: true\n")
-        out = tmp_path / ("out_" + platform)
-        assert run_score(inp, out).returncode == 0
-        assert (out / "private").exists() == written, platform
-        if written:  # CodaLab v1 gives private/ to the competition creator only
-            assert (out / "private" / "board_B_scores.txt").read_bytes() == (tmp_path / "outb" / "scores.txt").read_bytes()
+def test_no_run_writes_a_score_of_board_b_anywhere_whatever_the_options(tmp_path):
+    """Board A's phase and the sealed board B's hold no answer of board B, so no run can write its scores, not
+    even into CodaLab v1's private/ (whose private_output.zip the site's own API links for the submitter:
+    codalab-competitions apps/api/views/competition_views.py, SubmissionScoreView.get)."""
+    for board in ("A", "B"):
+        for platform, kept in (("codalab_v1", True), ("codabench", False), ("local", False)):
+            inp = as_platform(phase_input(tmp_path, board, {"submission.csv": SAMPLE.read_bytes()},
+                                          platform + board), platform)
+            config = inp / "ref" / "config.yaml"
+            config.write_text(config.read_text() + "private_output: true\n")
+            out = tmp_path / ("out_" + platform + board)
+            assert run_score(inp, out).returncode == 0
+            assert (out / "private").exists() == kept, platform
+            written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+            assert written == ["detailed_results.html"] + ["private/provenance.json"] * kept + \
+                ["scores.json", "scores.txt"], (board, platform, written)
+    sealed = read_scores(out)
+    assert set(sealed.values()) == {-1.0}
 
 
 def test_boards_cover_every_id_once_and_split_40_60():

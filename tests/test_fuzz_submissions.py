@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from helpers import zipped  # noqa: E402
 from scorer.errors import ScoringError  # noqa: E402
 from scorer.runner import run  # noqa: E402
-from organizer.layout import assemble_reference  # noqa: E402
+from organizer.phase_data import assemble_reference  # noqa: E402
 
 # family -> (competition folder, sample submission file or folder)
 DEMOS = {

@@ -73,7 +73,7 @@ def test_the_docs_give_a_command_for_each_family():
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_entries
-    from organizer.layout import assemble_input
+    from organizer.phase_data import assemble_input
 
     argv = commands()[family]
     out = tmp_path / "competition"

@@ -21,6 +21,7 @@ from helpers import organizer
 from test_bundle_shared import (bank_oracle, board_ids, built, comp_id, competitions, members, phases,
                                 sample_submission)
 from organizer import bundle  # noqa: E402
+from scorer.tasks import families
 
 CASES = [(c, i) for c in competitions() for i in range(len(phases(c)))]
 SEALED = -1.0
@@ -145,6 +146,14 @@ def test_the_sealed_board_shows_placeholders_everywhere_and_the_reveal_gives_the
         for text in (page, run.stdout, run.stderr):
             assert not [n for n in numbers if n in text]
         assert not any(n.startswith("private/") for n in run.output_zip)
-    # the organizer's copy on CodaLab v1 (creator only) holds the real scores; Codabench gets none
-    assert parse_scores(v1.private_zip["private/scores.txt"].decode("utf-8")) == real
+    # nothing of the board is scored while it is sealed: CodaLab v1's private_output.zip (which its API links for
+    # the submitter: SubmissionScoreView.get) holds the run's provenance only; Codabench gets no private/ at all
+    assert sorted(n for n in v1.private_zip if not n.endswith("/") and n.startswith("private/")) == \
+        ["private/provenance.json"]
     assert not cb_v1.private_zip and not cb_v2.private_zip
+    # and the sealed phase's reference data holds no answer: config.yaml, the public inputs and shared files only
+    held = members(reference)
+    family = families()[yaml.safe_load(held["config.yaml"])["task"]]
+    answers = {dict(family.default_files, **(yaml.safe_load(held["config.yaml"]).get("files") or {}))[s]
+               for s in family.unit_files}
+    assert "public/" + family.public_inputs in held and not answers & set(held), sorted(held)

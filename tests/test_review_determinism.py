@@ -15,7 +15,7 @@ from helpers import read_scores, run_score, run_score_process, write_files
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from organizer.layout import assemble_reference  # noqa: E402
+from organizer.phase_data import assemble_reference  # noqa: E402
 
 DEMOS = {
     "bank_comments": (ROOT, ROOT / "starting_kit" / "sample_submission.csv", "id"),

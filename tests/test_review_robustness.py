@@ -16,7 +16,7 @@ from scorer.errors import ScoringError  # noqa: E402
 from scorer.runner import run  # noqa: E402
 from scorer.tagcodes import encode, split_tokens  # noqa: E402
 from scorer.tokens import numbers  # noqa: E402
-from organizer.layout import assemble_reference  # noqa: E402
+from organizer.phase_data import assemble_reference  # noqa: E402
 
 BANK = (ROOT, ROOT / "starting_kit" / "sample_submission.csv")
 MULTILABEL = (ROOT / "examples" / "multilabel", ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv")

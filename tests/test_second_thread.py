@@ -14,7 +14,7 @@ import pytest
 
 from helpers import ROOT, as_platform, make_input, run_score
 
-from organizer.layout import assemble_input
+from organizer.phase_data import assemble_input
 from scorer import background
 from scorer.api import Competition
 

@@ -49,7 +49,7 @@ def imported(input_dir, output_dir):
 
 @pytest.mark.parametrize("family", sorted(DEMOS))
 def test_a_run_imports_its_family_only(tmp_path, family):
-    from organizer.layout import assemble_input
+    from organizer.phase_data import assemble_input
     competition = DEMOS[family]
     input_dir = assemble_input(competition / "reference_data", "A", sample_of(competition), tmp_path / "input")
     modules = imported(input_dir, tmp_path / "out")

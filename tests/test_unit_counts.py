@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from helpers import ROOT
-from organizer.layout import assemble_reference
+from organizer.phase_data import assemble_reference
 from scorer.api import Competition
 from test_review_determinism import DEMOS, sample_files, spoil_board_b
 

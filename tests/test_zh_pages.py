@@ -16,7 +16,7 @@ import yaml
 
 from helpers import ROOT, run_score
 
-from organizer.layout import assemble_input
+from organizer.phase_data import assemble_input
 
 COMPETITIONS = [ROOT] + sorted(p for p in (ROOT / "examples").iterdir() if (p / "reference_data").is_dir())
 
@@ -99,6 +99,7 @@ def english(text, allowed):
 
 def zh_copy(competition, dest):
     shutil.copytree(competition / "reference_data", dest / "reference_data")
+    shutil.copytree(competition / "starting_kit", dest / "starting_kit")   # its public inputs go to every phase
     for config in (dest / "reference_data").glob("board_*.yaml"):
         raw = yaml.safe_load(config.read_text(encoding="utf-8"))
         if raw.get("language") != "zh":  # an English competition's own title and labels are the organizer's English

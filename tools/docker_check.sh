@@ -190,7 +190,7 @@ assemble() {
 import sys
 sys.path.insert(0, ".")
 from pathlib import Path
-from organizer.layout import assemble_input
+from organizer.phase_data import assemble_input
 competition, board, submission, target = sys.argv[1:]
 assemble_input(Path(competition) / "reference_data", board, submission, target)
 EOF

@@ -11,6 +11,12 @@ sequence config -> reference -> boards -> submission -> scores exists once.
 - ``Competition``: a Task built from the reference data, which also holds the
   answers and the boards, and scores.
 
+A phase's reference data (what the organizer tools upload; ``public_inputs``
+in its config) holds the public test inputs and the answers of its own board
+only, none at all on a sealed board: the submission is checked against every
+test unit of the public inputs, then scored against the board's gold
+(``family.take`` keeps its answers of the gold's units).
+
 Example (the shipped bank competition's board-A reference folder)::
 
     comp = Competition.open("input/ref")
@@ -26,12 +32,15 @@ from dataclasses import dataclass
 from typing import Dict, Optional
 
 from . import background
+import numpy as np
+
 from .boards import Boards, load_boards
 from .config import Config, load_config, parse_config, task_only
 from .discovery import SubmittedFile, find_files
-from .errors import SubmissionError
+from .errors import ReferenceDataError, SubmissionError
 from .limits import check_size, reference_bytes, submission_cap
-from .problems import Problems
+from .problems import Message, Problems
+from .tables import unit_cells, unit_index
 from .tasks import families
 from .tasks.base import Result, TaskFamily
 
@@ -110,8 +119,9 @@ class Task:
 
 @dataclass
 class Competition(Task):
-    reference: object = None
+    reference: object = None           # the gold (None on a sealed board of a phase's reference data)
     boards: Optional[Boards] = None
+    positions: Optional[np.ndarray] = None   # the contract position of each gold unit (a phase's reference data)
 
     @classmethod
     def open(cls, ref_dir):
@@ -126,9 +136,26 @@ class Competition(Task):
     @classmethod
     def of(cls, cfg):
         family = families()[cfg.task]
+        cap = _size_cap(cfg, family)
+        if not cfg.one_board:
+            reference = family.load_reference(cfg)
+            return cls(cfg, family, reference.contract, cap, reference, load_boards(cfg, reference))
+        contract = family.public_contract(cfg.public_dir(), cfg)
+        if contract is None:
+            raise ReferenceDataError(NO_PUBLIC_INPUTS(folder=cfg.public_inputs, name=family.public_inputs))
+        if cfg.report == "sealed":  # nothing is scored while the phase runs: its answers are not even there
+            return cls(cfg, family, contract, cap)
         reference = family.load_reference(cfg)
-        boards = load_boards(cfg, reference)
-        return cls(cfg, family, reference.contract, _size_cap(cfg, family), reference, boards)
+        positions = public_positions(reference.contract, contract, cfg, family)
+        boards = Boards(reference.units, np.full(len(reference.units), "A" if cfg.board == "all" else cfg.board))
+        return cls(cfg, family, contract, cap, reference, boards, positions)
+
+    def read_parsed(self, parsed):
+        """The submission, checked against every unit of the contract, as ``score`` takes it (the gold's units)."""
+        submission = super().read_parsed(parsed)
+        if self.positions is None:
+            return submission
+        return self.family.take(submission, self.contract, self.positions)
 
     @classmethod
     def open_with_submission(cls, ref_dir, res_dir):
@@ -163,6 +190,10 @@ class Competition(Task):
     def score(self, submission, board=None) -> Result:
         """The Result of ``submission`` on ``board`` (default: the config's board)."""
         board = board or self.cfg.board
+        if self.reference is None:
+            raise ReferenceDataError(NO_ANSWERS(board=self.cfg.board))
+        if self.cfg.one_board and board != self.cfg.board:
+            raise ReferenceDataError(ONE_BOARD(board=self.cfg.board, asked=board))
         return self.family.score(self.reference, submission, self.boards.mask(board), self.cfg)
 
     def scores(self, submission, board=None):
@@ -176,6 +207,35 @@ class NoOfflineCheck(Exception):
     def __init__(self, cfg):
         super().__init__(cfg.task)
         self.cfg = cfg
+
+
+NO_PUBLIC_INPUTS = Message("reference.no_public_inputs", "config.yaml names public_inputs {folder!r}, but that folder "
+                           "has no {name} (the public test inputs, as the starting kit has them).", None)
+NO_ANSWERS = Message("reference.sealed_no_answers", "board {board} is sealed: its reference data holds no answers to "
+                     "score (reveal it with python3 -m organizer reveal).", None)
+ONE_BOARD = Message("reference.one_board", "this reference data holds the answers of board {board} only, so board "
+                    "{asked} cannot be scored with it.", None)
+NOT_PUBLIC = Message("reference.not_public", "{file}: {n} unit(s) of the gold are not in the public test inputs "
+                     "{public} (first: {first}); the gold and the starting kit must list the same test items.", None)
+DIFFERENT_SHAPE = Message("reference.public_shape", "{file}: unit {unit} differs from the public test inputs {public}: "
+                          "{what}; the gold and the starting kit must describe the same test items.", None)
+
+
+def public_positions(gold, public, cfg, family, public_name=None):
+    """The position in the public contract of each unit of the gold's contract; every unit must be there alike."""
+    positions = unit_index(public.units).get_indexer(unit_cells(gold.units))
+    where = next(iter(family.unit_files), None)
+    file = cfg.files.get(where, "the gold") if where else "the gold"
+    public_name = public_name or "%s/%s" % (cfg.public_inputs, family.public_inputs)
+    absent = np.flatnonzero(positions < 0)
+    if len(absent):
+        raise ReferenceDataError(NOT_PUBLIC(file=file, n=len(absent), public=public_name,
+                                            first=gold.units[int(absent[0])]))
+    found = gold.mismatch(public, positions)
+    if found is not None:
+        i, what = found
+        raise ReferenceDataError(DIFFERENT_SHAPE(file=file, unit=gold.units[int(i)], public=public_name, what=what))
+    return positions.astype(np.int64)
 
 
 def _size_cap(cfg, family):

@@ -17,7 +17,7 @@ from .errors import ReferenceDataError
 from .lazy import pandas as pd
 from .problems import Message
 from .tables import UnitIds, unit_cells, unit_index
-from .textio import plain_utf8
+from .textio import parse_table, plain_utf8
 
 USAGE_TO_BOARD = {"public": "A", "private": "B", "ignored": ""}
 
@@ -106,8 +106,8 @@ def load_boards(cfg, ref):
     if scanned is not None:
         return _checked(_from_scan(scanned, units, name), cfg.board)
     try:
-        table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        table = parse_table(data.decode("utf-8-sig").encode("utf-8"), name, ReferenceDataError, skipinitialspace=False)
+    except UnicodeDecodeError as exc:
         raise ReferenceDataError(UNREADABLE(file=name, reason=str(exc).strip()[:200]))
     table.columns = [c.strip() for c in table.columns]
     if list(table.columns) != ["id", "board"]:

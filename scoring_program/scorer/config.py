@@ -14,6 +14,9 @@ Example::
     primary_key: score
     options: {scheme: iob2}
     report: full                  # full, or sealed: placeholders only while the phase runs
+    public_inputs: public         # a phase's reference data (organizer tools write it): the contract comes
+                                  # from the public test inputs in this folder, and the gold files hold the
+                                  # answers of the scored board only (none at all on a sealed board)
     title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
     columns: {score: "S = 0.5 S1 + 0.5 S2"}   # leaderboard labels, likewise
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
@@ -117,6 +120,16 @@ class Config:
     columns: Dict[str, str] = field(default_factory=dict)
     intervals: Intervals = Intervals()
     feedback: Feedback = Feedback()
+    public_inputs: Optional[str] = None   # folder of the public test inputs (a phase's reference data)
+
+    @property
+    def one_board(self):
+        """True for a phase's reference data: the contract is public, the gold holds one board's answers."""
+        return self.public_inputs is not None
+
+    def public_dir(self):
+        """The folder of the public test inputs of a phase's reference data."""
+        return os.path.join(self.ref_dir, self.public_inputs)
 
     def path(self, slot):
         """Absolute path of a reference file named in ``files``."""
@@ -124,7 +137,7 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "max_submission_mb", "title", "columns", "intervals", "feedback")
+             "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
 
@@ -152,6 +165,10 @@ TWO_SPLITS = Message("config.two_splits", "config.yaml: boards has both file and
 NO_SPLIT = Message("config.no_split", "config.yaml: board is '{board}' but boards names neither a file nor a "
                    "usage_column; add boards: {{file: boards.csv}}.",
                    "config.yaml：board 为 '{board}'，但 boards 既没有 file 也没有 usage_column；请加上 boards: {{file: boards.csv}}。")
+SPLIT_AND_PUBLIC = Message("config.split_and_public", "config.yaml: boards and public_inputs are both given; a phase's "
+                           "reference data with public_inputs holds the answers of its own board only, so it names no "
+                           "boards: remove boards.", "config.yaml：同时给了 boards 和 public_inputs；带 public_inputs 的阶段参考"
+                           "数据只含本榜单的答案，不需要 boards：请删除 boards。")
 NOT_YAML = Message("config.not_yaml", "config.yaml is not valid UTF-8 YAML ({reason}).",
                    "config.yaml 不是合法的 UTF-8 YAML（{reason}）。")
 NO_REFERENCE_FOLDER = Message("config.no_reference_folder", "the reference data folder {path} does not exist; the "
@@ -199,7 +216,7 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs")
 
 
 def task_only(raw):
@@ -262,9 +279,12 @@ def parse_config(raw, families, ref_dir="."):
         raise ConfigError(UNKNOWN_KEY(key="boards." + clip(unknown[0], 40), allowed="file, usage_column"))
     boards_file = _name_or_none(boards, "file")
     usage_column = _name_or_none(boards, "usage_column")
+    public_inputs = _folder_or_none(raw, "public_inputs")
     if boards_file is not None and usage_column is not None:
         raise ConfigError(TWO_SPLITS())
-    if board != "all" and boards_file is None and usage_column is None:
+    if public_inputs is not None and (boards_file is not None or usage_column is not None):
+        raise ConfigError(SPLIT_AND_PUBLIC())
+    if board != "all" and boards_file is None and usage_column is None and public_inputs is None:
         raise ConfigError(NO_SPLIT(board=board))
 
     private_output = raw.get("private_output", False)
@@ -285,7 +305,7 @@ def parse_config(raw, families, ref_dir="."):
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
-                  columns=columns, intervals=intervals, feedback=feedback)
+                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs)
 
 
 def _text_or_none(raw, key, limit):
@@ -385,6 +405,18 @@ def _choice(raw, key, allowed, default):
     if not isinstance(value, str) or value not in allowed:
         raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=", ".join(allowed)))
     return value
+
+
+def _folder_or_none(raw, key):
+    """A folder inside the reference data (relative, no ``..``), or None."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    parts = value.replace("\\", "/").strip("/").split("/") if isinstance(value, str) else []
+    if not parts or os.path.isabs(value) or any(p in ("", ".", "..") for p in parts):
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed="a folder inside the reference data, "
+                                                                           "such as public"))
+    return "/".join(parts)
 
 
 def _name_or_none(mapping, key):

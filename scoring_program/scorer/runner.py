@@ -1,29 +1,30 @@
 """One scoring run of score.py: INPUT/ref and INPUT/res in, the platform's files in OUTPUT.
 
 What a participant can reach (scores.txt, scores.json, detailed_results.html,
-stdout, stderr) depends only on the submission and the scored board. Files
-for the organizer go to OUTPUT/private/, and only where the platform keeps
-that folder from participants (``hosts.private_is_hidden``): the real scores
-of a sealed board, notes on the gold, the provenance of the run (digests of
-the program, the config and the reference data) and the Ladder's state.
+stdout, stderr) depends only on the submission and the scored board. A sealed
+board is not scored at all: the submission is checked against every test unit
+and placeholders are written (its phase's reference data holds no answers).
+Files for the organizer go to OUTPUT/private/, and only where that folder
+reaches the organizer alone (``hosts.private_is_hidden``): notes on the gold,
+the provenance of the run (digests of the program, the config and the
+reference data) and the Ladder's state.
 """
 import os
 from dataclasses import dataclass
 
 from . import background, hosts, ladder, provenance, report, resampling
-from .api import Competition, ordered_keys, ordered_scores, reference_dir, submission_dir
+from .api import Competition, ordered_scores, reference_dir, submission_dir
 from .config import find_config
 from .outputs import write_scores, write_text
 from .problems import Message
+from .published import SEALED_VALUE, placeholders, round_all, rounding
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
 PROVENANCE = "provenance.json"
 # every file a run may write in private/ (cleared at the start of a run, as the scores are)
-PRIVATE_FILES = ("scores.txt", "scores.json", "detailed_results.html", "board_B_scores.txt", "board_B_scores.json",
-                 "reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
+PRIVATE_FILES = ("reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
                  ladder.STATE_FILE, ladder.UNITS_FILE)
-SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
 
 LADDER_TITLE = Message("report.ladder.title", "Public board: the Ladder", "公开榜单：Ladder 机制")
 LADDER_FIXED = Message(
@@ -70,7 +71,7 @@ def run(input_dir, output_dir):
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
             program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir)))
     if comp.cfg.report == "sealed":
-        return _run_sealed(comp, submission, output_dir, private, program)
+        return _run_sealed(comp, submission, output_dir, program)
     cfg = comp.cfg
     result = comp.score(submission)
     scores = ordered_scores(result.scores, cfg.primary_key)
@@ -79,13 +80,10 @@ def run(input_dir, output_dir):
     else:
         shown = _write_outputs(output_dir, comp, result, scores, program)
     if private:
-        # Notes quote the gold; board-B scores are the hidden board. Nothing here may change what the
-        # participant sees, so a failure is only recorded for the organizer.
+        # Notes quote the gold (of the scored board only: a phase's reference data holds no other answers).
         notes = comp.reference.notes
         if notes and (cfg.private_output or hosts.organizer_run()):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
-        if cfg.private_output and cfg.board == "A":
-            _privately(private, lambda: write_scores(private, comp.scores(submission, "B"), prefix="board_B_"))
     return RunResult(cfg.board, shown, report.words(result.summary, cfg.language))
 
 
@@ -112,19 +110,10 @@ def primary_interval(comp, result):
                                cfg.intervals.seed, salt=group.name)
 
 
-def _rounding(cfg):
-    """The decimals public scores are rounded to on this board (None: not rounded)."""
-    return cfg.feedback.round_to if cfg.board == "A" else None
-
-
-def _round_all(values, digits):
-    return {k: round(float(v), digits) for k, v in values.items()} if digits is not None else dict(values)
-
-
 def _write_outputs(output_dir, comp, result, scores, program):
     """scores.txt, scores.json and the page of a full report; returns the scores written."""
     cfg = comp.cfg
-    digits = _rounding(cfg)
+    digits = rounding(cfg)
     if callable(result.sections):  # sections still to build: the interval is drawn meanwhile, on a second thread
         interval = background.start(primary_interval, comp, result)
         breakdowns = result.report_sections()
@@ -133,7 +122,7 @@ def _write_outputs(output_dir, comp, result, scores, program):
         bounds, breakdowns = primary_interval(comp, result), result.sections
     if bounds is not None and digits is not None:
         bounds = tuple(round(v, digits) for v in bounds)
-    shown = _round_all(scores, digits)
+    shown = round_all(scores, digits)
     written = dict(shown)
     if bounds is not None:
         written.update(zip(cfg.intervals.keys(cfg.primary_key), bounds))
@@ -178,7 +167,7 @@ def _ladder(comp, result, scores, input_dir, output_dir, private, program):
             margin = ladder.paired_margin(table, best_units, statistic, cfg.intervals.seed)
     after = ladder.step(state, scores, cfg.primary_key, settings, cfg.primary_key in comp.family.lower_is_better,
                         margin, number, key)
-    shown = _round_all(ordered_scores(after.released, cfg.primary_key), settings.round_to)
+    shown = round_all(ordered_scores(after.released, cfg.primary_key), settings.round_to)
     write_scores(output_dir, shown)
     outcome = LADDER_IMPROVED if after.improved else LADDER_KEPT
     if settings.ladder == "fixed":
@@ -199,23 +188,17 @@ def _ladder(comp, result, scores, input_dir, output_dir, private, program):
     return shown
 
 
-def _run_sealed(comp, submission, output_dir, private, program):
-    """Placeholders where participants look; the real scores and report in ``private`` (or nowhere)."""
+def _run_sealed(comp, submission, output_dir, program):
+    """Placeholders where participants look: nothing is scored while the board is sealed."""
     cfg = comp.cfg
-    placeholders = {key: SEALED_VALUE for key in ordered_keys(comp.family.leaderboard_keys(cfg.options),
-                                                               cfg.primary_key)}
-    write_scores(output_dir, placeholders)
-    n_items = len(comp.reference.units)
+    values = placeholders(comp)
+    write_scores(output_dir, values)
+    n_items = len(comp.contract.units)
     summary = report.SEALED_RECEIVED(n=n_items, board=cfg.board).text(cfg.language)
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.sealed_page(page_title(comp), cfg.board, SEALED_VALUE, n_items, cfg.language,
                                   footer(comp, program)))
-    if private:
-        def real():
-            result = comp.score(submission)
-            _write_outputs(private, comp, result, ordered_scores(result.scores, cfg.primary_key), program)
-        _privately(private, real)
-    return RunResult(cfg.board, placeholders, summary, sealed=True)
+    return RunResult(cfg.board, values, summary, sealed=True)
 
 
 def _privately(private, work):

@@ -503,16 +503,10 @@ def public_table(folder, name, columns):
         return _table(fh.read(), name, columns)
 
 
-def read_public_table(folder, name, columns):
-    """``public_table`` as a pandas DataFrame of strings, or None."""
-    table = public_table(folder, name, columns)
-    return None if table is None else table.frame
-
-
 def read_public_units(folder, name, column):
-    """The unit ids (stripped) of a public test-input table in ``folder``, or None without one."""
+    """The unit ids (stripped, as UnitIds) of a public test-input table in ``folder``, or None without one."""
     table = public_table(folder, name, [column])
-    return None if table is None else table.cells(column).strip().to_objects()
+    return None if table is None else reference_units(table, column)[1]
 
 
 def reference_ids(frame, name, column="id"):

@@ -18,15 +18,18 @@ whole traceback written to that stderr file, so evaluate() never raises:
   stream, outside the submission's files, which only the challenge's hosts read
   (the worker logs: apps/challenges/views.py, ``get_worker_logs``, hosts only).
 
-``test_annotation_file`` is a zip (or folder) of one phase's reference data:
-gold file(s), boards.csv and config.yaml (a raw reference_data/ with
-board_A.yaml is accepted too). The config's board decides the EvalAI dataset
-split the scores go to: board A -> ``public_split``, board B -> ``private_split``
-(``SPLITS``, or ``split_codenames={"A": ..., "B": ...}``). Each phase links the
-split of its board (``python3 -m organizer evalai`` writes that
-challenge_config.yaml). ``submission_result``, which the participant can read,
-holds the scores, except on a board whose config says ``report: sealed``: then it
-and stdout say only that the submission was received and is valid.
+``test_annotation_file`` is a zip (or folder) of one phase's reference data, as
+``python3 -m organizer bundle`` makes it: config.yaml, the public test inputs and
+the answers of that phase's board only (none on a sealed board; a raw
+reference_data/ with board_A.yaml is accepted too). The config's board decides
+the EvalAI dataset split the scores go to: board A -> ``public_split``, board B
+-> ``private_split`` (``SPLITS``, or ``split_codenames={"A": ..., "B": ...}``).
+Each phase links the split of its board (``python3 -m organizer evalai`` writes
+that challenge_config.yaml). A board whose config says ``report: sealed`` is not
+scored: its split gets the placeholder -1 for every key (scorer/published.py),
+and what the participant reads says only that the submission was received and is
+valid. ``submission_result``, which the participant can read, holds the scores of
+a board that is not sealed.
 """
 import os
 import shutil
@@ -150,10 +153,11 @@ def _language(ref_dir):
 
 def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
     from scorer import report
-    from scorer.api import Competition, ordered_scores
+    from scorer.api import Competition
     from scorer.errors import ConfigError
     from scorer.outputs import format_number
     from scorer.cli import SAID_SCORED
+    from scorer.published import publish
 
     comp = Competition.open(ref_dir)
     cfg = comp.cfg
@@ -161,18 +165,14 @@ def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
         raise ConfigError(messages["evalai.no_split"](board=cfg.board, allowed=", ".join(splits)))
     os.makedirs(res_dir)
     shutil.copy(submission_file, os.path.join(res_dir, os.path.basename(submission_file)))
-    submission = comp.read_submission(res_dir)
-    result = comp.score(submission)
-    scores = ordered_scores(result.scores, cfg.primary_key)
-    if cfg.board == "A" and cfg.feedback.round_to is not None:
-        scores = {k: round(v, cfg.feedback.round_to) for k, v in scores.items()}
-    if cfg.report == "sealed":   # the split is host-only until the reveal; what the participant reads says nothing
-        shown = report.SEALED_RECEIVED(n=len(comp.reference.units), board=cfg.board).text(lang)
+    published = publish(comp, comp.read_submission(res_dir))
+    if published.sealed:   # nothing was scored: the split gets placeholders, the participant reads only this
+        shown = report.SEALED_RECEIVED(n=len(comp.contract.units), board=cfg.board).text(lang)
         _say(sys.stdout, shown)
         visible = {"board": cfg.board, "status": shown}
     else:
-        _say(sys.stdout, SAID_SCORED(board=cfg.board, summary=report.words(result.summary, lang)).text(lang))
-        for key, value in scores.items():
+        _say(sys.stdout, SAID_SCORED(board=cfg.board, summary=report.words(published.result.summary, lang)).text(lang))
+        for key, value in published.scores.items():
             _say(sys.stdout, "  %s: %s" % (key, format_number(value)))
-        visible = dict(scores)
-    return {"result": [{splits[cfg.board]: scores}], "submission_result": visible}
+        visible = dict(published.scores)
+    return {"result": [{splits[cfg.board]: published.scores}], "submission_result": visible}

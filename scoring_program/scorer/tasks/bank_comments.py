@@ -25,7 +25,7 @@ from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, 
 from ..problems import Message
 from ..tables import Table, match_ids, missing_ids, public_table, read_table, reference_table, reference_units
 from ..tagcodes import Encoded, encode_cells, split_tokens
-from .base import Contract, Reference, Result, TaskFamily, Units
+from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, segment_order
 
 CLASSES = ("0", "1", "2")
 SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",
@@ -129,6 +129,13 @@ class BankContract(Contract):
     lengths: np.ndarray = None    # characters (so tags) per comment
     tagset: TagSet = None
 
+    def mismatch(self, public, positions):
+        wrong = np.flatnonzero(self.lengths != public.lengths[positions])
+        if not len(wrong):
+            return None
+        i = int(wrong[0])
+        return i, "%d tags in the gold for a text of %d characters" % (self.lengths[i], public.lengths[positions[i]])
+
 
 @dataclass
 class BankReference(Reference):
@@ -161,6 +168,7 @@ class BankComments(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    unit_files = {"gold": UnitFile("csv", "id", ("id", "text", "BIO_anno", "class"))}
     options = {
         "scheme": Option("iob2", tuple(SCHEMES), "how tags become entities: strict IOB2 or conlleval chunking"),
         "entity_types": Option(list(TYPES), Check(_type_list, "a non-empty list of distinct type names"),
@@ -206,7 +214,7 @@ class BankComments(TaskFamily):
         table = public_table(folder, self.public_inputs, ["id", "text"])
         if table is None:
             return None
-        return BankContract(table.cells("id").strip().to_objects(), table.char_lengths("text"), _tagset(cfg))
+        return BankContract(reference_units(table)[1], table.char_lengths("text"), _tagset(cfg))
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
@@ -252,9 +260,12 @@ class BankComments(TaskFamily):
         codes = enc.codes
         if not np.array_equal(position, np.arange(len(position))):  # rows in another order than the gold
             order = np.argsort(position)
-            codes = codes[_token_order(enc.counts, order)]
+            codes = codes[segment_order(enc.counts, order)]
             classes = classes[order]
         return BankSubmission(codes=codes, classes=classes)
+
+    def take(self, sub, contract, positions):
+        return BankSubmission(codes=sub.codes[segment_order(contract.lengths, positions)], classes=sub.classes[positions])
 
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):
@@ -357,18 +368,6 @@ def class_codes(cells):
     aliases = list(CLASS_ALIASES)
     found = Index(Cells.from_strings(aliases)).get_indexer(cells)   # one read of each cell's bytes
     return np.array([CLASS_ALIASES[a] for a in aliases] + [-1], dtype=np.int64)[found]  # -1 reads the last
-
-
-def _token_order(counts, order):
-    """Indices that put the tokens of rows ``order`` first, then the next row's, and so on.
-
-    >>> _token_order(np.array([2, 1, 3]), np.array([2, 0, 1])).tolist()
-    [3, 4, 5, 0, 1, 2]
-    """
-    starts = np.cumsum(counts) - counts
-    taken = counts[order]
-    return (np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
-            + np.repeat(starts[order], taken))
 
 
 def _document_starts(lengths):

@@ -36,7 +36,14 @@ registry finds it by itself, so adding a family touches nothing else
 5. ``unit_answers(reference, submission) -> uint64 array``: a digest of the
    submitted answer of every unit (reference order), to tell identical and
    nearly identical submissions apart (the organizer's rescore).
-6. ``advice(submission, contract, cfg) -> [Problem]`` (optional): warnings
+6. ``take(submission, contract, positions)``: the submission restricted to
+   the units at ``positions`` of the contract it was read against. A phase's
+   reference data (``public_inputs`` in its config) holds the answers of its
+   own board only: the submission is checked against every test unit of the
+   public contract, then scored against the board's gold with this
+   restriction. ``unit_files`` declares, per reference file, how the
+   organizer tools keep a board's units of it.
+7. ``advice(submission, contract, cfg) -> [Problem]`` (optional): warnings
    about a valid submission that will score badly (rows missing where that is
    allowed, keywords joined by another separator, every row the same, ...),
    each saying how to fix it. Only the offline check calls it, after a read
@@ -60,6 +67,28 @@ class Contract:
     # every test unit id, in reference order: a sequence of str (len, [i], iteration, np.asarray); a reference's
     # are tables.UnitIds (compact cells with their index: no Python string per id until one is asked for)
     units: Any
+
+    def mismatch(self, public, positions):
+        """Where this (a gold's) contract disagrees with ``public``, the contract of the public test inputs:
+        ``(i, what)`` for the first unit ``i`` whose shape differs from that of unit ``positions[i]`` of
+        ``public`` (``what`` says how, for the organizer), or None. The ids already match."""
+        return None
+
+
+@dataclass(frozen=True)
+class UnitFile:
+    """A reference file that holds something of each unit: the organizer tools keep a board's units of it.
+
+    ``form`` is ``csv`` (a table whose column ``key`` names the unit, comma- or TAB-separated; the id is the
+    cell stripped; only the ``columns`` the family reads are kept, so that a column filled on some units
+    only says nothing of the others) or ``json`` (a list of objects whose ``key`` names the unit;
+    ``canonical`` turns its value into the unit's id as the family reads it).
+    """
+
+    form: str
+    key: str
+    columns: Tuple[str, ...] = ()
+    canonical: Optional[Callable[[Any], Optional[str]]] = None
 
 
 @dataclass
@@ -139,6 +168,9 @@ class TaskFamily:
     unit_noun: Message = UNITS
     # leaderboard keys where a smaller value is better (the others: larger is better)
     lower_is_better: Sequence[str] = ()
+    # reference slot -> UnitFile: the files a phase's reference data keeps the scored board's units of; every
+    # other reference file goes whole to every phase, so it must hold no answer (a list of class names)
+    unit_files: Dict[str, UnitFile] = {}
 
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""
@@ -164,6 +196,11 @@ class TaskFamily:
     def score(self, reference, submission, mask, cfg) -> Result:
         raise NotImplementedError
 
+    def take(self, submission, contract, positions):
+        """``submission`` (read against ``contract``) restricted to the units at ``positions`` of the contract,
+        in that order: what ``score`` gets against a gold of those units only."""
+        raise NotImplementedError("%s cannot score a phase's reference data (no take)" % self.name)
+
     def unit_scores(self, group, sums, cfg) -> Dict[str, np.ndarray]:
         """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape)."""
         raise NotImplementedError
@@ -175,3 +212,29 @@ class TaskFamily:
     def advice(self, submission, contract, cfg) -> List[Any]:
         """Warnings (Problems) about a valid ``submission`` that will score badly; none by default."""
         return []
+
+
+def kept_codes(positions, n_units):
+    """The code each of ``n_units`` units gets when only the units at ``positions`` are kept, in that order;
+    -1 for a unit left out (``take`` re-codes a submission's unit codes with it).
+
+    >>> kept_codes(np.array([2, 0]), 4).tolist()
+    [1, -1, 0, -1]
+    """
+    codes = np.full(n_units, -1, dtype=np.int64)
+    codes[np.asarray(positions, dtype=np.int64)] = np.arange(len(positions))
+    return codes
+
+
+def segment_order(counts, order):
+    """Indices that gather the segments ``order`` of a concatenation of segments of ``counts`` entries, in that
+    order (the tags of some comments, the utterances of some conversations).
+
+    >>> segment_order(np.array([2, 1, 3]), np.array([2, 0, 1])).tolist()
+    [3, 4, 5, 0, 1, 2]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    taken = counts[order]
+    return (np.arange(int(taken.sum())) - np.repeat(np.cumsum(taken) - taken, taken)
+            + np.repeat(starts[order], taken))

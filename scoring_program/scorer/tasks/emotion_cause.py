@@ -22,6 +22,7 @@ duplicate pairs removed in both modes. Option ``subtasks`` (``both``, ``1``,
 ``2``) chooses what a phase scores; in ``both``, a subtask whose file is
 absent scores 0 on all its keys.
 """
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
@@ -35,8 +36,8 @@ from ..metrics.cause_spans import Pairs, fuzzy_hits, proportional, strict_hits
 from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
 from ..problems import Message
-from ._ecac_io import EMOTIONS, read_conversations, read_gold_pairs, read_json, read_submission
-from .base import Contract, Reference, Result, TaskFamily, Units
+from ._ecac_io import EMOTIONS, Submitted, conversation_id, read_conversations, read_gold_pairs, read_json, read_submission
+from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -138,6 +139,14 @@ def _subtasks(options):
 class EcacContract(Contract):
     convs: object = None          # the test conversations: ids, utterances, tokens per utterance
 
+    def mismatch(self, public, positions):
+        for i, k in enumerate(positions.tolist()):  # a conversation at a time: test sets hold thousands
+            if self.convs.texts[i] != public.convs.texts[k]:
+                n, m = len(self.convs.texts[i]), len(public.convs.texts[k])
+                return i, ("%d utterances in the gold, %d in the public inputs" % (n, m) if n != m else
+                           "the texts of its utterances differ")
+        return None
+
 
 @dataclass
 class EcacReference(Reference):
@@ -154,6 +163,8 @@ class EmotionCause(TaskFamily):
     name = "emotion_cause"
     title = TITLE
     unit_noun = UNIT
+    unit_files = {"subtask1_gold": UnitFile("json", "conversation_ID", canonical=conversation_id),
+                  "subtask2_gold": UnitFile("json", "conversation_ID", canonical=conversation_id)}
     default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
                      "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
     submission_slots = ("subtask1", "subtask2")
@@ -236,6 +247,19 @@ class EmotionCause(TaskFamily):
         return EcacSubmission(pairs, ignored)
 
     # -- advice (the offline check only) ------------------------------------------------------
+    def take(self, sub, contract, positions):
+        code = kept_codes(positions, len(contract.units))
+        pairs = {}
+        for subtask, submitted in sub.pairs.items():
+            if submitted is None:
+                pairs[subtask] = None
+                continue
+            conv, read = code[submitted.pairs.conv], code[submitted.read_conv]
+            kept = submitted.pairs.take(conv >= 0)
+            pairs[subtask] = Submitted(dataclasses.replace(kept, conv=conv[conv >= 0]), read[read >= 0],
+                                       submitted.n_unknown_conversations)
+        return EcacSubmission(pairs, sub.ignored)
+
     def advice(self, sub, contract, cfg):
         """A scored subtask without its file, without any pair, or with neutral pairs only."""
         found = []

@@ -33,7 +33,7 @@ from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, ove
 from ..problems import Message
 from ..cells import factorize
 from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table
-from .base import Contract, Reference, Result, TaskFamily, Units
+from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
 
 COLUMNS = ("id", "keywords")
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
@@ -157,6 +157,7 @@ class Keywords(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    unit_files = {"gold": UnitFile("csv", "id", COLUMNS)}
     options = {
         "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
                                     "what joins the keywords of one sample inside its cell"),
@@ -212,6 +213,12 @@ class Keywords(TaskFamily):
         present = np.zeros(len(contract.units), dtype=bool)
         present[sample] = True
         return KeywordSubmission(rows=sample.astype(rows.dtype)[rows], codes=codes, distinct=distinct, present=present)
+
+    def take(self, sub, contract, positions):
+        sample = kept_codes(positions, len(contract.units))[sub.rows]
+        kept = sample >= 0
+        return KeywordSubmission(rows=sample[kept].astype(sub.rows.dtype), codes=sub.codes[kept], distinct=sub.distinct,
+                                 present=sub.present[positions])
 
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):

@@ -35,7 +35,7 @@ from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes
                       reference_units)
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
-from .base import Contract, Reference, Result, TaskFamily, Units
+from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000
@@ -278,6 +278,7 @@ class Multilabel(TaskFamily):
     unit_noun = UNIT
     lower_is_better = ("coverage_error", "label_ranking_loss")
     default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
+    unit_files = {"gold": UnitFile("csv", "id", ("id", "labels", "grades"))}   # labels.txt holds the class names, which the kit has too
     options = OPTIONS
 
     def leaderboard_keys(self, options):
@@ -339,7 +340,7 @@ class Multilabel(TaskFamily):
         table = public_table(folder, self.public_inputs, ["id"])
         if table is None:
             return None
-        return MultilabelContract(table.cells("id").strip().to_objects(), tuple(_read_labels(cfg)))
+        return MultilabelContract(reference_units(table)[1], tuple(_read_labels(cfg)))
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
@@ -400,6 +401,10 @@ class Multilabel(TaskFamily):
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
 
     # -- advice (the offline check only) ------------------------------------------------------
+    def take(self, sub, contract, positions):
+        return MultilabelSubmission(ranked=sub.ranked[positions], predicted=sub.predicted[positions],
+                                    ranked_scores=None if sub.ranked_scores is None else sub.ranked_scores[positions])
+
     def advice(self, sub, contract, cfg):
         """Every row the same, no label at all, no score at the threshold, scores that are no probabilities."""
         found = []

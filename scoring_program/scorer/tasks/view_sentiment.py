@@ -31,7 +31,7 @@ from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
 from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table, unit_index
-from .base import Contract, Reference, Result, TaskFamily, Units
+from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
@@ -156,6 +156,7 @@ class ViewSentiment(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
+    unit_files = {"gold": UnitFile("csv", "SentenceId", COLUMNS), "sentences": UnitFile("csv", "SentenceId", ("SentenceId",))}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
                                  "the opinion names accepted, in gold and submission alike: en (pos/neu/neg), zh "
@@ -261,6 +262,17 @@ class ViewSentiment(TaskFamily):
             return None
         return ViewSubmission(sentence=sentence[keep], view_code=view_code[keep], views=views, opinion=opinion[keep],
                               merged_sentence=sentence[~keep])
+
+    def take(self, sub, contract, positions):
+        code = kept_codes(positions, len(contract.units))
+        sentence = code[sub.sentence]
+        kept = sentence >= 0
+        merged = None
+        if sub.merged_sentence is not None:
+            merged = code[sub.merged_sentence]
+            merged = merged[merged >= 0].astype(sub.merged_sentence.dtype)
+        return ViewSubmission(sentence=sentence[kept].astype(sub.sentence.dtype), view_code=sub.view_code[kept],
+                              views=sub.views, opinion=sub.opinion[kept], merged_sentence=merged)
 
     # -- advice (the offline check only) ------------------------------------------------------
     def advice(self, sub, contract, cfg):

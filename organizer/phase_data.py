@@ -1,0 +1,185 @@
+"""A phase's reference data, made from the competition's ``reference_data/``: what a platform may hold.
+
+The organizer's ``reference_data/`` holds the gold of every test unit, the board
+split (``boards.csv``) and one config per board. What is uploaded for a phase
+holds less: the platforms show it to more people than the organizer (Codabench
+lists every phase's reference data in its public competition API and serves it
+to anyone: docs/organizers.md), so a phase's reference data holds
+
+- ``config.yaml``: the board's config, with ``public_inputs: public`` instead of
+  ``boards:``, and the submission size cap (``max_submission_mb``, unless the
+  config sets it) made from public sizes only: 20 times the public inputs and
+  shared files, as the engine's default is 20 times the reference files. A cap
+  made from the gold's size would tell anyone how large the hidden answers are,
+  and would differ between boards;
+- ``public/``: the public test inputs as the starting kit has them, which every
+  submission is checked against (every test unit, whatever the board);
+- the family's per-unit reference files (``TaskFamily.unit_files``) kept to the
+  units of the phase's own board, row by row as the engine reads them, and to
+  the columns it reads (another column, filled on some units only, would tell
+  something of the others); its shared files (a list of class names) whole;
+
+and nothing of a sealed board's answers: while its phase runs, that board's
+reference data is the config and the public inputs only. ``reveal=True`` gives
+the sealed board's reference data with its answers and ``report: full``, for
+the reveal.
+"""
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from .layout import board_config_bytes, place_submission
+from scorer.api import Competition, public_positions
+from scorer.config import parse_config
+from scorer.errors import ScoringError
+from scorer.limits import submission_cap
+from scorer.tables import _table
+from scorer.tasks import families
+
+PUBLIC = "public"
+HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
+          "# the public test inputs are in public/, and the gold files hold board {board}'s units only{sealed}.\n")
+SEALED = " (none: the board is sealed while its phase runs)"
+
+
+class PhaseDataError(SystemExit):
+    """The competition folder cannot give this phase's reference data (an organizer's mistake), said in one line."""
+
+
+def phase_config(reference_dir, board, reveal=False):
+    """(the board's config as a mapping, with the competition's title and labels; its Config on the whole gold)."""
+    raw = yaml.safe_load(board_config_bytes(reference_dir, board, reveal).decode("utf-8-sig"))
+    if not isinstance(raw, dict):
+        raise PhaseDataError("reference_data/board_%s.yaml is not a mapping of keys" % board)
+    try:
+        cfg = parse_config(raw, families(), ref_dir=str(reference_dir))
+    except ScoringError as exc:
+        raise PhaseDataError("reference_data/board_%s.yaml: %s" % (board, exc.text("en")))
+    if cfg.one_board:
+        raise PhaseDataError("reference_data/board_%s.yaml names public_inputs, which only a phase's reference data "
+                             "has; the organizer's reference_data/ holds the whole gold and boards.csv" % board)
+    return raw, cfg
+
+
+def phase_entries(competition, board, reveal=False):
+    """``{path: bytes}`` of the reference data of ``board``'s phase (``reveal``: a sealed board, revealed)."""
+    competition = Path(competition)
+    reference_dir = competition / "reference_data"
+    raw, cfg = phase_config(reference_dir, board, reveal)
+    family = families()[cfg.task]
+    sealed = cfg.report == "sealed"
+    if board == "all" and not sealed and (cfg.boards_file or cfg.usage_column) and not reveal:
+        raise PhaseDataError("reference_data/board_all.yaml scores board all with report: %s while a board split "
+                             "exists, so its phase would show board B's scores: add 'report: sealed' to it and reveal "
+                             "it after the phase (python3 -m organizer reveal)" % cfg.report)
+    public_name = family.public_inputs
+    public = competition / "starting_kit" / public_name
+    if not public.is_file():
+        raise PhaseDataError("starting_kit/%s is missing: a phase's reference data checks every submission against "
+                             "the public test inputs the starting kit gives participants" % public_name)
+    entries = {"%s/%s" % (PUBLIC, public_name): public.read_bytes()}
+    slots = [s for s in cfg.files if s not in family.submission_slots]
+    board_units = _board_units(cfg, board, competition / "starting_kit")
+    units = None if sealed else board_units
+    answers = set()
+    for slot in slots:
+        path = Path(cfg.path(slot))
+        if not path.is_file():
+            continue  # the family says whether it needs the file (its message names it)
+        rule = family.unit_files.get(slot)
+        if rule is None:
+            entries[cfg.files[slot]] = path.read_bytes()   # shared by every board: holds no answer
+        elif units is not None:
+            entries[cfg.files[slot]] = keep_units(path.read_bytes(), cfg.files[slot], rule, units)
+            answers.add(cfg.files[slot])
+    config = {k: v for k, v in raw.items() if k != "boards"}
+    config["public_inputs"] = PUBLIC
+    if config.get("max_submission_mb") is None:
+        public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
+        config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
+    text = HEADER.format(board=board, name="board_%s.yaml" % board, sealed=SEALED if sealed else "")
+    entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
+                              ).encode("utf-8")
+    return entries
+
+
+def _board_units(cfg, board, kit):
+    """The ids of the units ``board`` scores, from the whole gold and the organizer's split; the kit's public test
+    inputs must describe exactly the gold's units, since every phase checks submissions against them."""
+    family = families()[cfg.task]
+    try:
+        comp = Competition.of(cfg)
+        public = family.public_contract(str(kit), cfg)
+        positions = public_positions(comp.reference.contract, public, cfg, family,
+                                     "starting_kit/" + family.public_inputs)
+    except ScoringError as exc:
+        raise PhaseDataError("reference_data: %s" % exc.text("en"))
+    extra = np.setdiff1d(np.arange(len(public.units)), positions)
+    if len(extra):
+        raise PhaseDataError("starting_kit/%s lists %d test item(s) that are not in the gold (first: %s); the kit must "
+                             "list exactly the gold's units" % (family.public_inputs, len(extra),
+                                                                public.units[int(extra[0])]))
+    mask = comp.boards.mask(board)
+    return {str(comp.reference.units[i]) for i in mask.nonzero()[0].tolist()}
+
+
+def keep_units(data, name, rule, units):
+    """The bytes of a per-unit reference file with only the rows (csv) or entries (json) of ``units``."""
+    if rule.form == "json":
+        try:
+            value = json.loads(data.decode("utf-8-sig"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise PhaseDataError("reference_data/%s is not UTF-8 JSON (%s)" % (name, exc))
+        if not isinstance(value, list):
+            raise PhaseDataError("reference_data/%s is not a JSON list" % name)
+        ident = rule.canonical or (lambda v: str(v).strip())
+        kept = [entry for entry in value if isinstance(entry, dict) and ident(entry.get(rule.key)) in units]
+        return json.dumps(kept, ensure_ascii=False, indent=1).encode("utf-8")
+    try:
+        table = _table(data, name, [rule.key])
+    except ScoringError as exc:
+        raise PhaseDataError("reference_data/%s: %s" % (name, exc.text("en")))
+    ids = table.cells(rule.key).strip().to_objects()
+    rows = [i for i, unit in enumerate(ids.tolist()) if unit in units]
+    kept = [c for c in table.columns if c in rule.columns or not rule.columns]
+    columns = [table.cells(c).to_objects() for c in kept]
+    sep = table.sep
+    lines = [sep.join(_field(c, sep) for c in kept)]
+    lines += [sep.join(_field(column[i], sep) for column in columns) for i in rows]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _field(value, sep):
+    """A CSV field that reads back as ``value`` (quoted where a separator, quote, line end or leading space is)."""
+    if not value or not (sep in value or '"' in value or "\n" in value or "\r" in value or value[0] in " \t"):
+        return value
+    return '"%s"' % value.replace('"', '""')
+
+
+def write_entries(entries, target):
+    """Write ``{path: bytes}`` into the folder ``target`` (made if needed); returns it."""
+    target = Path(target)
+    for name, data in sorted(entries.items()):
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    target.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+def assemble_reference(reference_dir, board, target, reveal=False):
+    """Fill ``target`` (a phase's ref/ folder) with the reference data of ``board``'s phase, as it is uploaded."""
+    return write_entries(phase_entries(Path(reference_dir).parent, board, reveal), target)
+
+
+def assemble_input(reference_dir, board, submission, target, reveal=False):
+    """An INPUT folder (ref/ + res/) for scoring ``submission`` (a file, folder or zip) on ``board``."""
+    target = Path(target)
+    if target.exists():
+        shutil.rmtree(target)
+    assemble_reference(reference_dir, board, target / "ref", reveal)
+    place_submission(submission, target / "res")
+    return target
