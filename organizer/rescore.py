@@ -128,7 +128,8 @@ def score_one(submission, ref_dir, program_dir, run_dir, key, ref_key=None):
         shutil.copy2(submission, res / Path(submission).name)
     proc = subprocess.run([sys.executable, str(Path(program_dir) / "score.py"), str(input_dir), str(output_dir)],
                           cwd=str(run_dir), capture_output=True, text=True, env=organizer_env())
-    record = {"key": key, "exit_code": proc.returncode, "scores": {}, "error": ""}
+    record = {"key": key, "exit_code": proc.returncode, "scores": {}, "error": "",
+              "stdout": proc.stdout.replace(str(output_dir), "OUTPUT")}
     if proc.returncode == 0:
         with open(output_dir / "scores.json", encoding="utf-8") as fh:
             record["scores"] = json.load(fh)

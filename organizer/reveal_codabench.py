@@ -1,0 +1,251 @@
+"""The reveal on Codabench, through its API with the organizer's token: each team's real score on the leaderboard.
+
+    python3 -m organizer reveal COMPETITION_DIR B OUT.zip --codabench https://www.codabench.org
+                               --token TOKEN --competition ID [--batch 10] [--wait 3600] [--dry-run]
+
+While board B's phase runs its reference data holds no answer, so every
+submission got the placeholder -1. After the phase ends, this command (each
+step cites the function of codalab/codabench @c7dbc75 it relies on):
+
+1. reads the competition (``CompetitionViewSet``, its detail serializer): the
+   phase of board B (the phase's place among the phases of competition.yaml)
+   and its leaderboard's ``submission_rule``. Add, Add_And_Delete and
+   Add_And_Delete_Multiple let the organizer put a submission on the
+   leaderboard; with Force_Last Codabench puts each owner's last scored run
+   there itself. Force_Best and Force_Latest_Multiple keep the placeholder rows
+   (only a superuser may change those leaderboards: ``SubmissionViewSet.
+   submission_leaderboard_connection``), so the command stops and says so;
+2. uploads OUT.zip (the board's reference data with its answers) as a
+   reference_data dataset (``DataViewSet.create``, a PUT to the signed URL,
+   ``upload_completed``) and makes it the phase's task's reference data
+   (``TaskViewSet.update``, which empties every data field the request omits:
+   they are all sent back);
+3. takes the submission each team has on the phase's leaderboard (the one the
+   platform's rule put there: the team's choice under Add, its last one under
+   Force_Last; ``SubmissionViewSet.get_queryset`` lists a competition's
+   submissions to its organizers) and re-runs it, ``--batch`` at a time
+   (``SubmissionViewSet.re_run_submission``: open to the competition's
+   organizers, no cap; the phase-wide re-run is capped at 30 on the public
+   queue and re-runs every submission, ``PhaseViewSet.rerun_submissions``). A
+   re-run is a new submission of the same owner, file and phase
+   (``Submission.re_run``); it counts toward the owner's quota, which no longer
+   matters once the phase has ended;
+4. waits for each re-run, downloads the submitted file (``get_details``),
+   scores it here with the same program and reference data and checks that
+   Codabench stored the same numbers (to its 10 decimals);
+5. puts each re-run on the leaderboard in its team's place under the Add rules
+   (the connection removes the owner's other entries, and under
+   Add_And_Delete_Multiple the placeholder entry is removed by the command);
+6. reads the leaderboard back (``PhaseViewSet.get_leaderboard``) and fails
+   unless every team's entry is its re-run with the real scores.
+
+Teams without a leaderboard entry in the phase (under Add, a team that never
+put a submission on it) get none, as the platform's rule says; the command
+lists them. ``--dry-run`` does steps 1 and 3 and prints the plan.
+"""
+import json
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List
+
+from . import PROGRAM
+from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
+from .http_api import Client, RevealError, upload_name
+from .rescore import score_one
+
+ADD_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple")
+AUTO_RULES = ("Force_Last",)
+DONE = ("Finished", "Failed", "Cancelled")
+DECIMALS = 10   # Codabench stores scores as Decimal(max_digits=20, decimal_places=10) (leaderboards/models.py)
+SEALED = -1.0   # scorer/published.py: every key of a sealed board
+
+
+@dataclass
+class Entry:
+    owner: str
+    submission: int                 # the team's submission on the leaderboard
+    revealed: bool = False          # it already holds real scores (a re-run of an earlier reveal)
+    rerun: int = 0
+    scores: Dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    competition: int
+    phase: dict
+    rule: str
+    entries: List[Entry]
+    without_entry: List[str]
+
+
+def board_phase_index(competition_dir, board):
+    """The place (0, 1, ...) of ``board``'s phase among the phases of competition.yaml."""
+    comp = load_yaml(Path(competition_dir) / "competition.yaml")
+    for i, spec in enumerate(sorted_phases(comp)):
+        match = REFERENCE_ZIP.match(str((spec or {}).get("reference_data", "")))
+        if match and match.group(1) == board:
+            return i
+    raise RevealError("competition.yaml has no phase whose reference data is reference_data_%s.zip" % board)
+
+
+def plan(client, competition_id, index, log):
+    """Step 1 and 3: the phase, its leaderboard rule and each team's leaderboard submission."""
+    comp = client.get("competitions/%d/" % competition_id)
+    phases = sorted(comp.get("phases") or [], key=lambda p: p.get("index", 0))
+    if index >= len(phases):
+        raise RevealError("competition %d has %d phase(s) on Codabench; competition.yaml puts the board's phase at "
+                          "place %d" % (competition_id, len(phases), index + 1))
+    phase = phases[index]
+    boards = {b.get("id"): b for b in comp.get("leaderboards") or []}
+    board = boards.get(phase.get("leaderboard")) or (list(boards.values()) or [{}])[0]
+    rule = board.get("submission_rule", "Add")
+    if rule not in ADD_RULES + AUTO_RULES:
+        raise RevealError("the leaderboard's submission_rule is %s: Codabench lets only a superuser change such a "
+                          "leaderboard (SubmissionViewSet.submission_leaderboard_connection), so each team's "
+                          "placeholder row would stay; set the rule to Add or Force_Last (the competition's "
+                          "leaderboard settings) and run this again" % rule)
+    log("phase %s (id %d), leaderboard rule %s" % (phase.get("name"), phase["id"], rule))
+    submissions = client.get("submissions/?phase=%d" % phase["id"])
+    if isinstance(submissions, dict):   # a paginated answer
+        submissions = submissions.get("results", [])
+    chosen, owners = {}, set()
+    for sub in submissions:
+        owners.add(sub.get("owner"))
+        if sub.get("leaderboard") and sub.get("status") == "Finished" and not sub.get("parent"):
+            if sub.get("has_children"):
+                raise RevealError("submission %s has one run per task; this command reveals phases of one task "
+                                  "(as organizer bundle makes them)" % sub["id"])
+            scores = stored_scores(sub)
+            chosen.setdefault(sub["owner"], Entry(sub["owner"], sub["id"], bool(scores) and set(scores.values()) != {SEALED}))
+    without = sorted(o for o in owners if o not in chosen)
+    log("%d team(s) on the leaderboard; %d with submissions but no leaderboard entry%s" % (
+        len(chosen), len(without), (" (%s)" % ", ".join(without[:10])) if without else ""))
+    return Plan(competition_id, phase, rule, [chosen[o] for o in sorted(chosen)], without)
+
+
+def upload_reference(client, phase, reveal_zip, log):
+    """Step 2: the reveal zip as a new reference_data dataset of the phase's task(s)."""
+    data = Path(reveal_zip).read_bytes()
+    name = "%s (revealed %s)" % (Path(reveal_zip).name, time.strftime("%Y-%m-%d %H:%M:%S"))  # names are unique
+    created = client.post("datasets/", {"type": "reference_data", "name": name,
+                                        "request_sassy_file_name": Path(reveal_zip).name,
+                                        "file_name": Path(reveal_zip).name, "file_size": len(data)})
+    client.put_file(created["sassy_url"], data)
+    client.put("datasets/completed/%s/" % created["key"])
+    for task_key in phase.get("tasks") or []:
+        task = client.get("tasks/%s/" % task_key) if not isinstance(task_key, dict) else task_key
+        body = {"reference_data": created["key"]}
+        for piece in ("ingestion_program", "input_data", "scoring_program"):
+            value = task.get(piece)
+            if value:
+                body[piece] = value["key"] if isinstance(value, dict) else value
+        client.patch("tasks/%s/" % task["id"], body)
+        log("task %s: reference data is now %s" % (task.get("name", task["id"]), created["key"]))
+    return created["key"]
+
+
+def wait_for(client, sub_id, deadline, pause=3.0):
+    """The submission once it has finished and its scores have arrived (the worker sets Finished first:
+    compute_worker.py ``run_wrapper`` posts the scores after the status)."""
+    previous = None
+    while True:
+        sub = client.get("submissions/%d/" % sub_id)
+        if sub.get("status") in DONE:
+            seen = json.dumps([sub.get("scores"), sub.get("leaderboard")], sort_keys=True)
+            if sub.get("status") != "Finished" or (sub.get("scores") and seen == previous):
+                return sub
+            previous = seen
+        if time.monotonic() > deadline:
+            raise RevealError("submission %d was not finished in time (status %s); run this again later, it "
+                              "re-runs only what is missing" % (sub_id, sub.get("status")))
+        time.sleep(pause)
+
+
+def stored_scores(sub):
+    return {s["column_key"]: float(s["score"]) for s in sub.get("scores") or [] if s.get("column_key")}
+
+
+def offline_scores(client, sub_id, ref_dir, work):
+    """The scores score.py gives here to the file the submission holds (the same program and reference data)."""
+    files = client.get("submissions/%d/get_details/" % sub_id)
+    url = (files or {}).get("data_file")
+    if not url:
+        raise RevealError("Codabench gives no file for submission %d (get_details has no data_file)" % sub_id)
+    data = client.download(url)
+    upload = Path(work) / ("s%d" % sub_id) / upload_name(url, data)
+    upload.parent.mkdir(parents=True)
+    upload.write_bytes(data)
+    record = score_one(upload, ref_dir, PROGRAM, Path(work) / ("run%d" % sub_id), key="")
+    if record["exit_code"] != 0:
+        raise RevealError("submission %d does not score here: %s" % (sub_id, record["error"]))
+    return record["scores"]
+
+
+def reveal(competition_dir, board, reveal_zip, ref_dir, server, token, competition_id, batch=10, wait=3600,
+           dry_run=False, log=print, pause=3.0):
+    """The whole reveal (the module's steps); returns the entries with their re-runs and scores."""
+    client = Client(server.rstrip("/") + "/api/", "Token %s" % token)
+    index = board_phase_index(competition_dir, board)
+    found = plan(client, competition_id, index, log)
+    if dry_run:
+        for e in found.entries:
+            log("%s: submission %d %s" % (e.owner, e.submission, "already revealed" if e.revealed else
+                                           "would be re-run"))
+        return found
+    upload_reference(client, found.phase, reveal_zip, log)
+    deadline = time.monotonic() + wait
+    work = tempfile.mkdtemp(prefix="reveal-")
+    try:
+        todo = [e for e in found.entries if not e.revealed]
+        for e in found.entries:
+            if e.revealed:   # an earlier run of this command: checked again, not re-run
+                e.rerun = e.submission
+                _finish(client, e, found, ref_dir, work, deadline, pause, log)
+        for start in range(0, len(todo), max(batch, 1)):
+            group = todo[start:start + max(batch, 1)]
+            for e in group:
+                e.rerun = int(client.post("submissions/%d/re_run_submission/" % e.submission)["id"])
+            for e in group:
+                _finish(client, e, found, ref_dir, work, deadline, pause, log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    _check_leaderboard(client, found, log)
+    return found
+
+
+def _finish(client, e, found, ref_dir, work, deadline, pause, log):
+    sub = wait_for(client, e.rerun, deadline, pause)
+    if sub.get("status") != "Finished":
+        raise RevealError("the re-run %d of %s's submission %d ended %s (%s)" % (
+            e.rerun, e.owner, e.submission, sub.get("status"), sub.get("status_details") or "no details"))
+    e.scores = stored_scores(sub)
+    expected = offline_scores(client, e.rerun, ref_dir, work)
+    wrong = [k for k, v in e.scores.items() if k in expected and abs(v - round(expected[k], DECIMALS)) > 10 ** -DECIMALS]
+    if wrong or not e.scores:
+        raise RevealError("the re-run %d of %s's submission stored %s, but the same program scores its file %s here" % (
+            e.rerun, e.owner, {k: e.scores.get(k) for k in wrong} or "no score",
+            {k: expected.get(k) for k in wrong}))
+    if found.rule in ADD_RULES and e.rerun != e.submission:
+        client.post("submissions/%d/submission_leaderboard_connection/" % e.rerun)
+        if found.rule == "Add_And_Delete_Multiple":   # this rule keeps the owner's other entries
+            client.call("DELETE", "submissions/%d/submission_leaderboard_connection/" % e.submission)
+    log("%s: submission %d %s, scores %s" % (e.owner, e.submission, "already revealed" if e.revealed else
+                                             "re-run as %d" % e.rerun, json.dumps(e.scores)))
+
+
+def _check_leaderboard(client, found, log):
+    board = client.get("phases/%d/get_leaderboard/" % found.phase["id"])
+    shown = {row.get("id"): row for row in (board or {}).get("submissions") or []}
+    missing = [e for e in found.entries if e.rerun not in shown]
+    if missing:
+        raise RevealError("the leaderboard does not show the re-run of %d team(s) (first: %s, re-run %d); under "
+                          "rule %s" % (len(missing), missing[0].owner, missing[0].rerun, found.rule))
+    placeholders = [row for row in shown.values()
+                    if all(float(s.get("score", 0)) == -1.0 for s in row.get("scores") or [{}])]
+    if placeholders:
+        raise RevealError("the leaderboard still shows %d placeholder row(s) (first: %s)" % (
+            len(placeholders), placeholders[0].get("owner")))
+    log("the leaderboard shows the real scores of all %d team(s)" % len(found.entries))
