@@ -76,6 +76,9 @@ MODES = {"default", "hide_results"}
 GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
 OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
               "codalab/codalab-legacy": "Python 2.7"}
+TITLE_MAX = 100       # CodaLab v1 Competition.title (apps/web/models.py) and EvalAI Challenge.title: max_length=100
+V2_TITLE_MAX = 256    # Codabench Competition.title (src/apps/competitions/models.py)
+SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last")   # what the reveal can change
 KEY_MAX = 36          # Codabench Column.key; v1 allows 50
 COLUMN_TITLE_MAX = 36  # Codabench Column.title (src/apps/leaderboards/models.py)
 COLUMN_LABEL_MAX = 50  # CodaLab v1 SubmissionScoreDef.label (apps/web/models.py)
@@ -97,8 +100,9 @@ class Problem:
 
 
 class Report:
-    def __init__(self):
+    def __init__(self, now=None):
         self.problems = []
+        self.now = now or dt.datetime.now()   # the dates of the phases are checked against it
 
     def error(self, where, message):
         self.problems.append(Problem("ERROR", where, message))
@@ -108,10 +112,10 @@ class Report:
 
 
 # -- entry points -------------------------------------------------------------------------------------
-def check_path(path, fmt=None):
-    """Problems of a folder (bundled in memory first) or of a bundle zip."""
+def check_path(path, fmt=None, now=None):
+    """Problems of a folder (bundled in memory first) or of a bundle zip (its phase dates seen at ``now``)."""
     path = Path(path)
-    report = Report()
+    report = Report(now)
     if path.is_dir():
         _check_folder(path, report)
         try:
@@ -209,6 +213,30 @@ def _as_datetime(value):
         return None
 
 
+def _check_title_length(title, report):
+    if not title:
+        report.error("competition.yaml: title", "is missing")
+    elif len(str(title)) > TITLE_MAX:
+        report.error("competition.yaml: title", "is %d characters; CodaLab v1 (Competition.title, apps/web/models.py) "
+                     "and EvalAI (Challenge.title, apps/challenges/models.py) allow at most %d: the upload fails"
+                     % (len(str(title)), TITLE_MAX))
+
+
+def _check_dates(spans, report, sealed):
+    """``spans``: (where, start, end or None) of each phase in order, ``end`` as the platforms end it; ``sealed``:
+    whether some phase is sealed."""
+    for i, (where, start, end) in enumerate(spans):
+        if end is not None and end < report.now:
+            report.warn(where, "ended on %s: Codabench's page refuses submissions to a phase that has ended "
+                        "(submission_upload.tag) and CodaLab v1's API too (CompetitionPhase.is_active); move its "
+                        "dates if participants should still submit" % end.date())
+        if i == len(spans) - 1 and end is None:
+            after = (": after the reveal anyone could go on submitting and read the revealed board's scores at once"
+                     if sealed else "")
+            report.warn(where, "is the final phase and never ends%s; give it an end (end_date in a v1 "
+                        "competition.yaml, end in v2)" % after)
+
+
 def _check_key(key, where, report):
     key = str(key)
     if ":" in key:
@@ -231,8 +259,7 @@ def _check_v1(comp, files, report):
     for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
         report.error("competition.yaml: %s" % key, "is not a CodaLab v1 competition field; the upload would crash "
                      "(Competition(**fields)); Codabench v2 keys need --format v2")
-    if not comp.get("title"):
-        report.error("competition.yaml: title", "is missing")
+    _check_title_length(comp.get("title"), report)
     html = comp.get("html")
     if not isinstance(html, dict):
         report.error("competition.yaml: html", "is missing; it must name the overview, evaluation, terms and data pages")
@@ -304,17 +331,32 @@ def _check_v1(comp, files, report):
         elif previous and start and start - previous <= dt.timedelta(days=1):
             report.warn(where + ".start_date", "Codabench ends the previous phase one day before this start, which "
                         "is not after that phase's own start")
+    end_date = _as_datetime(comp["end_date"]) if comp.get("end_date") else None
+    spans = []
+    for k, (_, start, where, spec) in enumerate(ordered):
+        following = ordered[k + 1][1] if k + 1 < len(ordered) else None
+        # Codabench's v1 importer ends a phase one day before the next starts, and the last at end_date
+        spans.append((where, start, following - dt.timedelta(days=1) if following else end_date))
     if not any(spec.get("starting_kit") for _, _, _, spec in ordered) and "starting_kit.zip" in files:
         report.warn("competition.yaml: phases", "starting_kit.zip is in the bundle but no phase names it "
                     "(starting_kit: starting_kit.zip); participants will not see it")
 
-    loaded = []
+    loaded, sealed = [], []
     for _, _, where, spec in ordered:
         _check_program(files, spec.get("scoring_program"), where, report)
         cfg = _check_reference(files, spec.get("reference_data"), where, columns, report)
         if cfg is not None:
             loaded.append((where, spec.get("reference_data"), cfg))
             _check_sealed(cfg, where, report, spec.get("leaderboard_management_mode", "default"))
+            if cfg.report == "sealed":
+                sealed.append(cfg.board)
+                if spec.get("force_best_submission_to_leaderboard"):
+                    report.error(where + ".force_best_submission_to_leaderboard", "is set on a sealed phase: CodaLab "
+                                 "v1 would keep each participant's best submission by the placeholder scores "
+                                 "(apps/web/utils.py push_submission_to_leaderboard_if_best), and the reveal could "
+                                 "not tell which one the participant meant; remove it")
+    if all(start is not None for _, start, _ in spans):
+        _check_dates(spans, report, bool(sealed))
     _check_starting_kit(files, [s.get("starting_kit") for _, _, _, s in ordered] + ["starting_kit.zip"], loaded,
                         report)
     if len(leaderboards) > 1:
@@ -651,8 +693,15 @@ def _check_kit_dev(kit, name, report):
 # -- v2 -------------------------------------------------------------------------------------------------
 def _check_v2(comp, files, report):
     w = "competition.yaml"
-    if not comp.get("title"):
+    title = str(comp.get("title") or "")
+    if not title:
         report.error(w + ": title", "is missing")
+    elif len(title) > V2_TITLE_MAX:
+        report.error(w + ": title", "is %d characters; Codabench allows at most %d (Competition.title)"
+                     % (len(title), V2_TITLE_MAX))
+    elif len(title) > TITLE_MAX:
+        report.warn(w + ": title", "is %d characters: Codabench takes it, CodaLab v1 and EvalAI would not (at most %d)"
+                    % (len(title), TITLE_MAX))
     image = comp.get("image")
     if not image or str(image) not in files:
         report.error(w + ": image", "is missing or not in the bundle")
@@ -732,7 +781,7 @@ def _check_v2(comp, files, report):
     if not phases:
         report.error(w + ": phases", "is missing or empty")
     previous_end = None
-    loaded = []
+    loaded, spans, sealed = [], [], False
     for i, phase in enumerate(phases):
         pw = "%s: phases[%d]" % (w, i)
         start = _as_datetime(phase.get("start")) if phase.get("start") else None
@@ -746,6 +795,7 @@ def _check_v2(comp, files, report):
         if previous_end and start and start <= previous_end:
             report.error(pw + ".start", "must be after the previous phase's end (Codabench: 'Phases dates conflict')")
         previous_end = end
+        spans.append((pw, start, end))
         for t in phase.get("tasks") or []:
             if t not in tasks:
                 report.error(pw + ".tasks", "task %r is not defined" % t)
@@ -756,11 +806,21 @@ def _check_v2(comp, files, report):
             if cfg is not None:
                 loaded.append((pw, task.get("reference_data"), cfg))
                 _check_sealed(cfg, pw, report, v2_phase=phase)
+                rule = (boards[0] if boards else {}).get("submission_rule", "Add")
+                if cfg.report == "sealed":
+                    sealed = True
+                    if rule not in SEALED_RULES:
+                        report.error("%s: leaderboards[0].submission_rule" % w, "is %s while %s is sealed: only a "
+                                     "Codabench superuser can change such a leaderboard "
+                                     "(SubmissionViewSet.submission_leaderboard_connection), so the reveal could not "
+                                     "replace the placeholder rows; use %s" % (rule, pw, ", ".join(SEALED_RULES)))
                 if cfg.private_output:
                     report.warn(pw, "config.yaml has private_output: true, which Codabench runs ignore (OUTPUT/private/ "
                                 "is written on CodaLab v1 only)")
         if not phase.get("tasks"):
             report.error(pw + ".tasks", "is missing")
+    if spans and all(start is not None for _, start, _ in spans):
+        _check_dates(spans, report, sealed)
     _check_starting_kit(files, [p.get("starting_kit") for p in phases] + ["starting_kit.zip"], loaded, report)
 
 

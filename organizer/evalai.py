@@ -23,6 +23,7 @@ Every zip is deterministic.
 import argparse
 import datetime as dt
 import html
+import re
 import sys
 from pathlib import Path
 
@@ -41,6 +42,8 @@ SCRIPT = ROOT / "adapters" / "evalai" / "evaluation_script"
 SPLITS = {"A": ("public_split", "Board A"), "B": ("private_split", "Board B")}
 PUBLIC, HOST_ONLY = 3, 1                # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
 TITLE_MAX = 100                         # Challenge.title and ChallengePhase.name: max_length=100
+SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")   # rest_framework/fields.py SlugField (allow_unicode=False), DRF 3.10.3
+QUEUE_CHARS = 50                        # apps/base/utils.py get_queue_name: max_challenge_title_len
 WORKER_PYTHON = "3.9"                   # apps/challenges/constants.py: SUPPORTED_WORKER_PYTHON_VERSIONS
 DEFAULT_DAYS = 90
 # a sealed board's phase page: competition.yaml's text speaks of CodaLab's placeholder scores, not of EvalAI
@@ -85,6 +88,12 @@ def _board_config(competition, board):
     return cfg
 
 
+def _family_title(competition, comp):
+    """The English title of the competition's task family, from its first phase's board config."""
+    title = families()[_board_config(competition, _board(sorted_phases(comp)[0])).task].title
+    return title.texts["en"] if hasattr(title, "texts") else str(title)
+
+
 def _page(title, text):
     return ("<h2>%s</h2>\n<p>%s</p>\n" % (html.escape(title), html.escape(text))).encode("utf-8")
 
@@ -96,14 +105,59 @@ def _title(value, what):
     return text
 
 
-def challenge(competition, end_date=None):
+def title_problem(title):
+    """Why EvalAI would refuse ``title`` as a challenge's title, or None.
+
+    - Each phase's slug is ``<first word of the title, lower>-<codename>-<pk>``
+      (apps/challenges/views.py ``create_challenge_using_zip_file``) and goes
+      through DRF 3.10's SlugField, which takes only ``[-a-zA-Z0-9_]``: the
+      upload fails with 406.
+    - The challenge's queue is named after the title's first 50 characters, word
+      characters kept (apps/base/utils.py ``get_queue_name``), and SQS queue names
+      take ASCII letters, digits, ``-`` and ``_`` only.
+
+    >>> title_problem("BDCI 2021: bank comments"), title_problem("银行评论")[:24]
+    (None, "its first word '银行评论' is")
+    """
+    first = title.split(" ")[0].lower()
+    if not SLUG.match(first):
+        return "its first word %r is not made of ASCII letters, digits, - and _ (each phase's slug starts with it)" % first
+    head = title[:QUEUE_CHARS]
+    if not head.isascii():
+        return "its first %d characters %r are not all ASCII (the challenge's queue is named after them)" % (
+            QUEUE_CHARS, head)
+    return None
+
+
+def evalai_title(competition, comp, given=None):
+    """(the challenge's title, a note or None): ``given``, else competition.yaml's title, else the family's English
+    title when EvalAI would refuse competition.yaml's (the original then opens the short description)."""
+    if given is not None:
+        title = _title(given, "--title")
+        problem = title_problem(title)
+        if problem:
+            raise SystemExit("--title %r cannot be an EvalAI title: %s" % (title, problem))
+        return title, None
+    title = _title(comp.get("title"), "competition.yaml title")
+    problem = title_problem(title)
+    if problem is None:
+        return title, None
+    fallback = _title(_family_title(competition, comp), "the task family's title")
+    return fallback, ("competition.yaml's title %r cannot be EvalAI's: %s; the challenge is titled %r and its "
+                      "short description starts with the title (--title chooses another)" % (title, problem, fallback))
+
+
+def challenge(competition, end_date=None, title=None):
     """(challenge_config mapping, {file name: bytes} of every other file of the challenge configuration)."""
     competition = Path(competition)
     comp = load_yaml(competition / "competition.yaml")
     phases = sorted_phases(comp)
     files = {"evaluation_script.zip": evaluation_script_zip(competition)}
-    config = {"title": _title(comp.get("title"), "competition.yaml title"),
-              "short_description": " ".join(str(comp.get("description") or comp.get("title")).split())}
+    chosen, note = evalai_title(competition, comp, title)
+    description = " ".join(str(comp.get("description") or comp.get("title")).split())
+    if note is not None:
+        description = "%s: %s" % (" ".join(str(comp.get("title")).split()), description)
+    config = {"title": chosen, "short_description": description}
     for key, page in PAGES.items():
         name = (comp.get("html") or {}).get(page)
         path = find_asset(competition, str(name)) if name else None
@@ -159,6 +213,11 @@ def challenge(competition, end_date=None):
         phase = {"id": n, "name": name, "description": description, "leaderboard_public": True, "is_public": True,
                  "start_date": starts[n - 1], "end_date": phase_end, "codename": codename,
                  "test_annotation_file": annotation}
+        if cfgs[board].report == "sealed":
+            # revealed, the split shows each team's best public submission (apps/jobs/utils.py
+            # calculate_distinct_sorted_leaderboard_data): submissions are public unless the participant says not
+            # (apps/jobs/views.py challenge_submission: is_public defaults to the phase's is_submission_public)
+            phase["is_submission_public"] = True
         for key in ("max_submissions_per_day", "max_submissions"):
             if spec.get(key) is not None:
                 phase[key] = int(spec[key])
@@ -189,9 +248,9 @@ def config_bytes(config):
     return (header + body).encode("utf-8")
 
 
-def build(competition, out_dir, end_date=None):
+def build(competition, out_dir, end_date=None, title=None):
     """Write the challenge's files and challenge.zip into ``out_dir``; returns the path of challenge.zip."""
-    config, files = challenge(competition, end_date)
+    config, files = challenge(competition, end_date, title)
     files["challenge_config.yaml"] = config_bytes(config)
     out_dir = Path(out_dir)
     for name, data in files.items():
@@ -208,12 +267,18 @@ def main(argv=None):
     parser.add_argument("out")
     parser.add_argument("--end-date", help="the challenge's end (YYYY-MM-DD[ HH:MM:SS]); default: competition.yaml's "
                         "end_date, else %d days after the last phase starts" % DEFAULT_DAYS)
+    parser.add_argument("--title", help="the challenge's title on EvalAI (default: competition.yaml's, when EvalAI "
+                        "takes it: its first word ASCII letters, digits, - or _, and its first %d characters ASCII)"
+                        % QUEUE_CHARS)
     args = parser.parse_args(argv)
     comp = load_yaml(Path(args.competition) / "competition.yaml")
     if not args.end_date and not comp.get("end_date"):
         print("note: competition.yaml has no end_date: the challenge ends %d days after the last phase starts "
               "(--end-date sets it)" % DEFAULT_DAYS)
-    path = build(args.competition, args.out, args.end_date)
+    note = evalai_title(args.competition, comp, args.title)[1]
+    if note:
+        print("note: " + note)
+    path = build(args.competition, args.out, args.end_date, args.title)
     print("wrote %s and its files in %s" % (path, args.out))
     return 0
 

@@ -4,6 +4,7 @@ Every failure is an ``ApiError`` with one line that says which call failed and
 what the platform answered (its status and the start of its body), so that an
 organizer command can end with that line and its exit code.
 """
+import datetime as dt
 import json
 import socket
 import urllib.error
@@ -83,6 +84,20 @@ class Client:
         except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ApiError("%s %s failed: %s" % (method, url.split("?")[0], reason))
+
+
+def phase_not_over(end, now=None):
+    """Why a phase ending at ``end`` (ISO text or None, as the platforms' APIs give it) is not over, or None."""
+    if not end:
+        return "it has no end, so participants can still submit"
+    try:
+        when = dt.datetime.fromisoformat(str(end).replace("Z", "+00:00"))
+    except ValueError:
+        return "its end %r is no date" % end
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return "it ends on %s, so participants can still submit" % when.isoformat() if when > now else None
 
 
 def upload_name(url, data):

@@ -1,7 +1,8 @@
 """Make a complete competition folder from a gold file, a task family and a few flags.
 
     python3 -m organizer new FAMILY GOLD OUT_DIR --title TITLE [--language en|zh] [--ratio-a 0.4] [--seed 2024]
-        [--start 2026-01-05] [--final-start DATE] [--dev-gold FILE] [--option KEY=VALUE ...] [--no-check]
+        [--start 2026-11-02] [--final-start DATE] [--end DATE] [--dev-gold FILE] [--option KEY=VALUE ...]
+        [--no-check]
         multilabel:      --labels labels.txt
         view_sentiment:  --inputs SENTENCES --views VIEWS [--dev-inputs SENTENCES]
         emotion_cause:   --subtask2-gold FILE
@@ -86,6 +87,8 @@ def parse_arguments(argv):
     parser.add_argument("--seed", type=int, default=2024, help="seed of the board split (default 2024)")
     parser.add_argument("--start", type=_date, default=dt.date.today(), help="start of phase A (default today)")
     parser.add_argument("--final-start", type=_date, help="start of phase B (default 8 weeks after --start)")
+    parser.add_argument("--end", type=_date, help="end of phase B, the competition's end_date (default 4 weeks after "
+                        "--final-start); the reveal comes after it")
     parser.add_argument("--dev-gold", help="a dev set in the same format: ships with its answers in the kit's dev/")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
@@ -98,6 +101,9 @@ def parse_arguments(argv):
     args.final_start = args.final_start or args.start + dt.timedelta(weeks=8)
     if args.final_start <= args.start:
         parser.error("--final-start must be after --start")
+    args.end = args.end or args.final_start + dt.timedelta(weeks=4)
+    if args.end <= args.final_start:
+        parser.error("--end must be after --final-start")
     return args
 
 
@@ -255,12 +261,14 @@ def competition_yaml(args, values, keys, labels, ascending):
         "# CodaLab v1 competition bundle definition (Codabench accepts v1 bundles too), made by",
         "# python3 -m organizer new.",
         "# Build the uploadable zip with: python3 -m organizer bundle %s OUT.zip" % Path(args.out).as_posix(),
-        "# reference_data_A.zip / _B.zip are made from reference_data/ (every data file + board_A.yaml or",
-        "# board_B.yaml renamed config.yaml).",
+        "# reference_data_A.zip / _B.zip are each phase's reference data, made from reference_data/: the public",
+        "# test inputs and the answers of that board only (none for the sealed board B until python3 -m organizer",
+        "# reveal).",
         "title: %s" % q(args.title),
         "description: %s" % q(f("summary")),
         "image: logo.png",
         "has_registration: False",
+        "end_date: %s     # the final phase ends here (a v1 phase ends when the next one starts)" % args.end.isoformat(),
         "competition_docker_image: codalab/codalab-legacy:py312",
         "enable_detailed_results: True",
         "html:",

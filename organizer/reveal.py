@@ -58,6 +58,8 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=10, help="submissions re-run at a time (default 10)")
     parser.add_argument("--wait", type=int, default=3600, help="seconds to wait for the re-runs (default 3600)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be done, change nothing")
+    parser.add_argument("--early", action="store_true", help="reveal although the phase has not ended (its answers "
+                        "then reach anyone while participants can still submit)")
     args = parser.parse_args(argv)
     try:
         return _reveal(args)
@@ -92,10 +94,11 @@ def _reveal(args):
         ref_dir = write_entries(entries, tmp)
         if args.codabench:
             reveal_codabench(args.competition, args.board, out, ref_dir, args.codabench, args.token,
-                             args.competition_id, batch=args.batch, wait=args.wait, dry_run=args.dry_run)
+                             args.competition_id, batch=args.batch, wait=args.wait, dry_run=args.dry_run,
+                             early=args.early)
         else:
             reveal_evalai(args.competition, args.board, ref_dir, args.evalai, args.token, args.challenge,
-                          dry_run=args.dry_run)
+                          dry_run=args.dry_run, early=args.early)
     return 0
 
 

@@ -53,7 +53,7 @@ from typing import Dict, List
 
 from . import PROGRAM
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
-from .http_api import Client, RevealError, upload_name
+from .http_api import Client, RevealError, phase_not_over, upload_name
 from .rescore import score_one
 
 ADD_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple")
@@ -185,16 +185,23 @@ def offline_scores(client, sub_id, ref_dir, work):
 
 
 def reveal(competition_dir, board, reveal_zip, ref_dir, server, token, competition_id, batch=10, wait=3600,
-           dry_run=False, log=print, pause=3.0):
+           dry_run=False, early=False, log=print, pause=3.0):
     """The whole reveal (the module's steps); returns the entries with their re-runs and scores."""
     client = Client(server.rstrip("/") + "/api/", "Token %s" % token)
     index = board_phase_index(competition_dir, board)
     found = plan(client, competition_id, index, log)
+    running = phase_not_over(found.phase.get("end"))
     if dry_run:
         for e in found.entries:
             log("%s: submission %d %s" % (e.owner, e.submission, "already revealed" if e.revealed else
                                            "would be re-run"))
+        if running:
+            log("the phase is not over: %s" % running)
         return found
+    if running and not early:
+        raise RevealError("phase %s is not over: %s, and once revealed its reference data (which Codabench serves "
+                          "to anyone) holds the answers; reveal after its end, or pass --early" % (
+                              found.phase.get("name"), running))
     upload_reference(client, found.phase, reveal_zip, log)
     deadline = time.monotonic() + wait
     work = tempfile.mkdtemp(prefix="reveal-")

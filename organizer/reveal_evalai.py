@@ -38,7 +38,7 @@ import tempfile
 from pathlib import Path
 
 from . import PROGRAM
-from .http_api import Client, RevealError, upload_name
+from .http_api import Client, RevealError, phase_not_over, upload_name
 from .rescore import score_one
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
@@ -74,10 +74,15 @@ def find_phase(client, challenge, board):
     return phase, splits[0]
 
 
-def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=False, log=print):
+def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=False, early=False, log=print):
     """The whole reveal (the module's steps); returns {submission id: scores stored}."""
     client = Client(server.rstrip("/") + "/api/", "Bearer %s" % token)
     phase, split = find_phase(client, challenge, board)
+    running = phase_not_over(phase.get("end_date"))
+    if running and not early and not dry_run:
+        raise RevealError("phase %s is not over: %s, and a submission made after the reveal would show its board-%s "
+                          "scores at once; reveal after its end, or pass --early" % (phase.get("codename"), running,
+                                                                                     board))
     labels = list((split.get("leaderboard_schema") or {}).get("labels") or [])
     submissions = _pages(client, "challenges/%d/challenge_phase/%d/submissions" % (challenge, phase["id"]))
     finished = [s for s in submissions if str(s.get("status", "")).lower() == "finished"]

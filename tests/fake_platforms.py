@@ -45,6 +45,7 @@ from urllib.parse import parse_qs, urlparse
 from platform_workers import run_codabench
 
 AUTO_RULES = ("Force_Last", "Force_Best", "Force_Latest_Multiple")
+ENDED = "2026-01-01T00:00:00Z"   # the tests reveal phases that are over, unless they say otherwise
 
 
 class Refused(Exception):
@@ -143,7 +144,7 @@ class FakeCodabench(FakeServer):
                     "ingestion_program": None, "input_data": None}
             self.tasks[task["key"]] = task
             self.phases[index + 1] = {"id": index + 1, "index": index, "name": "phase %d" % (index + 1),
-                                      "tasks": [task["key"]], "leaderboard": 1}
+                                      "tasks": [task["key"]], "leaderboard": 1, "end": ENDED}
         r = self.routes
         r.append(("GET", r"/api/competitions/1/", self.competition))
         r.append(("POST", r"/api/datasets/", self.create_dataset))
@@ -273,7 +274,7 @@ class FakeEvalAI(FakeServer):
     def __init__(self, config, evaluate, token="host-token"):
         super().__init__()
         self.token, self.evaluate = token, evaluate
-        self.phases = {p["id"]: dict(p) for p in config["challenge_phases"]}
+        self.phases = {p["id"]: dict(p, end_date=ENDED) for p in config["challenge_phases"]}
         codenames = {s["id"]: s["codename"] for s in config["dataset_splits"]}
         self.splits = {}
         for n, link in enumerate(config["challenge_phase_splits"], start=1):

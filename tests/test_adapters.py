@@ -14,6 +14,7 @@ Sources (Cloud-CV/EvalAI @0f04039):
 import datetime as dt
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -135,7 +136,8 @@ CHALLENGE_KEYS = {"title", "short_description", "description", "evaluation_detai
                   "remote_evaluation", "is_docker_based", "worker_python_version", "start_date", "end_date",
                   "leaderboard", "challenge_phases", "dataset_splits", "challenge_phase_splits"}
 PHASE_KEYS = {"id", "name", "description", "leaderboard_public", "start_date", "end_date", "max_submissions_per_day",
-              "max_submissions_per_month", "max_submissions", "is_public", "codename", "test_annotation_file"}
+              "max_submissions_per_month", "max_submissions", "is_public", "codename", "test_annotation_file",
+              "is_submission_public"}
 PHASE_SPLIT_KEYS = {"challenge_phase_id", "leaderboard_id", "dataset_split_id", "visibility",
                     "leaderboard_decimal_precision", "is_leaderboard_order_descending"}
 
@@ -150,6 +152,10 @@ def check_challenge_zip(files):
     assert set(config) <= CHALLENGE_KEYS, set(config) - CHALLENGE_KEYS
     # validate_challenge_title; Challenge.title max_length=100
     assert isinstance(config["title"], str) and 0 < len(config["title"]) <= 100
+    # the SQS queue: get_queue_name keeps the word characters of the title's first 50 characters (apps/base/utils.py);
+    # SQS takes ASCII letters, digits, - and _ only
+    queue = re.sub(r"\W+", "-", config["title"].replace(" ", "-").lower()[:50])
+    assert re.fullmatch(r"[-a-z0-9_]*", queue), queue
     # validate_challenge_description, _evaluation_details_file, _terms_and_conditions_file,
     # _submission_guidelines_file: is_challenge_config_yaml_html_field_valid (a file of the zip, ending .html)
     for key in ("description", "evaluation_details", "terms_and_conditions", "submission_guidelines"):
@@ -181,6 +187,13 @@ def check_challenge_zip(files):
         assert phase["description"].endswith(".html") and files[phase["description"]]
         assert phase["start_date"] <= phase["end_date"]
         assert 0 < len(phase["name"]) <= 100
+        # create_challenge_using_zip_file: the phase's slug, through ChallengePhaseCreateSerializer's SlugField
+        # (DRF 3.10.3, allow_unicode=False: ^[-a-zA-Z0-9_]+$); pk 12 stands for the challenge's
+        slug = "{}-{}-{}".format(config["title"].split(" ")[0].lower(), phase["codename"].replace(" ", "-").lower(),
+                                 12)[:198]
+        assert re.fullmatch(r"[-a-zA-Z0-9_]+", slug), slug
+        # is_submission_public with is_restricted_to_select_one_submission is refused (400)
+        assert not (phase.get("is_submission_public") and phase.get("is_restricted_to_select_one_submission"))
         phase_ids.append(phase["id"])
     # validate_dataset_splits: a name and a unique codename
     split_codenames = [s["codename"] for s in config["dataset_splits"]]
@@ -345,3 +358,18 @@ def test_a_config_error_is_score_py_line_for_everyone(bank, tmp_path, change, ex
     assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
     assert out["stderr"].startswith("错误（竞赛配置错误）：config.yaml") and expected in out["stderr"]
     assert out["stderr"] in log
+
+
+def test_a_title_evalai_would_refuse_gives_way_to_an_ascii_one(tmp_path):
+    """The shipped competition's Chinese title cannot name EvalAI phases (slug) nor its queue: the challenge takes the
+    task family's English title and keeps the Chinese one at the head of its short description; --title chooses."""
+    config, _ = evalai.challenge(ROOT)
+    comp = bundle.load_yaml(ROOT / "competition.yaml")
+    assert evalai.title_problem(comp["title"]) is not None
+    assert config["title"] == "Bank comments: entities + sentiment"
+    assert config["short_description"].startswith(comp["title"])
+    for refused in ("银行评论 BDCI", "My-Challenge: bank", "BDCI 2021 银行评论：实体与情感（演示）与更多更多"):
+        with pytest.raises(SystemExit, match="cannot be an EvalAI title"):
+            evalai.challenge(ROOT, title=refused)
+    config, _ = evalai.challenge(ROOT, title="BDCI-2021 bank comments 2021")
+    assert config["title"] == "BDCI-2021 bank comments 2021"

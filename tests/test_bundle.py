@@ -341,3 +341,49 @@ def test_the_starting_kit_is_checked_as_a_participant_would_use_it(tmp_path):
                                          + "\n", encoding="utf-8")
     errors = [str(p) for p in check_bundle.check_path(copy) if p.level == "ERROR"]
     assert len(errors) == 1 and "lists 1 test item(s) that are not in the gold (first: x1)" in errors[0], errors
+
+
+# -- what the platforms refuse, and the dates the reveal relies on ----------------------------------------
+NOW = dt.datetime(2026, 11, 25, 12, 0)
+
+
+def test_phases_that_have_ended_and_a_final_phase_without_an_end_are_warned(tmp_path):
+    copy = broken_copy(tmp_path)
+    for fmt in ("v1", "v2"):
+        assert not [p for p in check_bundle.check_path(copy, fmt, now=NOW)]   # the shipped dates: nothing to say
+    # seen later: phase 1 ended on the day before phase 2 starts (Codabench's importer), phase 2 at end_date
+    later = [str(p) for p in check_bundle.check_path(copy, now=dt.datetime(2027, 2, 10)) if p.level == "WARNING"]
+    assert len(later) == 1 and "phases.1: ended on 2027-01-31" in later[0], later
+    gone = [str(p) for p in check_bundle.check_path(copy, now=dt.datetime(2027, 3, 2)) if p.level == "WARNING"]
+    assert len(gone) == 2 and "phases.2: ended on 2027-03-01" in gone[1], gone
+    _edit(copy / "competition.yaml", "end_date: 2027-03-01", "end_date: null")
+    for fmt in ("v1", "v2"):
+        warnings = [str(p) for p in check_bundle.check_path(copy, fmt, now=NOW) if p.level == "WARNING"]
+        assert len(warnings) == 1 and "is the final phase and never ends: after the reveal" in warnings[0], warnings
+
+
+def test_a_title_codalab_v1_and_evalai_refuse_is_an_error(tmp_path):
+    copy = broken_copy(tmp_path)
+    comp = bundle.load_yaml(copy / "competition.yaml")
+    _edit(copy / "competition.yaml", 'title: "%s"' % comp["title"], 'title: "%s"' % ("题" * 101))
+    errors = [str(p) for p in check_bundle.check_path(copy, now=NOW) if p.level == "ERROR"]
+    assert len(errors) == 1 and "is 101 characters" in errors[0] and "at most 100" in errors[0], errors
+    problems = [p for p in check_bundle.check_path(copy, "v2", now=NOW)]   # Codabench alone takes up to 256
+    assert [p.level for p in problems] == ["WARNING"] and "CodaLab v1 and EvalAI would not" in problems[0].message
+
+
+def test_leaderboard_rules_the_reveal_cannot_change_are_refused_on_a_sealed_phase(tmp_path):
+    copy = broken_copy(tmp_path)
+    _edit(copy / "competition.yaml", "    leaderboard_management_mode: hide_results",
+          "    leaderboard_management_mode: hide_results\n    force_best_submission_to_leaderboard: True")
+    errors = [str(p) for p in check_bundle.check_path(copy, now=NOW) if p.level == "ERROR"]
+    assert len(errors) == 1 and "force_best_submission_to_leaderboard: is set on a sealed phase" in errors[0], errors
+    v2 = members(built(ROOT, "v2"))
+    for rule, refused in (("Force_Best", True), ("Force_Latest_Multiple", True), ("Force_Last", False), ("Add", False)):
+        comp = yaml.safe_load(v2["competition.yaml"])
+        comp["leaderboards"][0]["submission_rule"] = rule
+        entries = dict(v2, **{"competition.yaml": yaml.safe_dump(comp, allow_unicode=True).encode("utf-8")})
+        path = tmp_path / ("v2_%s.zip" % rule)
+        path.write_bytes(bundle.zip_bytes(entries))
+        errors = [str(p) for p in check_bundle.check_path(path, now=NOW) if p.level == "ERROR"]
+        assert bool(errors) == refused and all("only a Codabench superuser" in e for e in errors), (rule, errors)

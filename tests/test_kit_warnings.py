@@ -289,3 +289,32 @@ def test_every_kit_and_advice_message_has_both_languages_with_the_same_fields():
     for message in found:
         assert message.texts["zh"], message.key
         assert message.fields("en") == message.fields("zh"), message.key
+
+
+def test_an_upload_holding_a_metadata_file_at_its_top_is_warned_and_still_scores(tmp_path):
+    """Codabench runs an upload whose top holds metadata or metadata.yaml as a program (compute_worker.py
+    ``_run_program_directory``): validate.py says so, whatever else it finds; score.py ignores the file."""
+    import zipfile
+
+    sample = ROOT / "starting_kit" / "sample_submission.csv"
+    upload = tmp_path / "upload.zip"
+    with zipfile.ZipFile(upload, "w") as archive:
+        archive.writestr(sample.name, sample.read_bytes())
+        archive.writestr("metadata", "notes: my run\n")
+    lines, code = validate("bank", upload)
+    assert code == 0 and lines[-1].startswith("warning: upload.zip holds a file named metadata at its top")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "metadata.yaml").write_text("x: 1\n", encoding="utf-8")
+    (folder / "bad.csv").write_text("id,BIO_anno\n1,O\n", encoding="utf-8")
+    lines, code = validate("bank", folder)
+    assert code == 1 and "named metadata.yaml" in lines[-1]   # said with the problems too
+    nested = tmp_path / "nested.zip"
+    with zipfile.ZipFile(nested, "w") as archive:
+        archive.writestr("preds/" + sample.name, sample.read_bytes())
+        archive.writestr("preds/metadata", "x: 1\n")   # not at the top: Codabench does not look there
+    lines, code = validate("bank", nested)
+    assert code == 0 and not [l for l in lines if l.startswith("warning")]
+    lines, _ = validate("bank", upload, dict(board_a_config("bank"), language="zh"))
+    assert lines[-1].startswith("警告：upload.zip 的最上层有名为 metadata 的文件")
+    assert platform_scores("bank", upload, tmp_path)   # the platform's own run ignores it

@@ -291,9 +291,9 @@ def test_new_options_reach_the_configs_the_columns_and_the_texts(tmp_path):
 def test_the_examples_in_the_organizer_docstrings():
     import doctest
 
-    from organizer import bundle
+    from organizer import bundle, evalai
     from organizer.start import render
 
-    for module in (render, bundle):
+    for module in (render, bundle, evalai):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__

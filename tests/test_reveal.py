@@ -92,6 +92,24 @@ def test_codabench_under_an_add_rule_each_team_gets_its_chosen_submission_reveal
         site.close()
 
 
+def test_a_phase_that_is_not_over_is_revealed_only_when_asked(tmp_path):
+    site = codabench(tmp_path, "Add")
+    try:
+        site.add(site.submit("t1", 2, participant_zip({"s.csv": SAMPLE.read_bytes()})))
+        flags = ["--codabench", site.url, "--token", site.token, "--competition", "1"]
+        for end in ("2999-01-01T00:00:00Z", None):
+            site.phases[2]["end"] = end
+            code, _, err = run_reveal(tmp_path, *flags)
+            assert code == 2 and err.count("\n") == 1 and "is not over" in err and "--early" in err
+            assert not [c for c in site.calls if c[0] != "GET"]
+        code, out, err = run_reveal(tmp_path, *flags, "--dry-run")
+        assert code == 0 and "the phase is not over: it has no end" in out
+        code, _, err = run_reveal(tmp_path, *flags, "--early")
+        assert code == 0, err
+    finally:
+        site.close()
+
+
 def test_codabench_under_force_last_the_last_submission_is_revealed_without_connecting(tmp_path):
     site = codabench(tmp_path, "Force_Last")
     try:
@@ -201,6 +219,10 @@ def test_evalai_a_phase_still_evaluating_or_a_refused_token_ends_in_one_line(tmp
         site.subs[1]["status"] = "running"
         code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", site.token, "--challenge", "1")
         assert code == 2 and err.count("\n") == 1 and "still being evaluated" in err
+        site.subs[1]["status"] = "finished"
+        site.phases[phase]["end_date"] = "2999-01-01T00:00:00Z"
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", site.token, "--challenge", "1")
+        assert code == 2 and err.count("\n") == 1 and "is not over" in err
     finally:
         site.close()
 

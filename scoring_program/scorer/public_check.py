@@ -18,6 +18,7 @@ many problems were not shown.
 import os
 import shutil
 import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -67,6 +68,13 @@ DEV_GOT_TEST = Message("kit.dev_got_test", "{file} is a prediction for the test 
 DEV_CONTEXT = Message("kit.dev_context", "{message} (score_local.py checks against the dev set in {folder}: here the "
                       "test set means its {n} dev items.)",
                       "{message}（score_local.py 对照 {folder} 中的开发集检查：这里的测试集指其中的 {n} 个开发样本。）")
+WARNING_LINE = Message("kit.warning_line", "warning: {text}", "警告：{text}")
+UPLOAD_METADATA = Message(
+    "kit.upload_metadata", "{file} holds a file named {name} at its top: Codabench runs an upload with such a file as a "
+    "program instead of scoring it as results, and the submission fails before it is scored (CodaLab v1 ignores it); "
+    "remove or rename {name} before uploading.",
+    "{file} 的最上层有名为 {name} 的文件：Codabench 会把含有这种文件的上传当作程序运行，而不是当作结果评分，提交会在评分前失败"
+    "（CodaLab v1 会忽略它）；上传前请删除或重命名 {name}。")
 NO_DEV = Message("kit.no_dev", "no dev data with gold in {folder} (it needs config.yaml); this competition may not "
                  "ship any.", "{folder} 中没有带标准答案的开发数据（需要 config.yaml）；本竞赛可能没有提供开发集。")
 
@@ -78,6 +86,7 @@ class CheckResult:
     units: int = 0
     language: str = "en"
     fatal: Optional[str] = None   # the check itself could not run (no inputs, no config): why
+    upload: List[Problem] = field(default_factory=list)   # about the upload itself, said whatever its content
 
 
 def check(submission, public_dir, raw_config):
@@ -97,9 +106,26 @@ def check(submission, public_dir, raw_config):
         try:
             submission_read, problems = task.collect(res_dir)
         except SubmissionError as exc:  # no file to check at all
-            return CheckResult([exc.problem], [], units, lang)
+            return CheckResult([exc.problem], [], units, lang, upload=upload_warnings(submission))
     warnings = [] if problems else task.family.advice(submission_read, task.contract, task.cfg)
-    return CheckResult(problems, warnings, units, lang)
+    return CheckResult(problems, warnings, units, lang, upload=upload_warnings(submission))
+
+
+def upload_warnings(submission):
+    """What the upload itself (a zip or a folder) holds that a platform treats otherwise than score.py does.
+
+    Codabench's compute worker runs the upload's top folder as a program when it holds ``metadata.yaml`` or
+    ``metadata`` (compute_worker/compute_worker.py ``_run_program_directory``, codalab/codabench @c7dbc75).
+    """
+    if os.path.isdir(submission):
+        top = set(os.listdir(submission))
+    elif zipfile.is_zipfile(submission):
+        with zipfile.ZipFile(submission) as archive:
+            top = {n for n in archive.namelist() if "/" not in n.rstrip("/")}
+    else:
+        return []
+    name = os.path.basename(os.path.normpath(submission))
+    return [UPLOAD_METADATA(file=name, name=found) for found in ("metadata.yaml", "metadata") if found in top]
 
 
 def report_lines(result, name, limit=MAX_LINES):
@@ -107,6 +133,7 @@ def report_lines(result, name, limit=MAX_LINES):
     lang = result.language
     if result.fatal:
         return [result.fatal], 2
+    upload = [WARNING_LINE(text=w.text(lang)).text(lang) for w in result.upload]
     if result.problems:
         shown = grouped(result.problems, lang)
         lines = [FOUND(file=name, n=count(len(result.problems))).text(lang)]
@@ -114,12 +141,12 @@ def report_lines(result, name, limit=MAX_LINES):
         hidden = sum(n for _, n in shown[limit:])
         if hidden:
             lines.append("  " + NOT_SHOWN(n=count(hidden)).text(lang))
-        return lines, 1
+        return lines + upload, 1
     lines = [OK(file=name, n=count(result.units)).text(lang)]
     if result.warnings:
         lines.append(WARNINGS(file=name, n=len(result.warnings)).text(lang))
         lines += ["  - " + w.text(lang) for w in result.warnings]
-    return lines, 0
+    return lines + upload, 0
 
 
 def grouped(problems, lang):
