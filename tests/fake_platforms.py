@@ -375,3 +375,41 @@ class FakeEvalAI(FakeServer):
         return {"next": None, "results": [
             {"submission__participant_team__team_name": team, "id": s["id"],
              "result": [s["results"][split["codename"]][k] for k in schema["labels"]]} for team, s in best.items()]}
+
+
+class CodaLabV1Phase:
+    """A CodaLab v1 phase's submissions and leaderboard, as codalab-competitions @c7ef5e2 keeps them.
+
+    - a finished run in a blind phase (``leaderboard_management_mode: hide_results``) replaces its participant's
+      leaderboard entry (apps/web/tasks.py ``update_submission``; apps/web/models.py
+      ``add_submission_to_leaderboard``), so the entry is the participant's last run to finish;
+    - ``re_run`` is the organizer's "Re-run submission" (apps/web/views.py ``submission_re_run``): a new submission
+      of the same participant and file, scored on the phase's reference data at that moment, placed as above;
+    - ``reference`` is what the phase's edit form sets (apps/web/views.py ``CompetitionEdit``); the runs read it when
+      they start (tasks.py ``score``).
+    """
+
+    def __init__(self, program_zip, reference_zip, work):
+        from platform_workers import run_v1
+
+        self.run_v1, self.program, self.reference, self.work = run_v1, program_zip, reference_zip, Path(work)
+        self.subs, self.leaderboard, self.blind = [], {}, True
+
+    def submit(self, participant, upload):
+        sub = {"id": len(self.subs) + 1, "participant": participant, "upload": upload, "scores": None}
+        self.subs.append(sub)
+        return sub["id"]
+
+    def finish(self, sub_id):
+        """The run of a submission ends (runs end in any order: several workers)."""
+        sub = self.subs[sub_id - 1]
+        run = self.run_v1(self.work / ("run%d" % sub_id), self.program, self.reference, sub["upload"], phase=2,
+                          submission=sub_id)
+        assert run.returncode == 0, run.stderr
+        sub["scores"] = {l.split(":")[0].strip(): float(l.split(":")[1]) for l in run.scores_txt.splitlines() if l}
+        if self.blind:
+            self.leaderboard[sub["participant"]] = sub_id
+
+    def re_run(self, sub_id):
+        old = self.subs[sub_id - 1]
+        return self.submit(old["participant"], old["upload"])

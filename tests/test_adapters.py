@@ -318,16 +318,16 @@ def test_a_bug_shows_one_line_and_logs_the_traceback(bank, tmp_path):
 
 def test_the_command_writes_the_folder_and_the_zip(tmp_path):
     from helpers import organizer
-    proc = organizer("evalai", "examples/keywords", tmp_path / "out", "--end-date", "2027-01-31")
+    proc = organizer("evalai", "examples/keywords", tmp_path / "out", "--end-date", "2027-03-31")
     assert proc.returncode == 0, proc.stderr
     out = tmp_path / "out"
     config = yaml.safe_load((out / "challenge_config.yaml").read_text(encoding="utf-8"))
-    assert config["end_date"] == dt.datetime(2027, 1, 31)
+    assert config["end_date"] == dt.datetime(2027, 3, 31)
     with zipfile.ZipFile(out / "challenge.zip") as archive:
         names = set(archive.namelist())
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} - {"challenge.zip"}
     assert names == on_disk
-    assert evalai.build("examples/keywords", tmp_path / "again", "2027-01-31").read_bytes() == \
+    assert evalai.build("examples/keywords", tmp_path / "again", "2027-03-31").read_bytes() == \
         (out / "challenge.zip").read_bytes()                  # deterministic
 
 

@@ -24,7 +24,7 @@ LIMIT_S = 10.0
 
 def docs_section():
     text = DOCS.read_text(encoding="utf-8")
-    start = text.index("## Start a competition")
+    start = text.index("## 1. Start a competition")
     return text[start:text.index("\n## ", start + 1)]
 
 

@@ -235,3 +235,40 @@ def test_reveal_without_a_platform_writes_the_zip_and_says_the_steps(tmp_path):
     assert "gold.csv" in members((tmp_path / "reveal.zip").read_bytes())
     code, _, err = run_reveal(tmp_path, "--codabench", "http://127.0.0.1:9", "--competition", "1")
     assert code == 2 and "--token is needed" in err
+
+
+# -- CodaLab v1: the organizer's steps on the site's pages ----------------------------------------------------
+def test_codalab_v1_re_running_each_leaderboard_entry_while_blind_reveals_it_and_re_running_all_does_not(tmp_path):
+    """The documented reveal (docs/organizers.md): with the revealed reference data in place, "Re-run submission" on
+    each leaderboard entry while the phase is still blind; each re-run, when it ends, takes its participant's place.
+    "Re-run all submissions" re-runs every one, and whichever ends last takes the place."""
+    from fake_platforms import CodaLabV1Phase
+
+    root = members(built(ROOT))
+    sealed = root[phases(ROOT)[1]["reference_data"]]
+    other = spoiled(tmp_path)
+    uploads = {"sample": participant_zip({"s.csv": SAMPLE.read_bytes()}),
+               "other": participant_zip({"s.csv": other.read_bytes()})}
+    for how in ("each_entry", "all"):
+        site = CodaLabV1Phase(root["scoring_program.zip"], sealed, tmp_path / how)
+        p1_first = site.submit("p1", uploads["sample"])
+        p1_last = site.submit("p1", uploads["other"])
+        p2 = site.submit("p2", uploads["sample"])
+        for sub in (p1_first, p1_last, p2):
+            site.finish(sub)
+        assert site.leaderboard == {"p1": p1_last, "p2": p2}
+        assert {v for s in site.subs for v in s["scores"].values()} == {-1.0}
+        code, _, err = run_reveal(tmp_path)
+        assert code == 0, err
+        site.reference = (tmp_path / "reveal.zip").read_bytes()
+        chosen = sorted(site.leaderboard.values()) if how == "each_entry" else [s["id"] for s in list(site.subs)]
+        reruns = [site.re_run(s) for s in chosen]
+        for sub in reversed(reruns):   # the runs end in another order than they were started
+            site.finish(sub)
+        site.blind = False   # the organizer switches the phase to the default mode
+        shown = {p: site.subs[s - 1]["scores"] for p, s in site.leaderboard.items()}
+        if how == "each_entry":
+            assert_scores(shown["p1"], oracle(other))   # p1's entry was its last submission
+            assert_scores(shown["p2"], oracle(SAMPLE))
+        else:   # p1's first submission's re-run ended last: its entry is not the one the phase kept
+            assert_scores(shown["p1"], oracle(SAMPLE))

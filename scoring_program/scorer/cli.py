@@ -2,9 +2,9 @@
 
 stderr is shown to participants on every platform (even in hidden phases), so a
 failure prints exactly one line there. A bug of ours prints a short line; its
-traceback goes to OUTPUT/private/ where only the organizer can download it
-(CodaLab v1), and nowhere on other platforms, where the organizer reproduces it
-with the organizer tools.
+traceback goes to OUTPUT/private/ on CodaLab v1 (private_output.zip, kept out of
+the participant's output.zip), and nowhere on other platforms, where the
+organizer reproduces it with the organizer tools.
 """
 import os
 import sys
@@ -57,7 +57,7 @@ def main(argv):
         _say(USAGE, sys.stderr)
         return 2
     input_dir, output_dir = (os.path.abspath(a) for a in args)
-    private = hosts.private_is_hidden(input_dir)
+    private = hosts.private_kept_apart(input_dir)
     try:
         prepare_output(output_dir)
         outcome = run(input_dir, output_dir)

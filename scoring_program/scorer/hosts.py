@@ -1,13 +1,17 @@
-"""Which platform runs us, and whether OUTPUT/private/ is kept from participants there.
+"""Which platform runs us, and whether OUTPUT/private/ is kept apart from what participants download there.
 
-Only one platform hides a folder of the scoring output from participants:
+Only one platform keeps a folder of the scoring output apart:
 
 - CodaLab v1: the compute worker zips ``OUTPUT/private/`` into
   private_output.zip and removes it before building output.zip
-  (competitions-v1-compute-worker, worker.py, ``run``); the web app serves
-  private_output.zip to the competition creator only
+  (competitions-v1-compute-worker, worker.py, ``run``); the web app's file view
+  serves private_output.zip to the competition creator only
   (codalab-competitions, apps/web/models.py,
-  ``CompetitionSubmission.get_file_for_download``). Its runs are recognised by
+  ``CompetitionSubmission.get_file_for_download``), but its API gives the
+  submitter a signed link to it (apps/api/views/competition_views.py,
+  ``SubmissionScoreView.get``): the folder holds nothing but what concerns the
+  board the phase scores (a phase's reference data holds no other answer). Its
+  runs are recognised by
   ``INPUT/metadata``, the input bundle the site writes with
   ``competition-phase`` and ``submitted-by`` lines (apps/web/tasks.py,
   ``score``), which the worker unpacks into INPUT.
@@ -56,8 +60,8 @@ def detect(input_dir):
     return LOCAL
 
 
-def private_is_hidden(input_dir):
-    """True where OUTPUT/private/ reaches the organizer only: CodaLab v1, or an organizer's own run."""
+def private_kept_apart(input_dir):
+    """True where OUTPUT/private/ is kept out of the participant's output: CodaLab v1, or an organizer's own run."""
     return organizer_run() or detect(input_dir) == CODALAB_V1
 
 

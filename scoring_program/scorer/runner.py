@@ -4,8 +4,8 @@ What a participant can reach (scores.txt, scores.json, detailed_results.html,
 stdout, stderr) depends only on the submission and the scored board. A sealed
 board is not scored at all: the submission is checked against every test unit
 and placeholders are written (its phase's reference data holds no answers).
-Files for the organizer go to OUTPUT/private/, and only where that folder
-reaches the organizer alone (``hosts.private_is_hidden``): notes on the gold,
+Files for the organizer go to OUTPUT/private/, and only where that folder is
+kept out of the participant's output (``hosts.private_kept_apart``): notes on the gold,
 the provenance of the run (digests of the program, the config and the
 reference data) and the Ladder's state.
 """
@@ -65,7 +65,7 @@ class RunResult:
 def run(input_dir, output_dir):
     """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
     comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir))
-    private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_is_hidden(input_dir) else None
+    private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_kept_apart(input_dir) else None
     program = provenance.program_digest()
     if private:
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
