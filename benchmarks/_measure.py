@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SCORE = ROOT / "scoring_program" / "score.py"
 MIB = 2 ** 20
-# the targets (see README, Benchmarks): time and memory against the input, growth from 100k to 1M units
+# the targets (see docs/benchmarks.md): time and memory against the input, growth from 100k to 1M units
 TIME_FACTOR = 2.0
 MEMORY_FACTOR, MEMORY_EXTRA_MIB = 3.0, 150.0
 GROWTH_LIMIT = 11.0
@@ -180,7 +180,7 @@ def growth_table(rows):
 
 
 def table(headers, rows):
-    """A Markdown table, ready to paste into the README."""
+    """A Markdown table, ready to paste into docs/benchmarks.md."""
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
     line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
     return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
