@@ -52,7 +52,7 @@ def test_a_new_score_is_compared_with_the_released_score_not_the_exact_best():
     # smaller is better: 2.96 is released as 2.95; 2.905 is not below 2.95 - 0.05 = 2.90 (0.055 below 2.96)
     assert released([2.96, 2.905], 0.05, lower=True) == [(2.95, True), (2.95, False)]
     # the margin is strict: exactly one step above the released score is not enough (binary fractions: no dust)
-    assert released([0.5, 0.75, 0.875], 0.25) == [(0.5, True), (0.5, False), (0.75, True)]
+    assert released([0.5, 0.75, 0.8125], 0.25) == [(0.5, True), (0.5, False), (0.75, True)]
     # the state keeps the best submission's exact score beside the released one
     settings = Feedback(ladder="fixed", ladder_step=0.01)
     state = ladder.step(ladder.step(None, {"s": 0.7349}, "s", settings, number=1), {"s": 0.742}, "s", settings,
@@ -213,7 +213,6 @@ def test_feedback_settings_belong_to_board_a(tmp_path):
     with pytest.raises(ConfigError) as info:
         parse_config(raw, families())
     assert "feedback" in info.value.message and "board A only" in info.value.message
-    assert ROOT.is_dir() and read_scores
 
 
 # -- the state kept by the organizer tool ------------------------------------------------------------
