@@ -56,6 +56,7 @@ import numpy as np
 
 from ..config import Option
 from ..problems import Message
+from .per_unit import column_sums, units_table
 
 UNITS = Message("report.unit.units", "units", "单元")
 
@@ -115,15 +116,25 @@ class Reference:
 class Units:
     """The per-unit counts behind some leaderboard keys, one row per unit of the board (reference order).
 
-    Summing the rows of any sample of units and passing the sums to
-    ``family.unit_scores(name, sums, cfg)`` gives every key of ``keys`` on that
-    sample; on all the rows it gives the Result's own values. ``make`` builds
-    the table when asked (most runs resample one group only).
+    The table is declared column by column (``per_unit``: Each, Ones, Tally, TallyAt). Summing the rows of
+    any sample of units and passing the sums to ``family.unit_scores(name, sums, cfg)`` gives every key of
+    ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the sums of every row
+    (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make`` builds the rows
+    when asked (most runs resample one group only).
     """
 
     name: str
     keys: Tuple[str, ...]
-    make: Callable[[], np.ndarray]
+    columns: Sequence[Any]
+    n: int                             # units of the board: the table's rows
+
+    def sums(self) -> np.ndarray:
+        """The column sums of the whole table, from the columns' declarations (no row is built)."""
+        return column_sums(self.columns)
+
+    def make(self) -> np.ndarray:
+        """The (units, columns) table."""
+        return units_table(self.columns, self.n)
 
 
 @dataclass
@@ -202,8 +213,24 @@ class TaskFamily:
         raise NotImplementedError("%s cannot score a phase's reference data (no take)" % self.name)
 
     def unit_scores(self, group, sums, cfg) -> Dict[str, np.ndarray]:
-        """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape)."""
+        """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape): the
+        one formula of each of those keys, for a board (``reduce``) and for its resamples (``statistic``)."""
         raise NotImplementedError
+
+    def reduce(self, units, cfg):
+        """(every key of the Units groups ``units`` as a float, {group name: its column sums}): each key is
+        ``unit_scores`` of the sums of its group's whole table."""
+        scores, sums = {}, {}
+        for group in units:
+            sums[group.name] = group.sums()
+            found = self.unit_scores(group.name, sums[group.name], cfg)
+            scores.update((key, float(found[key])) for key in group.keys)
+        return scores, sums
+
+    def statistic(self, group, key, cfg):
+        """The function from column sums of Units group ``group`` (any leading shape) to ``key``: what
+        intervals, paired tests and the Ladder compute on resampled units."""
+        return lambda sums: self.unit_scores(group, sums, cfg)[key]
 
     def unit_answers(self, reference, submission) -> np.ndarray:
         """A uint64 digest of the submitted answer of each unit, in reference order."""
