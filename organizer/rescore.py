@@ -267,7 +267,7 @@ def _p(value):
     return "" if value is None else round(float(value), 6)
 
 
-def significance(competition_dir, board, out_dir, records, primary, sort, alpha, permutations, seed):
+def significance(board, out_dir, records, primary, sort, alpha, permutations, seed):
     """The tier rows of the scored teams on ``board`` and the competition used to compute them."""
     ref_dir = Path(out_dir).resolve() / ("reference_%s" % board)
     comp = Competition.open(str(ref_dir))
@@ -278,7 +278,7 @@ def significance(competition_dir, board, out_dir, records, primary, sort, alpha,
     group = group.pop()
     runs = Path(out_dir).resolve() / "runs" / board
     tables = {t: np.load(runs / t / UNITS, allow_pickle=False) for t in order}
-    statistic = lambda sums: comp.family.unit_scores(group, sums, comp.cfg)[comp.cfg.primary_key]  # noqa: E731
+    statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
     return tiers(order, tables, statistic, alpha, permutations, seed), comp, group
 
 
@@ -411,8 +411,8 @@ def main(argv=None):
         all_records[other] = rescore(args.competition, other, args.submissions, out, args.jobs)
     records = all_records[args.board]
     primary, sort, keys, labels = column_order(args.competition, args.board)
-    tier_rows, comp, group = significance(args.competition, args.board, out, records, primary, sort, args.alpha,
-                                          args.permutations, args.seed)
+    tier_rows, comp, group = significance(args.board, out, records, primary, sort, args.alpha, args.permutations,
+                                          args.seed)
     header, rows = leaderboard(records, primary, sort, keys, tier_rows)
     write_csv(out / "leaderboard.csv", header, rows)
     write_csv(out / "tiers.csv", ["tier", "rank", "submission", primary, "p_vs_previous", "p_in_tier", "method"],
