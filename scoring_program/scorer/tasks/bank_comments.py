@@ -23,9 +23,9 @@ from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
-from ..tables import Table, match_ids, missing_ids, public_table, read_table, reference_table, reference_units
+from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
 from ..tagcodes import Encoded, encode_cells, split_tokens
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, segment_order
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
 from .per_unit import Tally, TallyAt
 
 CLASSES = ("0", "1", "2")
@@ -168,7 +168,8 @@ class BankComments(TaskFamily):
     name = "bank_comments"
     title = TITLE
     unit_noun = UNIT
-    default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS),)
     unit_files = {"gold": UnitFile("csv", "id", ("id", "text", "BIO_anno", "class"))}
     options = {
         "scheme": Option("iob2", tuple(SCHEMES), "how tags become entities: strict IOB2 or conlleval chunking"),
@@ -219,7 +220,7 @@ class BankComments(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        table = read_table(files["submission"], COLUMNS, SubmissionError)
+        table = self.submission_file().read(files["submission"], SubmissionError)
         return ParsedBank(table, class_codes(table.cells("class").strip()),
                           encode_cells(table.cells("BIO_anno"), _tagset(cfg).tags))
 

@@ -56,6 +56,7 @@ import numpy as np
 
 from ..config import Option
 from ..problems import Message
+from ..tables import read_table
 from .per_unit import column_sums, units_table
 
 UNITS = Message("report.unit.units", "units", "单元")
@@ -90,6 +91,34 @@ class UnitFile:
     key: str
     columns: Tuple[str, ...] = ()
     canonical: Optional[Callable[[Any], Optional[str]]] = None
+
+
+@dataclass(frozen=True)
+class SubmissionFile:
+    """One file of a submission, declared once: the engine reads it by this declaration, and the tools that
+    describe or write submissions (the starting kit's texts, a host's adapter) can take it from here.
+
+    ``columns`` are a table's columns in order (none: a JSON file), ``optional`` those it may add after them;
+    the header line decides which of ``separators`` separates them; ``fullwidth``: a full-width comma in a
+    comma-separated file is refused (keywords hold them legitimately).
+    """
+
+    slot: str                              # its key in the config's ``files:``
+    pattern: str                           # the default file-name pattern matched in res/
+    columns: Tuple[str, ...] = ()
+    optional: Tuple[str, ...] = ()
+    separators: Tuple[str, ...] = (",",)
+    fullwidth: bool = True
+
+    @property
+    def header(self):
+        """The header line of the required columns, comma-separated (``id,BIO_anno,class``)."""
+        return ",".join(self.columns)
+
+    def read(self, file, error):
+        """The table of ``file`` (a SubmittedFile) with these columns (``tables.read_table``)."""
+        return read_table(file, self.columns, error, separators=self.separators, fullwidth=self.fullwidth,
+                          optional=self.optional)
 
 
 @dataclass
@@ -167,9 +196,10 @@ class TaskFamily:
 
     name = ""
     title = ""   # a Message (its text in each language) or a plain string
-    # slot -> default file name; submission slots hold globs matched in res/.
-    default_files: Dict[str, str] = {}
-    submission_slots: Sequence[str] = ("submission",)
+    # reference slot -> default file name
+    reference_files: Dict[str, str] = {}
+    # the files of a submission: slot, default pattern (a glob matched in res/), columns, separators
+    submission_files: Tuple[SubmissionFile, ...] = (SubmissionFile("submission", "*.csv"),)
     # None: every submission slot is required; () : at least one of them.
     required_slots: Optional[Sequence[str]] = None
     options: Dict[str, Option] = {}
@@ -182,6 +212,18 @@ class TaskFamily:
     # reference slot -> UnitFile: the files a phase's reference data keeps the scored board's units of; every
     # other reference file goes whole to every phase, so it must hold no answer (a list of class names)
     unit_files: Dict[str, UnitFile] = {}
+
+    @property
+    def submission_slots(self) -> Tuple[str, ...]:
+        return tuple(f.slot for f in self.submission_files)
+
+    @property
+    def default_files(self) -> Dict[str, str]:
+        """Slot -> default file name (reference files) or pattern (submission files)."""
+        return dict(self.reference_files, **{f.slot: f.pattern for f in self.submission_files})
+
+    def submission_file(self, slot="submission") -> SubmissionFile:
+        return next(f for f in self.submission_files if f.slot == slot)
 
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""

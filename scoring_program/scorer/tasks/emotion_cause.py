@@ -37,7 +37,7 @@ from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, Submitted, conversation_id, read_conversations, read_gold_pairs, read_json, read_submission
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from .per_unit import Tally
 
 SUBTASK1_KEYS = [
@@ -166,9 +166,8 @@ class EmotionCause(TaskFamily):
     unit_noun = UNIT
     unit_files = {"subtask1_gold": UnitFile("json", "conversation_ID", canonical=conversation_id),
                   "subtask2_gold": UnitFile("json", "conversation_ID", canonical=conversation_id)}
-    default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
-                     "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
-    submission_slots = ("subtask1", "subtask2")
+    reference_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json"}
+    submission_files = (SubmissionFile("subtask1", "Subtask_1_pred.json"), SubmissionFile("subtask2", "Subtask_2_pred.json"))
     required_slots = ()
     public_inputs = PUBLIC_INPUTS
     options = {

@@ -38,8 +38,8 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
 from ..cells import factorize
-from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from ..tables import indexed_units, match_ids, read_public_units, reference_table
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from .per_unit import Each
 
 COLUMNS = ("id", "keywords")
@@ -163,7 +163,9 @@ class Keywords(TaskFamily):
     name = "keywords"
     title = TITLE
     unit_noun = UNIT
-    default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv"}
+    # keywords themselves hold full-width commas: only ids are checked for them
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t"), fullwidth=False),)
     unit_files = {"gold": UnitFile("csv", "id", COLUMNS)}
     options = {
         "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
@@ -208,8 +210,7 @@ class Keywords(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        # keywords themselves hold full-width commas: only ids are checked for them
-        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"), fullwidth=False)
+        table = self.submission_file().read(files["submission"], SubmissionError)
         return table, _keyword_items(table.cells("keywords"), cfg)
 
     def read_submission(self, parsed, contract, cfg, problems):

@@ -31,11 +31,11 @@ from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import f_beta, prf, safe_div
 from ..problems import Message
-from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, read_table, reference_table,
+from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, reference_table,
                       reference_units)
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from .per_unit import Each, Ones
 
 COLUMNS = ("id", "labels")
@@ -282,7 +282,8 @@ class Multilabel(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     lower_is_better = ("coverage_error", "label_ranking_loss")
-    default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv", "labels": "labels.txt"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, optional=("scores",)),)
     unit_files = {"gold": UnitFile("csv", "id", ("id", "labels", "grades"))}   # labels.txt holds the class names, which the kit has too
     options = OPTIONS
 
@@ -350,7 +351,7 @@ class Multilabel(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
         # encoding, emptiness, separator, columns: in that order, then the scores column the threshold needs
-        table = read_table(files["submission"], COLUMNS, SubmissionError, optional=("scores",))
+        table = self.submission_file().read(files["submission"], SubmissionError)
         threshold = cfg.options["set_threshold"]
         if threshold is not None and "scores" not in table.columns:
             raise SubmissionError(NEEDS_SCORES.at(table.name, 1, threshold=threshold))

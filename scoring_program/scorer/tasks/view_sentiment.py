@@ -30,8 +30,8 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
-from ..tables import indexed_units, match_ids, read_public_units, read_table, reference_table, unit_index
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from ..tables import indexed_units, match_ids, read_public_units, reference_table, unit_index
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from .per_unit import Tally
 
 COLUMNS = ("SentenceId", "View", "Opinion")
@@ -156,7 +156,8 @@ class ViewSentiment(TaskFamily):
     name = "view_sentiment"
     title = TITLE
     unit_noun = UNIT
-    default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv", "sentences": "sentences.csv"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t")),)
     unit_files = {"gold": UnitFile("csv", "SentenceId", COLUMNS), "sentences": UnitFile("csv", "SentenceId", ("SentenceId",))}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
@@ -229,7 +230,7 @@ class ViewSentiment(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
+        table = self.submission_file().read(files["submission"], SubmissionError)
         view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
         opinion = _opinions(table.cells("Opinion"), LABEL_SETS[cfg.options["opinion_labels"]])
         return ParsedViews(table, view_code, views, opinion)
