@@ -26,7 +26,7 @@ from ..problems import Message
 from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
 from ..tagcodes import Encoded, encode_cells, split_tokens
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
-from .per_unit import Tally, TallyAt
+from ._per_unit import Tally, TallyAt
 
 CLASSES = ("0", "1", "2")
 SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",

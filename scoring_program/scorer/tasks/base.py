@@ -57,7 +57,7 @@ import numpy as np
 from ..config import Option
 from ..problems import Message
 from ..tables import read_table
-from .per_unit import column_sums, units_table
+from ._per_unit import column_sums, units_table
 
 UNITS = Message("report.unit.units", "units", "单元")
 
@@ -145,7 +145,7 @@ class Reference:
 class Units:
     """The per-unit counts behind some leaderboard keys, one row per unit of the board (reference order).
 
-    The table is declared column by column (``per_unit``: Each, Ones, Tally, TallyAt). Summing the rows of
+    The table is declared column by column (``_per_unit``: Each, Ones, Tally, TallyAt). Summing the rows of
     any sample of units and passing the sums to ``family.unit_scores(name, sums, cfg)`` gives every key of
     ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the sums of every row
     (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make`` builds the rows

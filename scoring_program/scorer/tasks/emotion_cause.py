@@ -38,7 +38,7 @@ from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, Submitted, conversation_id, read_conversations, read_gold_pairs, read_json, read_submission
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from .per_unit import Tally
+from ._per_unit import Tally
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",

@@ -18,7 +18,7 @@ empty cell, scores 0. ``mode: legacy`` keeps only the samples that have a
 non-empty prediction and a non-empty gold set, as the source document's code does.
 
 >>> from scorer.cells import Cells
->>> from scorer.tasks.per_unit import column_sums
+>>> from scorer.tasks._per_unit import column_sums
 >>> gold = code_items(Cells.from_strings(["你好,小米", "铅笔_自动"]), "_", [])
 >>> pred = code_items(Cells.from_strings(["小米", "气球_自动"]), "_", [])
 >>> c, g, p = coded_overlap_counts(*gold, *pred, 2)
@@ -40,7 +40,7 @@ from ..problems import Message
 from ..cells import factorize
 from ..tables import indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from .per_unit import Each
+from ._per_unit import Each
 
 COLUMNS = ("id", "keywords")
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",

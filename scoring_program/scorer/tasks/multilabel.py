@@ -36,7 +36,7 @@ from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
-from .per_unit import Each, Ones
+from ._per_unit import Each, Ones
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000

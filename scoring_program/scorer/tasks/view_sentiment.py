@@ -32,7 +32,7 @@ from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
 from ..tables import indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from .per_unit import Tally
+from ._per_unit import Tally
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
