@@ -38,9 +38,11 @@ class Each:
 
     def total(self):
         values = self.values()
+        # counts and flags add up exactly in 64-bit integers (and faster than cast to floats on the way)
+        dtype = np.int64 if values.dtype.kind in "biu" else float
         if values.ndim == 1:   # one contiguous pass: numpy's pairwise sum
-            return np.array([values.sum(dtype=float)])
-        return values.sum(axis=0, dtype=float)
+            return np.array([values.sum(dtype=dtype)], dtype=float)
+        return values.sum(axis=0, dtype=dtype).astype(float)
 
     def put(self, out):
         out[:] = self.values().reshape(len(out), self.width)
@@ -66,20 +68,23 @@ class Tally:
     ``category[i]`` (None: one category), weighing ``weight[i]`` (None: 1)."""
 
     def __init__(self, unit, n_units, category=None, n_categories=1, weight=None):
-        self.unit, self.n_units, self.weight = unit, n_units, weight
-        self.category = np.zeros(n_units if unit is None else len(unit), dtype=np.int64) if category is None \
-            else category
+        self.unit, self.n_units, self.category, self.weight = unit, n_units, category, weight
         self.width = n_categories
 
     def total(self):
-        return np.bincount(self.category, weights=self.weight, minlength=self.width).astype(float)
+        if self.category is not None:
+            return np.bincount(self.category, weights=self.weight, minlength=self.width).astype(float)
+        if self.weight is not None:
+            return np.array([np.sum(self.weight, dtype=float)])
+        return np.array([float(self.n_units if self.unit is None else len(self.unit))])
 
     def put(self, out):
+        category = 0 if self.category is None else self.category
         if self.unit is None:
             out[:] = 0.0
-            out[np.arange(self.n_units), self.category] = 1.0 if self.weight is None else self.weight
+            out[np.arange(self.n_units), category] = 1.0 if self.weight is None else self.weight
             return
-        cell = self.unit.astype(np.int64) * self.width + self.category
+        cell = self.unit.astype(np.int64) * self.width + category
         out[:] = np.bincount(cell, weights=self.weight, minlength=self.n_units * self.width).reshape(
             self.n_units, self.width)
 

@@ -298,17 +298,11 @@ class Keywords(TaskFamily):
 
 def sample_columns(c, g, p, counted, on_board):
     """The per-sample table of the board's samples: counted (1 or 0), then P_i, R_i, F_i, |G & P|, |G|, |P|
-    where counted and 0 elsewhere; each column made when asked (none kept between)."""
-    def column(value):
-        def values():
-            w = counted[on_board]
-            cb, gb, pb = (np.asarray(a, dtype=float)[on_board] for a in (c, g, p))
-            return np.where(w, value(cb, gb, pb), 0.0)
-        return Each(values, 1)
-
-    return [Each(lambda: counted[on_board].astype(float), 1), column(lambda c, g, p: safe_div(c, p)),
-            column(lambda c, g, p: safe_div(c, g)), column(lambda c, g, p: safe_div(2 * c, p + g)),
-            column(lambda c, g, p: c), column(lambda c, g, p: g), column(lambda c, g, p: p)]
+    where counted and 0 elsewhere (the ratios made when asked: none kept between)."""
+    w = counted[on_board]
+    cb, gb, pb = (np.where(w, np.asarray(a, dtype=np.int64)[on_board], 0) for a in (c, g, p))
+    return [Each(w), Each(lambda: safe_div(cb, pb), 1), Each(lambda: safe_div(cb, gb), 1),
+            Each(lambda: safe_div(2 * cb, pb + gb), 1), Each(cb), Each(gb), Each(pb)]
 
 
 def _strata(rows, n_units):
