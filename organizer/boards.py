@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .inputs import Parser, existing_folder, seed, share, write_file
 from .layout import board_configs, load_board_config
 from scorer.api import Competition
 from scorer.boards import assign
@@ -40,7 +41,7 @@ def make_boards(competition, ratio_a=0.4, seed=2024, force=False):
     if out.exists() and not force:
         raise SystemExit("%s exists already: a new split changes every score. Pass --force to replace it." % out)
     table, strata = split(competition, ratio_a, seed)
-    table.to_csv(out, index=False, lineterminator="\n")
+    write_file(out, table.to_csv(index=False, lineterminator="\n").encode("utf-8"), "boards.csv")
     return out, table, strata
 
 
@@ -57,12 +58,13 @@ def counts(table, strata):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer boards", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer boards", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
-    parser.add_argument("--ratio-a", type=float, default=0.4, help="share of units on board A (default 0.4)")
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--ratio-a", type=share, default=0.4, help="share of units on board A (default 0.4)")
+    parser.add_argument("--seed", type=seed, default=2024, help="seed of the split (default 2024)")
     parser.add_argument("--force", action="store_true", help="replace an existing boards.csv")
     args = parser.parse_args(argv)
+    existing_folder(Path(args.competition) / "reference_data", "the competition's reference data")
     out, table, strata = make_boards(args.competition, args.ratio_a, args.seed, args.force)
     print("wrote %s: %d units" % (out, len(table)))
     print("\n".join(counts(table, strata)))

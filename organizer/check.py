@@ -53,6 +53,7 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
+from .inputs import Parser, kind_of
 
 COMPETITION_KEYS = {
     "title", "description", "image", "url_redirect", "has_registration", "start_date", "end_date", "published",
@@ -128,6 +129,11 @@ def check_path(path, fmt=None, now=None):
             return report.problems
         _check_zip(data, report)
     else:
+        kind = kind_of(path)
+        if kind is not None:
+            report.error(str(path), "is %s; give a competition folder or a bundle zip" % (
+                "not there" if kind == "missing" else kind))
+            return report.problems
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -825,7 +831,7 @@ def _check_v2(comp, files, report):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
     args = parser.parse_args(argv)

@@ -16,6 +16,7 @@ import sys
 from scorer.config import Check, Option  # noqa: F401  (Option: the doctest above)
 from scorer.tasks import families
 
+from .inputs import Parser
 from . import ROOT
 
 BEGIN = "<!-- options: written by `python3 -m organizer options` from the family's Option docs; edit those -->"
@@ -78,7 +79,7 @@ def stale_pages():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer options", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer options", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a page is stale")
     args = parser.parse_args(argv)
     stale = stale_pages()

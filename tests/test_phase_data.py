@@ -25,7 +25,7 @@ from organizer.phase_data import PhaseDataError, keep_units, phase_entries
 from scorer import report
 from scorer.api import Competition
 from scorer.errors import ConfigError, ReferenceDataError
-from scorer.tables import _table
+from scorer.tables import table_of
 from scorer.tasks import families
 from scorer.tasks.base import UnitFile
 
@@ -278,12 +278,12 @@ def test_kept_rows_read_back_as_the_engine_read_them(rows, sep, keep):
     csv.writer(buf, delimiter=sep, lineterminator="\n").writerows([("id", "a", "b")] + list(rows))
     data = buf.getvalue().encode("utf-8")
     try:
-        before = _table(data, "g.csv", ["id"])
+        before = table_of(data, "g.csv", ["id"])
     except ReferenceDataError:
         return   # a file the engine refuses is refused the same way by the organizer tools
     ids = before.cells("id").strip().to_objects().tolist()
     units = {u for k, u in enumerate(ids) if keep >> (k % 8) & 1}
-    after = _table(keep_units(data, "g.csv", UnitFile("csv", "id", ("id", "a", "b")), units), "g.csv", ["id"])
+    after = table_of(keep_units(data, "g.csv", UnitFile("csv", "id", ("id", "a", "b")), units), "g.csv", ["id"])
     rows_kept = [k for k, u in enumerate(ids) if u in units]
     for column in ("id", "a", "b"):
         assert after.cells(column).to_objects().tolist() == [before.cells(column).to_objects()[k] for k in rows_kept]

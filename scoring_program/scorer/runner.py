@@ -23,8 +23,9 @@ PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the com
 PRIVATE_FAILURE = "private_failure.txt"
 PROVENANCE = "provenance.json"
 # every file a run may write in private/ (cleared at the start of a run, as the scores are)
+HISTORY_NOTES = "history_notes.txt"
 PRIVATE_FILES = ("reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
-                 ladder.STATE_FILE, ladder.UNITS_FILE)
+                 HISTORY_NOTES, ladder.STATE_FILE, ladder.UNITS_FILE)
 
 LADDER_TITLE = Message("report.ladder.title", "Public board: the Ladder", "公开榜单：Ladder 机制")
 LADDER_FIXED = Message(
@@ -156,7 +157,8 @@ def _ladder(comp, result, scores, input_dir, output_dir, private, program):
     cfg = comp.cfg
     settings = cfg.feedback
     key = provenance.file_digest(find_config(cfg.ref_dir))
-    state, best_units = ladder.previous(input_dir, key)
+    notes = []
+    state, best_units = ladder.previous(input_dir, key, set(comp.family.leaderboard_keys(cfg.options)), notes)
     _, number = ladder.run_metadata(input_dir)
     group = result.units_of(cfg.primary_key)
     margin, table = None, None
@@ -181,6 +183,8 @@ def _ladder(comp, result, scores, input_dir, output_dir, private, program):
     if private:
         def save():
             write_text(os.path.join(private, ladder.STATE_FILE), after.to_json())
+            if notes:   # the platform's history held something that is no state of this run: said, not used
+                write_text(os.path.join(private, HISTORY_NOTES), "\n".join(notes) + "\n")
             if after.improved and table is not None:
                 with open(os.path.join(private, ladder.UNITS_FILE), "wb") as fh:
                     fh.write(ladder.units_bytes(table))
