@@ -53,7 +53,7 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
-from .inputs import Parser, kind_of
+from .inputs import OrganizerError, Parser, kind_of
 
 COMPETITION_KEYS = {
     "title", "description", "image", "url_redirect", "has_registration", "start_date", "end_date", "published",
@@ -121,7 +121,7 @@ def check_path(path, fmt=None, now=None):
         _check_folder(path, report)
         try:
             data = build_v2(path) if fmt == "v2" else build_v1(path)
-        except SystemExit as exc:
+        except (SystemExit, OrganizerError) as exc:
             report.error(str(path), "cannot be bundled: %s" % exc)
             return report.problems
         except (yaml.YAMLError, OSError, KeyError, ValueError, TypeError) as exc:

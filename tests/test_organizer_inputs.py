@@ -235,3 +235,15 @@ def test_new_says_which_columns_of_the_gold_it_does_not_write(tmp_path):
     assert "column(s) remark are neither scored nor public" in proc.stdout
     written = (tmp_path / "out" / "reference_data" / "gold.csv").read_text(encoding="utf-8")
     assert written.splitlines()[0] == "id,text,BIO_anno,class"
+
+
+def test_a_bundle_holds_no_link_nor_special_file_of_the_folder(tmp_path):
+    copy = keywords_copy(tmp_path)
+    os.symlink(KEYWORDS / "reference_data" / "gold.csv", copy / "starting_kit" / "answers.csv")
+    proc = run(["bundle", str(copy), str(tmp_path / "b.zip")], tmp_path)
+    assert proc.returncode == 2 and "answers.csv is a symbolic link" in proc.stderr and proc.stderr.count("\n") == 1
+    assert not (tmp_path / "b.zip").exists()
+    (copy / "starting_kit" / "answers.csv").unlink()
+    os.mkfifo(copy / "starting_kit" / "pipe")
+    proc = run(["bundle", str(copy), str(tmp_path / "b.zip")], tmp_path)
+    assert proc.returncode == 2 and "pipe is a FIFO" in proc.stderr
