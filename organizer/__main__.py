@@ -11,7 +11,7 @@
     python3 -m organizer evalai   the EvalAI evaluation script and challenge configuration
     python3 -m organizer kaggle   the Kaggle-style metric file with its engine
     python3 -m organizer demo     regenerate a demo competition's data from its seed
-    python3 -m organizer options  write each family's options table in docs/ from its code
+    python3 -m organizer options  write the tables of docs/ from the code (options, lint rules)
     python3 -m organizer messages the catalogue of every message participants read, in one language
 
 ``python3 -m organizer <subcommand> -h`` tells the arguments of each.
