@@ -12,6 +12,7 @@ this module decides whether a rule is broken and where, and docs/organizers.md h
 Each problem ends with its rule's code in brackets.
 """
 import datetime as dt
+import difflib
 import io
 import re
 import sys
@@ -171,6 +172,12 @@ def _check_zip(data, report):
         _check_v1(comp, files, report)
 
 
+def _did_you_mean(key, fields):
+    """"; did you mean F?" for the one field ``key`` is a likely misspelling of, else ""."""
+    close = difflib.get_close_matches(key.lower(), sorted(fields), n=1, cutoff=0.8)
+    return "; did you mean %s?" % close[0] if close else ""
+
+
 def _docker_image(image, where, report):
     if not image:
         report.flag("docker-image-missing", where)
@@ -243,7 +250,8 @@ def _check_v1(comp, files, report):
 def _check_v1_competition(comp, files, report):
     """The top-level fields: model fields only, title, pages, logo, docker image."""
     for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
-        report.flag("v1-competition-field", "competition.yaml: %s" % key)
+        report.flag("v1-competition-field", "competition.yaml: %s" % key,
+                    hint=_did_you_mean(key, COMPETITION_KEYS) or "; Codabench v2 keys need --format v2")
     title = comp.get("title")
     if not title:
         report.flag("title-missing", "competition.yaml: title")
@@ -284,7 +292,7 @@ def _check_v1_phase(number, spec, files, report):
         report.flag("not-mapping", where)
         return None
     for key in sorted(set(map(str, spec)) - PHASE_KEYS):
-        report.flag("v1-phase-field", "%s.%s" % (where, key))
+        report.flag("v1-phase-field", "%s.%s" % (where, key), hint=_did_you_mean(key, PHASE_KEYS))
     if not isinstance(spec.get("phasenumber"), int):
         report.flag("v1-phasenumber", "%s.phasenumber" % where)
     if len(str(spec.get("label", ""))) > LABEL_MAX:

@@ -92,7 +92,7 @@ _RULES = (
     # -- CodaLab v1 competition.yaml ----------------------------------------------------------------------
     Rule("v1-competition-field", ERROR, V1, "every top-level key is a Competition field",
          V1_UNPACK + " (`Competition(**fields)`)", "is not a CodaLab v1 competition field; the upload would crash "
-         "(Competition(**fields)); Codabench v2 keys need --format v2"),
+         "(Competition(**fields)){hint}"),
     Rule("v1-html-missing", ERROR, V1, "`html` names the pages", V1_UNPACK,
          "is missing; it must name the overview, evaluation, terms and data pages"),
     Rule("v1-page-missing", ERROR, V1, "`html` has overview, evaluation, terms and data", V1_UNPACK +
@@ -106,7 +106,7 @@ _RULES = (
     Rule("v1-phases-missing", ERROR, BOTH, "there is at least one phase", V1_UNPACK + "; " + V2_IMPORT,
          "is missing or empty"),
     Rule("v1-phase-field", ERROR, V1, "every phase key is a CompetitionPhase field",
-         V1_UNPACK + " (`CompetitionPhase(**spec)`)", "is not a CodaLab v1 phase field; the upload would crash"),
+         V1_UNPACK + " (`CompetitionPhase(**spec)`)", "is not a CodaLab v1 phase field; the upload would crash{hint}"),
     Rule("v1-phasenumber", ERROR, V1, "each phase has an integer `phasenumber`", V1_UNPACK,
          "is missing or not an integer"),
     Rule("v1-phasenumber-repeated", ERROR, V1, "no two phases share a `phasenumber`", V1_UNPACK,

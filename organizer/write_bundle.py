@@ -19,10 +19,12 @@ def build(competition, out, fmt="v1", lint=True):
         raise OrganizerError("the bundle's path %s is a folder; give a .zip file's path" % out)
     data = build_v1(competition) if fmt == "v1" else build_v2(competition)
     out = write_file(out, data, "the bundle")
+    print("wrote %s (%s)" % (out, fmt))
     if lint:
         problems = check_path(out)
         print_problems(problems, out)
         if has_errors(problems):
+            print("%s has errors (above): fix them before uploading it" % out)
             return 1
     return 0
 
@@ -34,9 +36,7 @@ def main(argv=None):
     parser.add_argument("--format", choices=("v1", "v2"), default="v1")
     parser.add_argument("--no-check", action="store_true", help="do not lint the written bundle")
     args = parser.parse_args(argv)
-    status = build(args.competition, args.out, args.format, lint=not args.no_check)
-    print("wrote %s (%s)%s" % (args.out, args.format, "" if status == 0 else "; it has errors, see above"))
-    return status
+    return build(args.competition, args.out, args.format, lint=not args.no_check)
 
 
 if __name__ == "__main__":

@@ -779,3 +779,15 @@ def test_a_rule_message_is_its_template_filled():
     rule = RULES["key-long"]
     assert rule.text(key="k" * 37, length=37, limit=36) == \
         "column key '%s' is 37 characters; Codabench allows at most 36" % ("k" * 37)
+
+
+def test_a_misspelt_field_gets_the_field_it_resembles(tmp_path):
+    b = Bundle("v1")
+    b.comp["phases"][1]["max_submission_per_day"] = b.comp["phases"][1].pop("max_submissions_per_day")
+    b.comp["enddate"] = b.comp.pop("end_date")
+    b.comp["version"] = 1
+    problems = {p.where: p.message for p in check.check_path(b.write(tmp_path / "b.zip"), now=NOW)}
+    assert problems["competition.yaml: phases.1.max_submission_per_day"].endswith(
+        "the upload would crash; did you mean max_submissions_per_day?")
+    assert problems["competition.yaml: enddate"].endswith("(Competition(**fields)); did you mean end_date?")
+    assert problems["competition.yaml: version"].endswith("; Codabench v2 keys need --format v2")
