@@ -22,7 +22,8 @@ from scorer.config import task_only
 
 
 def split(competition, ratio_a=0.4, seed=2024):
-    """(the id,board table, the stratum of each unit) of the competition's whole reference."""
+    """(the id,board table, the stratum of each unit, the family's notes on the gold) of the competition's whole
+    reference."""
     reference_dir = Path(competition) / "reference_data"
     configs = sorted(board_configs(reference_dir))
     if not configs:
@@ -32,17 +33,18 @@ def split(competition, ratio_a=0.4, seed=2024):
     # the whole reference, without any split: the assignment must not depend on an existing boards file
     comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
     strata = comp.reference.unit_strata()
-    return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata
+    return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata, list(comp.reference.notes)
 
 
 def make_boards(competition, ratio_a=0.4, seed=2024, force=False):
-    """Write reference_data/boards.csv; refuses to replace an existing one unless ``force``."""
+    """Write reference_data/boards.csv (refusing to replace an existing one unless ``force``); returns (its path,
+    the table, the strata, the notes on the gold)."""
     out = Path(competition) / "reference_data" / "boards.csv"
     if out.exists() and not force:
         raise SystemExit("%s exists already: a new split changes every score. Pass --force to replace it." % out)
-    table, strata = split(competition, ratio_a, seed)
+    table, strata, notes = split(competition, ratio_a, seed)
     write_file(out, table.to_csv(index=False, lineterminator="\n").encode("utf-8"), "boards.csv")
-    return out, table, strata
+    return out, table, strata, notes
 
 
 def counts(table, strata):
@@ -65,9 +67,11 @@ def main(argv=None):
     parser.add_argument("--force", action="store_true", help="replace an existing boards.csv")
     args = parser.parse_args(argv)
     existing_folder(Path(args.competition) / "reference_data", "the competition's reference data")
-    out, table, strata = make_boards(args.competition, args.ratio_a, args.seed, args.force)
+    out, table, strata, notes = make_boards(args.competition, args.ratio_a, args.seed, args.force)
     print("wrote %s: %d units" % (out, len(table)))
     print("\n".join(counts(table, strata)))
+    for note in notes:
+        print("warning: reference_data/%s" % note)
     return 0
 
 

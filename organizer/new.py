@@ -147,8 +147,10 @@ def build(out, args, start, test, dev, options):
     for board in ("A", "B"):
         (reference / ("board_%s.yaml" % board)).write_text(
             config_yaml(args.family, board, files, primary, args.language, options), encoding="utf-8")
-    boards_file, table, strata = make_boards(out, args.ratio_a, args.seed)
+    boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
     print("board split: %d units\n%s" % (len(table), "\n".join(counts(table, strata))))
+    for note in notes:   # e.g. labels of the label list that no gold sample has: the kit would speak of them
+        print("warning: reference_data/%s" % note)
 
     write_files(kit, test.public)
     sample = start.baseline(test, options, args)

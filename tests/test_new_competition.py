@@ -261,6 +261,20 @@ def test_new_refuses_a_folder_that_is_not_empty_and_a_dev_set_sharing_test_ids(t
     assert not (tmp_path / "c").exists()
 
 
+def test_new_warns_of_declared_labels_no_gold_sample_has(tmp_path, capsys):
+    gold = tiny_multilabel(tmp_path / "data")
+    labels = tmp_path / "data" / "labels.txt"
+    labels.write_text("joy\nanger\nfear\nsurprise\nlove\n", encoding="utf-8")   # the gold has joy, anger, fear
+    capsys.readouterr()
+    assert new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels) == 0
+    out = capsys.readouterr().out
+    assert "warning: reference_data/gold.csv: 2 class(es) of the label list have no gold sample: surprise, love." \
+        in out.splitlines(), out
+    labels.write_text("joy\nanger\nfear\n", encoding="utf-8")
+    assert new("multilabel", gold, tmp_path / "d", "--title", "T", "--labels", labels) == 0
+    assert "warning:" not in capsys.readouterr().out
+
+
 def test_new_a_gold_that_does_not_load_leaves_nothing_behind(tmp_path, capsys):
     gold = tiny_multilabel(tmp_path / "data")
     gold.write_text(gold.read_text(encoding="utf-8").replace("anger fear", "anger sorrow"), encoding="utf-8")

@@ -110,6 +110,10 @@ CASES = [
     Case("new: an id twice", new("id,keywords\n1,a\n1 ,b\n"), 2, "repeats id 1", ["out"]),
     Case("new: an id with a zero-width character", new("id,keywords\n1\u200b,a\n2,b\n"), 2, "zero-width", ["out"]),
     Case("new: no keywords column", new("id,words\n1,a\n"), 2, "has no column keywords", ["out"]),
+    Case("new: the public data set's headerless TSV (csl_kg)", new("to keywords\tabstract one\tk1_k2\n"
+         "title\ttwo, with\tcommas, in, it\tk3\n"), 2,
+         "new needs a comma- or TAB-separated table with the header id,keywords (docs/organizers.md, 'From the "
+         "public data sets to the gold format'", ["out"]),
     Case("new: Latin-1 text", new("id,keywords\n1,caf\xe9\n".encode("latin-1")), 2, "cannot be read as UTF-8",
          ["out"]),
     Case("new: the gold is a FIFO", new(gold=lambda t: fifo(t, "gold.csv")), 2, "is a FIFO", ["out"]),

@@ -76,14 +76,16 @@ def read_table(path, columns, what):
     columns are kept.
     """
     data = read_bytes(path, what)
+    needs = ("new needs a comma- or TAB-separated table with the header %s (docs/organizers.md, 'From the public "
+             "data sets to the gold format', converts the public data sets)" % ",".join(columns))
     try:
         table = table_of(data, Path(path).name)
     except ScoringError as exc:
-        raise OrganizerError("%s %s: %s" % (what, path, exc.text("en")))
+        raise OrganizerError("%s %s: %s; %s" % (what, path, exc.text("en").rstrip("."), needs))
     missing = [c for c in columns if c not in table.columns]
     if missing:
-        raise OrganizerError("%s %s has no column %s (its columns: %s); new needs %s, comma- or TAB-separated"
-                             % (what, path, missing[0], ", ".join(table.columns), ", ".join(columns)))
+        raise OrganizerError("%s %s has no column %s (its columns: %s); %s"
+                             % (what, path, missing[0], ", ".join(table.columns)[:200], needs))
     if not len(table):
         raise OrganizerError("%s %s has a header but no row; give one row per test item" % (what, path))
     return table.frame
