@@ -27,7 +27,7 @@ def _run(tmp_path, submission, config=CONFIG, name="sub.csv"):
     ("id,labels,scores\n001,joy,0.5\n002,anger,-inf\n003,,\n", ["line 3 (id 002)", "'-inf'"]),
     ("id,labels,scores\n001,joy fear,0.5\n002,anger,1\n003,,\n", ["1 scores for 2 labels"]),
     ("id,labels\n001,joy\n002,anger\n003,\n", None),  # valid: an empty cell is an empty prediction
-    ("id,label\n001,joy\n", ["the columns are id,label but must be exactly id,labels"]),
+    ("id,label\n001,joy\n", ["the columns are id,label but must be exactly id,labels or id,labels,scores."]),
     ("id,labels,probability\n001,joy,1\n", ["must be exactly id,labels"]),
 ])
 def test_submission_errors(tmp_path, submission, fragments):

@@ -41,8 +41,12 @@ OK = Message("kit.ok", "{file}: no problems found (checked against the {n} test 
 FOUND = Message("kit.found", "{file}: {n} problem(s) found:", "{file}：发现 {n} 个问题：")
 NOT_SHOWN = Message("kit.not_shown", "... and {n} more problem(s) not shown; fix the ones above and run validate.py "
                     "again.", "……另有 {n} 个问题未显示；请先修正以上问题，再运行 validate.py。")
-WARNINGS = Message("kit.warnings", "{file}: {n} warning(s): the file is valid and can be uploaded, but it will score "
-                   "badly:", "{file}：{n} 条警告：文件合法，可以上传，但得分会很低：")
+WARNINGS = Message("kit.warnings", "{file}: valid (checked against the {units} test items) and can be uploaded, but "
+                   "{n} warning(s) say it will score badly:",
+                   "{file}：合法（已对照 {units} 个测试样本检查），可以上传，但有 {n} 条警告，得分会很低：")
+UPLOAD_WARNED = Message("kit.upload_warned", "{file}: the predictions are valid (checked against the {units} test "
+                        "items), but see the warning on the upload below.",
+                        "{file}：预测合法（已对照 {units} 个测试样本检查），但请看下面关于上传文件本身的警告。")
 NO_PUBLIC = Message("kit.no_public", "cannot find the public test inputs {name} in {folder}; run this from the "
                     "starting kit or pass --public.",
                     "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。")
@@ -142,10 +146,15 @@ def report_lines(result, name, limit=MAX_LINES):
         if hidden:
             lines.append("  " + NOT_SHOWN(n=count(hidden)).text(lang))
         return lines + upload, 1
-    lines = [OK(file=name, n=count(result.units)).text(lang)]
+    # said once: valid with nothing to add, valid but scoring badly, or valid but uploaded in a way that fails
+    units = count(result.units)
     if result.warnings:
-        lines.append(WARNINGS(file=name, n=len(result.warnings)).text(lang))
+        lines = [WARNINGS(file=name, units=units, n=len(result.warnings)).text(lang)]
         lines += ["  - " + w.text(lang) for w in result.warnings]
+    elif upload:
+        lines = [UPLOAD_WARNED(file=name, units=units).text(lang)]
+    else:
+        lines = [OK(file=name, n=units).text(lang)]
     return lines + upload, 0
 
 

@@ -54,6 +54,7 @@ HEADER_SEPARATOR = Message("table.header_separator", "{where}: the header is sep
                            "{where}：表头用 {label} 分隔；请用 {sep} 分隔各列（表头：{header}）。")
 COLUMNS = Message("table.columns", "{where}: the columns are {found} but must be exactly {expected}{hint}.",
                   "{where}：列为 {found}，必须恰好是 {expected}{hint}。")
+EITHER = Message("table.either", "{first} or {last}", "{first} 或 {last}")
 INDEX_HINT = Message("table.index_hint", " (an unnamed column usually means the index was written: use index=False)",
                      "（出现未命名的列通常是写入了行索引：请用 index=False）")
 NO_ROWS = Message("table.no_rows", "{file} has a header but no rows; write one line per test item.",
@@ -192,8 +193,8 @@ def _scan_table(data, name, columns, error, separators, fullwidth, optional):
         return None
     found_names = [c.strip().lstrip("\ufeff") for c in scanned.names]
     given = {c.lower() for c in found_names}
-    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
-    _check_columns(found_names, columns, name, sep, error)
+    required, columns = tuple(columns), tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(found_names, columns, name, sep, error, _headers(required, optional))
     positions = {canonical: k for k, c in enumerate(found_names) for canonical in columns
                  if c.lower() == canonical.lower()}
     if (b'"' in data and scanned.physical_lines != scanned.n_rows + 1
@@ -238,8 +239,8 @@ def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitial
     frame = parse_table(utf8_bytes(data, raw, codec), file_name, error, sep=sep, skip_blank_lines=False,
                         skipinitialspace=skipinitialspace)
     given = {str(c).lower() for c in frame.columns}
-    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
-    _check_columns(list(frame.columns), columns, file_name, sep, error)
+    required, columns = tuple(columns), tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(list(frame.columns), columns, file_name, sep, error, _headers(required, optional))
     frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
                                   if c.lower() == canonical.lower()})[list(columns)]
     line = physical_lines(text, len(frame), sep, skipinitialspace)
@@ -288,7 +289,17 @@ def physical_lines(text, n_rows, sep, skipinitialspace=True):
     return np.asarray(starts[1:], dtype=np.int64)
 
 
-def _check_columns(found, columns, name, sep, error):
+def _headers(required, optional):
+    """Every header a table may have, as one text: the required columns, then each optional one in turn.
+
+    >>> _headers(("id", "labels"), ("scores",)).text("en")
+    'id,labels or id,labels,scores'
+    """
+    headers = [",".join(required + tuple(optional[:k])) for k in range(len(optional) + 1)]
+    return headers[0] if len(headers) == 1 else EITHER(first=", ".join(headers[:-1]), last=headers[-1])
+
+
+def _check_columns(found, columns, name, sep, error, headers):
     sep_label = "TAB" if sep == "\t" else "'%s'" % sep
     if len(found) == 1 and sep not in found[0]:
         for other, label in OTHER_SEPARATORS:
@@ -300,7 +311,7 @@ def _check_columns(found, columns, name, sep, error):
     extra = [c for c in found if c.lower() not in [k.lower() for k in columns]]
     if missing or extra or len(found) != len(columns):
         hint = INDEX_HINT() if any(c.lower().startswith("unnamed") for c in extra) or "" in found else ""
-        raise error(COLUMNS.at(name, line=1, found=clip(",".join(found), 80) or "(none)", expected=",".join(columns),
+        raise error(COLUMNS.at(name, line=1, found=clip(",".join(found), 80) or "(none)", expected=headers,
                                hint=hint))
 
 
