@@ -73,6 +73,7 @@ DEV_CONTEXT = Message("kit.dev_context", "{message} (score_local.py checks again
                       "test set means its {n} dev items.)",
                       "{message}（score_local.py 对照 {folder} 中的开发集检查：这里的测试集指其中的 {n} 个开发样本。）")
 WARNING_LINE = Message("kit.warning_line", "warning: {text}", "警告：{text}")
+NOTE_LINE = Message("kit.note_line", "note: {text}", "注意：{text}")
 UPLOAD_METADATA = Message(
     "kit.upload_metadata", "{file} holds a file named {name} at its top: Codabench runs an upload with such a file as a "
     "program instead of scoring it as results, and the submission fails before it is scored (CodaLab v1 ignores it); "
@@ -91,6 +92,7 @@ class CheckResult:
     language: str = "en"
     fatal: Optional[str] = None   # the check itself could not run (no inputs, no config): why
     upload: List[Problem] = field(default_factory=list)   # about the upload itself, said whatever its content
+    notes: List[Problem] = field(default_factory=list)    # beside the problems: how a file was read
 
 
 def check(submission, public_dir, raw_config):
@@ -108,11 +110,11 @@ def check(submission, public_dir, raw_config):
     units, lang = len(task.contract.units), task.cfg.language
     with as_res_dir(submission) as res_dir:
         try:
-            submission_read, problems = task.collect(res_dir)
+            submission_read, problems, notes = task.collect(res_dir)
         except SubmissionError as exc:  # no file to check at all
             return CheckResult([exc.problem], [], units, lang, upload=upload_warnings(submission))
     warnings = [] if problems else task.family.advice(submission_read, task.contract, task.cfg)
-    return CheckResult(problems, warnings, units, lang, upload=upload_warnings(submission))
+    return CheckResult(problems, warnings, units, lang, upload=upload_warnings(submission), notes=notes)
 
 
 def upload_warnings(submission):
@@ -145,6 +147,7 @@ def report_lines(result, name, limit=MAX_LINES):
         hidden = sum(n for _, n in shown[limit:])
         if hidden:
             lines.append("  " + NOT_SHOWN(n=count(hidden)).text(lang))
+        lines += [NOTE_LINE(text=note.text(lang)).text(lang) for note in result.notes]
         return lines + upload, 1
     # said once: valid with nothing to add, valid but scoring badly, or valid but uploaded in a way that fails
     units = count(result.units)
