@@ -20,6 +20,7 @@ Exit codes: 0 done; 1 the linter found errors (check, bundle, new); 2 an input o
 line: what, where, how to fix); 3 a bug of ours (one line naming the file that keeps the traceback).
 """
 import importlib
+import os
 import sys
 import tempfile
 import traceback
@@ -63,6 +64,9 @@ def run(name, argv):
         raise
     except KeyboardInterrupt:
         return _say("%s: interrupted" % prog, 130)
+    except BrokenPipeError:   # the reader went away (... | head): the rest is dropped quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # a bug of ours: one line, the traceback kept for the report
         with tempfile.NamedTemporaryFile("w", prefix="organizer-%s-" % name, suffix=".txt", delete=False) as fh:
             fh.write(traceback.format_exc())
