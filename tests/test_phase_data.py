@@ -181,31 +181,23 @@ def test_the_gold_and_the_public_inputs_must_describe_the_same_units(tmp_path):
     with pytest.raises(ReferenceDataError, match="1 unit\\(s\\) of the gold are not in the public test inputs"):
         Competition.open(str(_phase(tmp_path / "a", drop_public_row)))
 
-    def longer_text(entries):   # a text of another length than the gold's tags
-        rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
-        gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
-        for row in rows:
-            if row[0] == gold_ids[3]:
-                row[1] += "！"
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows(rows)
-        entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
+    def text_of(which, change):   # the public text of one gold unit, changed
+        def edit(entries):
+            rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
+            gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
+            for row in rows:
+                if row[0] == gold_ids[which]:
+                    row[1] = change(row[1])
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerows(rows)
+            entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
+        return edit
 
+    # a text of another length than the gold's tags: longer, or shorter
     with pytest.raises(ReferenceDataError, match="tags in the gold for a text of"):
-        Competition.open(str(_phase(tmp_path / "b", longer_text)))
-
-    def shorter_text(entries):
-        rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
-        gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
-        for row in rows:
-            if row[0] == gold_ids[-1]:
-                row[1] = row[1][:-1]
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows(rows)
-        entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
-
+        Competition.open(str(_phase(tmp_path / "b", text_of(3, lambda text: text + "！"))))
     with pytest.raises(ReferenceDataError, match="tags in the gold for a text of"):
-        Competition.open(str(_phase(tmp_path / "b2", shorter_text)))
+        Competition.open(str(_phase(tmp_path / "b2", text_of(-1, lambda text: text[:-1]))))
 
     def no_public(entries):
         del entries["public/test_public.csv"]
