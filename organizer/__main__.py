@@ -11,13 +11,24 @@
     python3 -m organizer evalai   the EvalAI evaluation script and challenge configuration
     python3 -m organizer kaggle   the Kaggle-style metric file with its engine
     python3 -m organizer demo     regenerate a demo competition's data from its seed
-    python3 -m organizer options  write each family's options table in docs/ from its code
+    python3 -m organizer options  write the tables of docs/ from the code (options, lint rules)
     python3 -m organizer messages the catalogue of every message participants read, in one language
 
 ``python3 -m organizer <subcommand> -h`` tells the arguments of each.
+
+Exit codes: 0 done; 1 the linter found errors (check, bundle, new); 2 an input of the organizer's is wrong (one
+line: what, where, how to fix); 3 a bug of ours (one line naming the file that keeps the traceback).
 """
 import importlib
+import os
 import sys
+import tempfile
+import traceback
+
+from .inputs import INPUT_ERROR, OrganizerError
+from scorer.errors import ScoringError
+
+BUG = 3
 
 SUBCOMMANDS = {
     "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
@@ -34,8 +45,38 @@ def main(argv=None):
             print("\nunknown subcommand %r" % argv[0], file=sys.stderr)
             return 2
         return 0
-    module = importlib.import_module("organizer." + SUBCOMMANDS[argv[0]])
-    return module.main(argv[1:]) or 0
+    return run(argv[0], argv[1:])
+
+
+def run(name, argv):
+    """Run subcommand ``name``: its exit code, every failure said in one line on stderr."""
+    prog = "organizer %s" % name
+    try:
+        module = importlib.import_module("organizer." + SUBCOMMANDS[name])
+        return module.main(argv) or 0
+    except OrganizerError as exc:
+        return _say("%s: %s" % (prog, exc), INPUT_ERROR)
+    except ScoringError as exc:   # the engine refuses a config or a reference file the command was given
+        return _say("%s: %s: %s" % (prog, exc.who, exc.text("en")), INPUT_ERROR)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):   # a command's own one-line refusal
+            return _say("%s: %s" % (prog, exc.code), INPUT_ERROR)
+        raise
+    except KeyboardInterrupt:
+        return _say("%s: interrupted" % prog, 130)
+    except BrokenPipeError:   # the reader went away (... | head): the rest is dropped quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # a bug of ours: one line, the traceback kept for the report
+        with tempfile.NamedTemporaryFile("w", prefix="organizer-%s-" % name, suffix=".txt", delete=False) as fh:
+            fh.write(traceback.format_exc())
+        return _say("%s: internal error (%s: %s); the traceback is in %s, please report it"
+                    % (prog, type(exc).__name__, " ".join(str(exc).split())[:200], fh.name), BUG)
+
+
+def _say(line, code):
+    print(line, file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

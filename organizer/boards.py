@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .inputs import Parser, existing_folder, seed, share, write_file
 from .layout import board_configs, load_board_config
 from scorer.api import Competition
 from scorer.boards import assign
@@ -21,7 +22,8 @@ from scorer.config import task_only
 
 
 def split(competition, ratio_a=0.4, seed=2024):
-    """(the id,board table, the stratum of each unit) of the competition's whole reference."""
+    """(the id,board table, the stratum of each unit, the family's notes on the gold) of the competition's whole
+    reference."""
     reference_dir = Path(competition) / "reference_data"
     configs = sorted(board_configs(reference_dir))
     if not configs:
@@ -31,17 +33,18 @@ def split(competition, ratio_a=0.4, seed=2024):
     # the whole reference, without any split: the assignment must not depend on an existing boards file
     comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
     strata = comp.reference.unit_strata()
-    return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata
+    return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata, list(comp.reference.notes)
 
 
 def make_boards(competition, ratio_a=0.4, seed=2024, force=False):
-    """Write reference_data/boards.csv; refuses to replace an existing one unless ``force``."""
+    """Write reference_data/boards.csv (refusing to replace an existing one unless ``force``); returns (its path,
+    the table, the strata, the notes on the gold)."""
     out = Path(competition) / "reference_data" / "boards.csv"
     if out.exists() and not force:
         raise SystemExit("%s exists already: a new split changes every score. Pass --force to replace it." % out)
-    table, strata = split(competition, ratio_a, seed)
-    table.to_csv(out, index=False, lineterminator="\n")
-    return out, table, strata
+    table, strata, notes = split(competition, ratio_a, seed)
+    write_file(out, table.to_csv(index=False, lineterminator="\n").encode("utf-8"), "boards.csv")
+    return out, table, strata, notes
 
 
 def counts(table, strata):
@@ -57,15 +60,18 @@ def counts(table, strata):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer boards", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer boards", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
-    parser.add_argument("--ratio-a", type=float, default=0.4, help="share of units on board A (default 0.4)")
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--ratio-a", type=share, default=0.4, help="share of units on board A (default 0.4)")
+    parser.add_argument("--seed", type=seed, default=2024, help="seed of the split (default 2024)")
     parser.add_argument("--force", action="store_true", help="replace an existing boards.csv")
     args = parser.parse_args(argv)
-    out, table, strata = make_boards(args.competition, args.ratio_a, args.seed, args.force)
+    existing_folder(Path(args.competition) / "reference_data", "the competition's reference data")
+    out, table, strata, notes = make_boards(args.competition, args.ratio_a, args.seed, args.force)
     print("wrote %s: %d units" % (out, len(table)))
     print("\n".join(counts(table, strata)))
+    for note in notes:
+        print("warning: reference_data/%s" % note)
     return 0
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 from . import PROGRAM, ROOT
+from .inputs import OrganizerError, entries as regular_entries
 from .layout import board_configs
 from .phase_data import phase_entries
 from scorer.config import task_only
@@ -62,16 +63,23 @@ def zip_bytes(entries):
 
 
 def folder_entries(folder, prefix=""):
-    """``{prefix + relative posix path: bytes}`` of every file below ``folder`` except caches."""
+    """``{prefix + relative posix path: bytes}`` of every file below ``folder`` except caches.
+
+    A link or a special file inside ``folder`` is an OrganizerError: a bundle holds the folder's own files, never
+    what a link points to (a gold file elsewhere, say).
+    """
     folder = Path(folder)
-    entries = {}
-    for path in sorted(folder.rglob("*")):
+    files, problems = regular_entries(folder)
+    problems = [p for p in problems if not any(part in SKIP_DIRS for part in Path(p.split(" is ")[0]).parts)]
+    if problems:
+        raise OrganizerError("%s: %s; a bundle holds the folder's own regular files only" % (folder, problems[0]))
+    out = {}
+    for path in files:
         rel = path.relative_to(folder)
-        if not path.is_file() or any(p in SKIP_DIRS for p in rel.parts) or path.name in SKIP_NAMES \
-                or path.suffix in SKIP_SUFFIXES:
+        if any(p in SKIP_DIRS for p in rel.parts) or path.name in SKIP_NAMES or path.suffix in SKIP_SUFFIXES:
             continue
-        entries[prefix + rel.as_posix()] = path.read_bytes()
-    return entries
+        out[prefix + rel.as_posix()] = path.read_bytes()
+    return out
 
 
 # -- the competition folder -------------------------------------------------------------------------

@@ -7,37 +7,12 @@ is any error. A folder is first bundled in memory exactly as python3 -m organize
 does, then checked like a zip, plus the folder-only rule (no loose .yaml beside
 competition.yaml).
 
-Platform rules (docs/organizers.md lists them with their sources):
-- CodaLab v1 (CompetitionDefBundle.unpack): competition.yaml is the first entry
-  whose name contains ".yaml", so it must be the only one; top-level and phase
-  keys must be model fields (others crash the upload); html needs overview,
-  evaluation, terms and data; every phase needs reference_data; label <= 50
-  and description <= 1000 characters; numeric_format is clamped to 1..10.
-- Codabench (v1 importer and v2 unpacker): image and terms are required;
-  column keys <= 36 characters, unique; phases in date order (one ends before
-  the next starts); only the first leaderboard is attached to phases; computed
-  v1 columns are not translated; v2 needs ``leaderboards`` (plural).
-- Column labels: CodaLab v1 ``SubmissionScoreDef.label`` <= 50 characters,
-  Codabench ``Column.title`` <= 36 (its v1 importer copies the label there).
-- Ours: every column key is written by the scoring program for the phase's task
-  (the family's leaderboard_keys with the options of the phase's config.yaml;
-  the primary score's interval keys only when the config writes them, so they
-  stay out of the leaderboard unless the organizer adds both);
-  no colon in keys; the docker image has python3 and our pinned packages; each
-  phase's reference zip has config.yaml whose board matches the phase, names
-  files that are there, and loads.
-- The Ladder (config feedback.ladder): a warning, since the platforms give
-  the scoring program no submission history today.
-- Hidden board: a phase that scores board B (or all units while a split exists)
-  must be sealed (``report: sealed``): Codabench's v1 importer ignores
-  ``leaderboard_management_mode`` and attaches every phase to the one
-  leaderboard, and both platforms serve detailed results to other users.
-- Starting kit: its sample submission scores on every phase's reference data,
-  its public test ids are the gold's ids, its dev set loads with its own
-  config, and no kit file names a path of the organizers' repository.
+Every rule is declared once in organizer/lint_rules.py (its code, level, platform, source and message);
+this module decides whether a rule is broken and where, and docs/organizers.md holds the table of the rules.
+Each problem ends with its rule's code in brackets.
 """
-import argparse
 import datetime as dt
+import difflib
 import io
 import re
 import sys
@@ -53,6 +28,8 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
+from .inputs import OrganizerError, Parser, kind_of
+from .lint_rules import RULES
 
 COMPETITION_KEYS = {
     "title", "description", "image", "url_redirect", "has_registration", "start_date", "end_date", "published",
@@ -94,9 +71,11 @@ class Problem:
     level: str   # "ERROR" or "WARNING"
     where: str
     message: str
+    code: str = ""   # the rule's code (organizer/lint_rules.py, the table in docs/organizers.md)
 
     def __str__(self):
-        return "%s %s: %s" % (self.level, self.where, self.message)
+        text = "%s %s: %s" % (self.level, self.where, self.message)
+        return "%s [%s]" % (text, self.code) if self.code else text
 
 
 class Report:
@@ -104,11 +83,10 @@ class Report:
         self.problems = []
         self.now = now or dt.datetime.now()   # the dates of the phases are checked against it
 
-    def error(self, where, message):
-        self.problems.append(Problem("ERROR", where, message))
-
-    def warn(self, where, message):
-        self.problems.append(Problem("WARNING", where, message))
+    def flag(self, code, where, **fields):
+        """Record that rule ``code`` is broken at ``where``; ``fields`` fill the rule's message."""
+        rule = RULES[code]
+        self.problems.append(Problem(rule.level, where, rule.text(**fields), code))
 
 
 # -- entry points -------------------------------------------------------------------------------------
@@ -120,18 +98,22 @@ def check_path(path, fmt=None, now=None):
         _check_folder(path, report)
         try:
             data = build_v2(path) if fmt == "v2" else build_v1(path)
-        except SystemExit as exc:
-            report.error(str(path), "cannot be bundled: %s" % exc)
+        except (SystemExit, OrganizerError) as exc:
+            report.flag("folder-unbundlable", str(path), reason=exc)
             return report.problems
         except (yaml.YAMLError, OSError, KeyError, ValueError, TypeError) as exc:
-            report.error(str(path), "cannot be bundled: %s" % " ".join(str(exc).split())[:300])
+            report.flag("folder-unbundlable", str(path), reason=" ".join(str(exc).split())[:300])
             return report.problems
         _check_zip(data, report)
     else:
+        kind = kind_of(path)
+        if kind is not None:
+            report.flag("path-not-bundle", str(path), kind="not there" if kind == "missing" else kind)
+            return report.problems
         try:
             data = path.read_bytes()
         except OSError as exc:
-            report.error(str(path), "cannot be read (%s)" % exc)
+            report.flag("path-unreadable", str(path), error=exc)
             return report.problems
         _check_zip(data, report)
     return report.problems
@@ -151,12 +133,11 @@ def print_problems(problems, label, stream=None):
 
 def _check_folder(folder, report):
     if not (folder / "competition.yaml").is_file():
-        report.error(str(folder), "no competition.yaml")
+        report.flag("folder-no-yaml", str(folder))
     loose = sorted(p.name for p in folder.iterdir()
                    if p.is_file() and p.suffix in (".yaml", ".yml") and p.name != "competition.yaml")
     for name in loose:
-        report.error("%s/%s" % (folder.name, name), "a loose .yaml beside competition.yaml; CodaLab takes the first "
-                     "entry whose name contains '.yaml' as the competition definition: move it into a data folder")
+        report.flag("folder-loose-yaml", "%s/%s" % (folder.name, name))
 
 
 # -- the zip ------------------------------------------------------------------------------------------
@@ -164,27 +145,25 @@ def _check_zip(data, report):
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        report.error("bundle", "is not a zip file")
+        report.flag("zip-bad", "bundle")
         return
     names = archive.namelist()
     yaml_names = [n for n in names if ".yaml" in n]
     if "competition.yaml" not in names:
-        report.error("bundle", "competition.yaml is not at the root of the zip (found: %s)"
-                     % (", ".join(yaml_names[:3]) or "no .yaml at all"))
+        report.flag("zip-no-yaml", "bundle", found=", ".join(yaml_names[:3]) or "no .yaml at all")
         return
     if yaml_names[0] != "competition.yaml":
-        report.error("bundle", "the first .yaml entry is %s, which CodaLab v1 would read as the competition "
-                     "definition" % yaml_names[0])
+        report.flag("zip-first-yaml", "bundle", name=yaml_names[0])
     for extra in yaml_names:
         if extra != "competition.yaml":
-            report.error("bundle/%s" % extra, "a second .yaml in the bundle; keep configs inside the nested zips")
+            report.flag("zip-second-yaml", "bundle/%s" % extra)
     try:
         comp = yaml.safe_load(archive.read("competition.yaml").decode("utf-8-sig"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        report.error("competition.yaml", "is not valid UTF-8 YAML (%s)" % " ".join(str(exc).split())[:200])
+        report.flag("yaml-invalid", "competition.yaml", error=" ".join(str(exc).split())[:200])
         return
     if not isinstance(comp, dict):
-        report.error("competition.yaml", "must be a mapping")
+        report.flag("not-mapping", "competition.yaml")
         return
     files = {n: archive.read(n) for n in names if not n.endswith("/")}
     if str(comp.get("version", "1")) == "2":
@@ -193,16 +172,19 @@ def _check_zip(data, report):
         _check_v1(comp, files, report)
 
 
+def _did_you_mean(key, fields):
+    """"; did you mean F?" for the one field ``key`` is a likely misspelling of, else ""."""
+    close = difflib.get_close_matches(key.lower(), sorted(fields), n=1, cutoff=0.8)
+    return "; did you mean %s?" % close[0] if close else ""
+
+
 def _docker_image(image, where, report):
     if not image:
-        report.error(where, "no docker image set; the platforms' defaults are old (CodaLab: Python 2.7, Codabench: "
-                     "py37 with pandas 0.25); set codalab/codalab-legacy:py312")
+        report.flag("docker-image-missing", where)
     elif image in OLD_IMAGES:
-        report.error(where, "%s has %s; the scoring program needs python3 with numpy 1.26.4, pandas 2.2.3, "
-                     "PyYAML 6.0.2 (use codalab/codalab-legacy:py312)" % (image, OLD_IMAGES[image]))
+        report.flag("docker-image-old", where, image=image, has=OLD_IMAGES[image])
     elif image not in GOOD_IMAGES:
-        report.warn(where, "%s is not known to have python3 with numpy 1.26.4, pandas 2.2.3, PyYAML 6.0.2 "
-                    "(codalab/codalab-legacy:py312 has them)" % image)
+        report.flag("docker-image-unknown", where, image=image)
 
 
 def _as_datetime(value):
@@ -213,202 +195,207 @@ def _as_datetime(value):
         return None
 
 
-def _check_title_length(title, report):
-    if not title:
-        report.error("competition.yaml: title", "is missing")
-    elif len(str(title)) > TITLE_MAX:
-        report.error("competition.yaml: title", "is %d characters; CodaLab v1 (Competition.title, apps/web/models.py) "
-                     "and EvalAI (Challenge.title, apps/challenges/models.py) allow at most %d: the upload fails"
-                     % (len(str(title)), TITLE_MAX))
-
-
 def _check_dates(spans, report, sealed):
     """``spans``: (where, start, end or None) of each phase in order, ``end`` as the platforms end it; ``sealed``:
     whether some phase is sealed."""
     for i, (where, start, end) in enumerate(spans):
         if end is not None and end < report.now:
-            report.warn(where, "ended on %s: Codabench's page refuses submissions to a phase that has ended "
-                        "(submission_upload.tag) and CodaLab v1's API too (CompetitionPhase.is_active); move its "
-                        "dates if participants should still submit" % end.date())
+            report.flag("phase-ended", where, date=end.date())
         if i == len(spans) - 1 and end is None:
             after = (": after the reveal anyone could go on submitting and read the revealed board's scores at once"
                      if sealed else "")
-            report.warn(where, "is the final phase and never ends%s; give it an end (end_date in a v1 "
-                        "competition.yaml, end in v2)" % after)
+            report.flag("final-phase-open", where, after=after)
 
 
 def _check_key(key, where, report):
     key = str(key)
     if ":" in key:
-        report.error(where, "column key %r has a colon; scores.txt lines are split on the one colon" % key)
+        report.flag("key-colon", where, key=key)
     if len(key) > KEY_MAX:
-        report.error(where, "column key %r is %d characters; Codabench allows at most %d" % (key, len(key), KEY_MAX))
+        report.flag("key-long", where, key=key, length=len(key), limit=KEY_MAX)
     if key != key.strip() or not key.strip():
-        report.error(where, "column key %r is empty or has surrounding spaces" % key)
+        report.flag("key-blank", where, key=key)
 
 
-def _check_title(title, where, report):
-    if len(title) > COLUMN_LABEL_MAX:
-        report.error(where, "%r is %d characters; CodaLab v1 allows at most %d" % (title, len(title), COLUMN_LABEL_MAX))
-    elif len(title) > COLUMN_TITLE_MAX:
-        report.error(where, "%r is %d characters; Codabench (which imports v1 bundles) allows at most %d: shorten it"
-                     % (title, len(title), COLUMN_TITLE_MAX))
-
-
+# -- v1 -------------------------------------------------------------------------------------------------
 def _check_v1(comp, files, report):
-    for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
-        report.error("competition.yaml: %s" % key, "is not a CodaLab v1 competition field; the upload would crash "
-                     "(Competition(**fields)); Codabench v2 keys need --format v2")
-    _check_title_length(comp.get("title"), report)
-    html = comp.get("html")
-    if not isinstance(html, dict):
-        report.error("competition.yaml: html", "is missing; it must name the overview, evaluation, terms and data pages")
-        html = {}
-    for page in PAGES:
-        if page not in html:
-            report.error("competition.yaml: html.%s" % page, "is missing; CodaLab v1 requires it")
-    for page, name in html.items():
-        if str(name) not in files:
-            report.error("competition.yaml: html.%s" % page, "%s is not at the root of the bundle" % name)
-        elif not files[str(name)].strip():
-            report.error("bundle/%s" % name, "is empty")
-    image = comp.get("image")
-    if not image:
-        report.error("competition.yaml: image", "is missing; Codabench requires a logo")
-    elif str(image) not in files:
-        report.error("competition.yaml: image", "%s is not at the root of the bundle" % image)
-    _docker_image(comp.get("competition_docker_image"), "competition.yaml: competition_docker_image", report)
-
+    _check_v1_competition(comp, files, report)
     columns, leaderboards = _check_v1_leaderboard(comp.get("leaderboard"), report)
     phases = comp.get("phases")
     if not isinstance(phases, dict) or not phases:
-        report.error("competition.yaml: phases", "is missing or empty")
+        report.flag("v1-phases-missing", "competition.yaml: phases")
         return
-    ordered = []
-    for number, spec in phases.items():
-        where = "competition.yaml: phases.%s" % number
-        if not isinstance(spec, dict):
-            report.error(where, "must be a mapping")
-            continue
-        for key in sorted(set(map(str, spec)) - PHASE_KEYS):
-            report.error("%s.%s" % (where, key), "is not a CodaLab v1 phase field; the upload would crash")
-        if not isinstance(spec.get("phasenumber"), int):
-            report.error("%s.phasenumber" % where, "is missing or not an integer")
-        if len(str(spec.get("label", ""))) > LABEL_MAX:
-            report.error("%s.label" % where, "is longer than %d characters" % LABEL_MAX)
-        if len(str(spec.get("description", ""))) > DESCRIPTION_MAX:
-            report.error("%s.description" % where, "is longer than %d characters" % DESCRIPTION_MAX)
-        start = _as_datetime(spec.get("start_date")) if "start_date" in spec else None
-        if start is None:
-            report.error("%s.start_date" % where, "is missing or not a date")
-        if "color" in spec and spec["color"] not in COLORS:
-            report.error("%s.color" % where, "%r; allowed: %s" % (spec["color"], ", ".join(sorted(COLORS))))
-        if "leaderboard_management_mode" in spec and spec["leaderboard_management_mode"] not in MODES:
-            report.error("%s.leaderboard_management_mode" % where, "%r is silently replaced by 'default' (results "
-                         "visible); allowed: default, hide_results" % spec["leaderboard_management_mode"])
-        for key in ("scoring_program", "reference_data"):
-            if not spec.get(key):
-                report.error("%s.%s" % (where, key), "is missing")
-        for key in ("scoring_program", "reference_data", "starting_kit", "input_data", "public_data",
-                    "ingestion_program"):
-            value = spec.get(key)
-            if isinstance(value, str) and value.endswith(".zip") and value not in files:
-                report.error("%s.%s" % (where, key), "%s is not in the bundle" % value)
-            elif value and not str(value).endswith(".zip"):
-                report.warn("%s.%s" % (where, key), "%r is not a .zip: CodaLab looks it up as an existing dataset"
-                            % value)
-        ordered.append((spec.get("phasenumber", 0) if isinstance(spec.get("phasenumber"), int) else 0, start, where, spec))
-    ordered.sort(key=lambda item: item[0])
-    numbers = [n for n, _, _, _ in ordered]
-    if len(set(numbers)) != len(numbers):
-        report.error("competition.yaml: phases", "phasenumber values repeat: %s" % numbers)
-    if ordered and ordered[0][3].get("auto_migration"):
-        report.warn(ordered[0][2] + ".auto_migration", "is forced to False on the first phase")
-    for (_, previous, pwhere, _), (_, start, where, _) in zip(ordered, ordered[1:]):
-        if previous and start and start <= previous:
-            report.error(where + ".start_date", "must be later than the previous phase's start (%s); phases run in "
-                         "phasenumber order" % previous.date())
-        elif previous and start and start - previous <= dt.timedelta(days=1):
-            report.warn(where + ".start_date", "Codabench ends the previous phase one day before this start, which "
-                        "is not after that phase's own start")
-    end_date = _as_datetime(comp["end_date"]) if comp.get("end_date") else None
-    spans = []
-    for k, (_, start, where, spec) in enumerate(ordered):
-        following = ordered[k + 1][1] if k + 1 < len(ordered) else None
-        # Codabench's v1 importer ends a phase one day before the next starts, and the last at end_date
-        spans.append((where, start, following - dt.timedelta(days=1) if following else end_date))
-    if not any(spec.get("starting_kit") for _, _, _, spec in ordered) and "starting_kit.zip" in files:
-        report.warn("competition.yaml: phases", "starting_kit.zip is in the bundle but no phase names it "
-                    "(starting_kit: starting_kit.zip); participants will not see it")
-
-    loaded, sealed = [], []
-    for _, _, where, spec in ordered:
-        _check_program(files, spec.get("scoring_program"), where, report)
-        cfg = _check_reference(files, spec.get("reference_data"), where, columns, report)
+    ordered = sorted(filter(None, (_check_v1_phase(number, spec, files, report) for number, spec in phases.items())),
+                     key=lambda phase: phase.number)
+    _check_v1_order(ordered, files, report)
+    loaded, sealed = [], False
+    for phase in ordered:
+        _check_program(files, phase.spec.get("scoring_program"), phase.where, report)
+        cfg = _check_reference(files, phase.spec.get("reference_data"), phase.where, columns, report)
         if cfg is not None:
-            loaded.append((where, spec.get("reference_data"), cfg))
-            _check_sealed(cfg, where, report, spec.get("leaderboard_management_mode", "default"))
+            loaded.append((phase.where, phase.spec.get("reference_data"), cfg))
+            _check_sealed(cfg, phase.where, report, phase.spec.get("leaderboard_management_mode", "default"))
             if cfg.report == "sealed":
-                sealed.append(cfg.board)
-                if spec.get("force_best_submission_to_leaderboard"):
-                    report.error(where + ".force_best_submission_to_leaderboard", "is set on a sealed phase: CodaLab "
-                                 "v1 would keep each participant's best submission by the placeholder scores "
-                                 "(apps/web/utils.py push_submission_to_leaderboard_if_best), and the reveal could "
-                                 "not tell which one the participant meant; remove it")
+                sealed = True
+                if phase.spec.get("force_best_submission_to_leaderboard"):
+                    report.flag("v1-force-best-sealed", phase.where + ".force_best_submission_to_leaderboard")
+    spans = _v1_spans(ordered, comp)
     if all(start is not None for _, start, _ in spans):
-        _check_dates(spans, report, bool(sealed))
-    _check_starting_kit(files, [s.get("starting_kit") for _, _, _, s in ordered] + ["starting_kit.zip"], loaded,
-                        report)
+        _check_dates(spans, report, sealed)
+    _check_starting_kit(files, [p.spec.get("starting_kit") for p in ordered] + ["starting_kit.zip"], loaded, report)
     if len(leaderboards) > 1:
-        report.warn("competition.yaml: leaderboard.leaderboards", "Codabench attaches only the first leaderboard to "
-                    "the phases of an imported bundle")
+        report.flag("v1-leaderboards-extra", "competition.yaml: leaderboard.leaderboards")
+
+
+def _check_v1_competition(comp, files, report):
+    """The top-level fields: model fields only, title, pages, logo, docker image."""
+    for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
+        report.flag("v1-competition-field", "competition.yaml: %s" % key,
+                    hint=_did_you_mean(key, COMPETITION_KEYS) or "; Codabench v2 keys need --format v2")
+    title = comp.get("title")
+    if not title:
+        report.flag("title-missing", "competition.yaml: title")
+    elif len(str(title)) > TITLE_MAX:
+        report.flag("title-long", "competition.yaml: title", length=len(str(title)), limit=TITLE_MAX)
+    html = comp.get("html")
+    if not isinstance(html, dict):
+        report.flag("v1-html-missing", "competition.yaml: html")
+        html = {}
+    for page in PAGES:
+        if page not in html:
+            report.flag("v1-page-missing", "competition.yaml: html.%s" % page)
+    for page, name in html.items():
+        if str(name) not in files:
+            report.flag("page-not-in-bundle", "competition.yaml: html.%s" % page, name=name)
+        elif not files[str(name)].strip():
+            report.flag("page-empty", "bundle/%s" % name)
+    image = comp.get("image")
+    if not image:
+        report.flag("image-missing", "competition.yaml: image")
+    elif str(image) not in files:
+        report.flag("image-not-in-bundle", "competition.yaml: image", name=image)
+    _docker_image(comp.get("competition_docker_image"), "competition.yaml: competition_docker_image", report)
+
+
+@dataclass(frozen=True)
+class _V1Phase:
+    number: int       # phasenumber (0 where it is not an integer: reported)
+    start: object     # datetime, or None where it is missing or no date (reported)
+    where: str
+    spec: dict
+
+
+def _check_v1_phase(number, spec, files, report):
+    """The rules of one phase on its own; its _V1Phase, or None when it is no mapping."""
+    where = "competition.yaml: phases.%s" % number
+    if not isinstance(spec, dict):
+        report.flag("not-mapping", where)
+        return None
+    for key in sorted(set(map(str, spec)) - PHASE_KEYS):
+        report.flag("v1-phase-field", "%s.%s" % (where, key), hint=_did_you_mean(key, PHASE_KEYS))
+    if not isinstance(spec.get("phasenumber"), int):
+        report.flag("v1-phasenumber", "%s.phasenumber" % where)
+    if len(str(spec.get("label", ""))) > LABEL_MAX:
+        report.flag("v1-phase-label-long", "%s.label" % where, limit=LABEL_MAX)
+    if len(str(spec.get("description", ""))) > DESCRIPTION_MAX:
+        report.flag("v1-phase-description-long", "%s.description" % where, limit=DESCRIPTION_MAX)
+    start = _as_datetime(spec.get("start_date")) if "start_date" in spec else None
+    if start is None:
+        report.flag("v1-start-date", "%s.start_date" % where)
+    if "color" in spec and spec["color"] not in COLORS:
+        report.flag("v1-color", "%s.color" % where, value=spec["color"], allowed=", ".join(sorted(COLORS)))
+    if "leaderboard_management_mode" in spec and spec["leaderboard_management_mode"] not in MODES:
+        report.flag("v1-leaderboard-mode", "%s.leaderboard_management_mode" % where,
+                    value=spec["leaderboard_management_mode"])
+    for key in ("scoring_program", "reference_data"):
+        if not spec.get(key):
+            report.flag("v1-phase-file-missing", "%s.%s" % (where, key))
+    for key in ("scoring_program", "reference_data", "starting_kit", "input_data", "public_data",
+                "ingestion_program"):
+        value = spec.get(key)
+        if isinstance(value, str) and value.endswith(".zip") and value not in files:
+            report.flag("phase-file-not-in-bundle", "%s.%s" % (where, key), name=value)
+        elif value and not str(value).endswith(".zip"):
+            report.flag("v1-phase-dataset", "%s.%s" % (where, key), value=value)
+    number = spec.get("phasenumber") if isinstance(spec.get("phasenumber"), int) else 0
+    return _V1Phase(number, start, where, spec)
+
+
+def _check_v1_order(ordered, files, report):
+    """The rules between phases: numbers, start dates in phasenumber order, the kit named by some phase."""
+    numbers = [phase.number for phase in ordered]
+    if len(set(numbers)) != len(numbers):
+        report.flag("v1-phasenumber-repeated", "competition.yaml: phases", numbers=numbers)
+    if ordered and ordered[0].spec.get("auto_migration"):
+        report.flag("v1-first-auto-migration", ordered[0].where + ".auto_migration")
+    for previous, phase in zip(ordered, ordered[1:]):
+        if previous.start and phase.start and phase.start <= previous.start:
+            report.flag("v1-phase-order", phase.where + ".start_date", previous=previous.start.date())
+        elif previous.start and phase.start and phase.start - previous.start <= dt.timedelta(days=1):
+            report.flag("v1-phase-gap", phase.where + ".start_date")
+    if not any(phase.spec.get("starting_kit") for phase in ordered) and "starting_kit.zip" in files:
+        report.flag("v1-kit-unnamed", "competition.yaml: phases")
+
+
+def _v1_spans(ordered, comp):
+    """(where, start, end) of each phase as Codabench's v1 importer dates them: a phase ends one day before the
+    next starts, the last at end_date."""
+    end_date = _as_datetime(comp["end_date"]) if comp.get("end_date") else None
+    ends = [following.start - dt.timedelta(days=1) if following.start else None for following in ordered[1:]]
+    return [(phase.where, phase.start, end) for phase, end in zip(ordered, ends + [end_date])]
 
 
 def _check_v1_leaderboard(board, report):
     """Validate the leaderboard block; returns ({key: column}, [labels])."""
     where = "competition.yaml: leaderboard"
     if not isinstance(board, dict):
-        report.error(where, "is missing")
+        report.flag("v1-leaderboard-missing", where)
         return {}, []
     boards = board.get("leaderboards")
     if not isinstance(boards, dict) or not boards:
-        report.error(where + ".leaderboards", "is missing or empty")
+        report.flag("v1-leaderboards-missing", where + ".leaderboards")
         boards = {}
     labels = [str((info or {}).get("label", name)) for name, info in boards.items()]
     columns = board.get("columns")
     if not isinstance(columns, dict) or not columns:
-        report.error(where + ".columns", "is missing or empty")
+        report.flag("v1-columns-missing", where + ".columns")
         return {}, labels
     for key, col in columns.items():
-        cw = "%s.columns.%s" % (where, key)
-        _check_key(key, cw, report)
-        if not isinstance(col, dict):
-            report.error(cw, "must be a mapping")
-            continue
-        if not col.get("label"):
-            report.error(cw + ".label", "is missing")
-        else:
-            _check_title(str(col["label"]), cw + ".label", report)
-        owner = col.get("leaderboard")
-        if not isinstance(owner, dict) or str(owner.get("label")) not in labels:
-            report.error(cw + ".leaderboard", "must refer to one of the leaderboards (%s)" % ", ".join(labels))
-        fmt = col.get("numeric_format", 2)
-        if isinstance(fmt, bool) or not str(fmt).strip().isdigit():
-            report.error(cw + ".numeric_format", "%r is not a whole number of decimals" % fmt)
-        elif not 1 <= int(fmt) <= 10:
-            report.warn(cw + ".numeric_format", "%s is clamped to 1..10" % fmt)
-        if col.get("sort", "desc") not in ("asc", "desc"):
-            report.error(cw + ".sort", "%r; allowed: asc, desc" % col.get("sort"))
-        computed = col.get("computed")
-        if computed:
-            if not isinstance(computed, dict) or computed.get("operation") not in ("Max", "Avg", "MRR"):
-                report.error(cw + ".computed", "operation must be Max, Avg or MRR")
-            else:
-                for field in str(computed.get("fields", "")).split(","):
-                    if field.strip() not in columns:
-                        report.error(cw + ".computed.fields", "%r is not a column" % field.strip())
-            report.warn(cw + ".computed", "Codabench does not translate computed columns (it shows n/a)")
+        _check_v1_column(key, col, columns, labels, "%s.columns.%s" % (where, key), report)
     return {str(k): v for k, v in columns.items() if isinstance(v, dict)}, labels
+
+
+def _check_v1_column(key, col, columns, labels, cw, report):
+    _check_key(key, cw, report)
+    if not isinstance(col, dict):
+        report.flag("not-mapping", cw)
+        return
+    label = str(col.get("label") or "")
+    if not label:
+        report.flag("v1-column-label-missing", cw + ".label")
+    elif len(label) > COLUMN_LABEL_MAX:
+        report.flag("label-long-v1", cw + ".label", title=label, length=len(label), limit=COLUMN_LABEL_MAX)
+    elif len(label) > COLUMN_TITLE_MAX:
+        report.flag("label-long-codabench", cw + ".label", title=label, length=len(label), limit=COLUMN_TITLE_MAX)
+    owner = col.get("leaderboard")
+    if not isinstance(owner, dict) or str(owner.get("label")) not in labels:
+        report.flag("v1-column-leaderboard", cw + ".leaderboard", labels=", ".join(labels))
+    fmt = col.get("numeric_format", 2)
+    if isinstance(fmt, bool) or not str(fmt).strip().isdigit():
+        report.flag("v1-numeric-format", cw + ".numeric_format", value=fmt)
+    elif not 1 <= int(fmt) <= 10:
+        report.flag("v1-numeric-format-clamped", cw + ".numeric_format", value=fmt)
+    if col.get("sort", "desc") not in ("asc", "desc"):
+        report.flag("column-sort", cw + ".sort", value=col.get("sort"))
+    computed = col.get("computed")
+    if computed:
+        if not isinstance(computed, dict) or computed.get("operation") not in ("Max", "Avg", "MRR"):
+            report.flag("v1-computed", cw + ".computed")
+        else:
+            for field in str(computed.get("fields", "")).split(","):
+                if field.strip() not in columns:
+                    report.flag("v1-computed-field", cw + ".computed.fields", field=field.strip())
+        report.flag("v1-computed-codabench", cw + ".computed")
 
 
 # -- nested zips --------------------------------------------------------------------------------------
@@ -416,7 +403,7 @@ def _open_nested(files, name, where, report):
     try:
         return zipfile.ZipFile(io.BytesIO(files[name]))
     except zipfile.BadZipFile:
-        report.error(where, "%s is not a zip file" % name)
+        report.flag("zip-nested-bad", where, name=name)
         return None
 
 
@@ -430,35 +417,38 @@ def _check_program(files, name, where, report):
     meta = "metadata.yaml" if "metadata.yaml" in names else "metadata" if "metadata" in names else None
     pw = "%s/%s" % (name, meta or "metadata")
     if meta is None:
-        report.error(pw, "no metadata file at the root of the scoring program zip (its files must not sit in a folder)")
+        report.flag("program-no-metadata", pw)
         return
     if meta == "metadata.yaml":
-        report.warn(pw, "CodaLab v1 reads only 'metadata' (no extension)")
+        report.flag("program-metadata-yaml", pw)
     for needed in ("score.py", "scorer/__init__.py"):
         if needed not in names:
-            report.error("%s/%s" % (name, needed), "is missing")
+            report.flag("program-file-missing", "%s/%s" % (name, needed))
     if any("__pycache__" in n for n in names):
-        report.warn(name, "contains __pycache__ folders")
+        report.flag("program-pycache", name)
     try:
         command = (yaml.safe_load(archive.read(meta).decode("utf-8")) or {}).get("command")
     except (yaml.YAMLError, UnicodeDecodeError, AttributeError):
-        report.error(pw, "is not a YAML mapping with a command")
+        report.flag("program-metadata-bad", pw)
         return
-    commands = command if isinstance(command, list) else [command]
-    for cmd in commands:
-        if not isinstance(cmd, str) or not cmd.strip():
-            report.error(pw, "command is missing")
-            continue
-        argv = cmd.split(" ")
-        if "" in argv:
-            report.error(pw, "command %r has a double or trailing space; v1 splits on single spaces" % cmd)
-        if argv[0] != "python3":
-            report.error(pw, "command must start with python3 (python is Python 2 on older images): %r" % cmd)
-        if set(cmd) & SHELL_CHARS:
-            report.error(pw, "command %r uses shell syntax; the workers run it without a shell" % cmd)
-        for var in ("$program/score.py", "$input", "$output"):
-            if var not in argv:
-                report.error(pw, "command %r does not pass %s as its own argument" % (cmd, var))
+    for cmd in command if isinstance(command, list) else [command]:
+        _check_command(cmd, pw, report)
+
+
+def _check_command(cmd, pw, report):
+    if not isinstance(cmd, str) or not cmd.strip():
+        report.flag("program-command-missing", pw)
+        return
+    argv = cmd.split(" ")
+    if "" in argv:
+        report.flag("program-command-spaces", pw, command=cmd)
+    if argv[0] != "python3":
+        report.flag("program-command-python3", pw, command=cmd)
+    if set(cmd) & SHELL_CHARS:
+        report.flag("program-command-shell", pw, command=cmd)
+    for var in ("$program/score.py", "$input", "$output"):
+        if var not in argv:
+            report.flag("program-command-args", pw, command=cmd, var=var)
 
 
 def _check_reference(files, name, where, columns, report, expected_board=None):
@@ -471,57 +461,57 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
     rw = "%s/config.yaml" % name
     names = set(archive.namelist())
     if "config.yaml" not in names:
-        report.error(rw, "is missing; the reference zip needs config.yaml at its root")
+        report.flag("reference-no-config", rw)
         return
     match = REFERENCE_ZIP.match(name)
     if expected_board is None and match:
         expected_board = match.group(1)
     if expected_board is None:
-        report.warn(where, "%s does not say its board (name it reference_data_<BOARD>.zip)" % name)
+        report.flag("reference-board-unnamed", where, name=name)
     registry = families()
     with tempfile.TemporaryDirectory() as tmp:
         archive.extractall(tmp)
         try:
             cfg = load_config(tmp, registry)
         except ScoringError as exc:
-            report.error(rw, exc.message)
+            report.flag("reference-config", rw, message=exc.message)
             return None
         if expected_board is not None and cfg.board != expected_board:
-            report.error(rw, "board is %s but this is the reference data of board %s" % (cfg.board, expected_board))
+            report.flag("reference-board", rw, board=cfg.board, expected=expected_board)
         family = registry[cfg.task]
         _check_answers_held(cfg, family, names, name, rw, report)
         for slot, file in cfg.files.items():
             if slot in family.submission_slots or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
                 continue
             if file not in names:
-                report.error(rw, "files.%s names %s, which is not in %s" % (slot, file, name))
+                report.flag("reference-file-missing", rw, key="files.%s" % slot, file=file, zip=name)
         if cfg.boards_file and cfg.boards_file not in names:
-            report.error(rw, "boards.file names %s, which is not in %s" % (cfg.boards_file, name))
+            report.flag("reference-file-missing", rw, key="boards.file", file=cfg.boards_file, zip=name)
         try:
             Competition.of(cfg)
         except ScoringError as exc:
-            report.error(name, "the reference data does not load: %s" % exc.message)
+            report.flag("reference-unloadable", name, detail=": %s" % exc.message)
         except Exception as exc:  # a broken reference must be reported, whatever it breaks
-            report.error(name, "the reference data does not load (%s: %s)" % (type(exc).__name__, exc))
+            report.flag("reference-unloadable", name, detail=" (%s: %s)" % (type(exc).__name__, exc))
+    _check_columns(cfg, family, columns, where, report)
+    return cfg
+
+
+def _check_columns(cfg, family, columns, where, report):
+    """The leaderboard's columns against what the phase's config writes."""
     written = family.leaderboard_keys(cfg.options) + cfg.intervals.keys(cfg.primary_key)
     shown = [k for k, c in columns.items() if not c.get("computed")]
     for key in shown:
         if key not in written:
             hint = ("; interval keys are written only with intervals: {in_scores: true} in config.yaml"
                     if key.endswith(INTERVAL_SUFFIXES) else "")
-            report.error("%s: leaderboard column %s" % (where, key), "is never written by the scoring program for task "
-                         "%s (it writes: %s); the column would show n/a%s" % (cfg.task, ", ".join(written), hint))
+            report.flag("column-not-written", "%s: leaderboard column %s" % (where, key), task=cfg.task,
+                        written=", ".join(written), hint=hint)
     if cfg.feedback.ladder != "none":
-        report.warn("%s: config.yaml feedback.ladder" % where, "the Ladder continues a team's state through the "
-                    "submission history the platform gives the scoring program; CodaLab v1 has sent an empty "
-                    "history since codalab-competitions commit 57e625b (2017-02-19) and Codabench sends none, so "
-                    "there each submission is scored as the team's first (the Ladder only rounds to its step); "
-                    "keep the state with python3 -m organizer ladder instead (docs/report.md)")
+        report.flag("ladder-no-history", "%s: config.yaml feedback.ladder" % where)
     ranked = sorted(shown, key=lambda k: (columns[k].get("rank", columns[k].get("index", 10 ** 6)), k))
     if ranked and ranked[0] != cfg.primary_key:
-        report.warn("%s: leaderboard" % where, "the first column is %s but config.yaml's primary_key is %s"
-                    % (ranked[0], cfg.primary_key))
-    return cfg
+        report.flag("primary-not-first", "%s: leaderboard" % where, first=ranked[0], primary=cfg.primary_key)
 
 
 def _check_answers_held(cfg, family, names, name, where, report):
@@ -531,14 +521,9 @@ def _check_answers_held(cfg, family, names, name, where, report):
     answers = sorted(cfg.files[s] for s in family.unit_files if cfg.files.get(s) in names)
     if not cfg.one_board:
         if cfg.board != "all" or cfg.boards_file or cfg.usage_column:
-            report.error(where, "holds the whole gold and the board split (no public_inputs): the phase of board %s "
-                         "would upload the answers of every board, which Codabench serves to anyone; build the "
-                         "bundle with python3 -m organizer bundle (each phase gets its own board's answers only)"
-                         % cfg.board)
+            report.flag("reference-whole-gold", where, board=cfg.board)
     elif cfg.report == "sealed" and answers:
-        report.error(where, "board %s is sealed, yet %s holds %s: answers that anyone could download while the phase "
-                     "runs (Codabench serves every phase's reference data); a sealed phase's reference data holds the "
-                     "config and the public inputs only" % (cfg.board, name, ", ".join(answers)))
+        report.flag("reference-sealed-answers", where, board=cfg.board, zip=name, answers=", ".join(answers))
 
 
 def _hides_units(cfg):
@@ -552,20 +537,13 @@ def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
     if not _hides_units(cfg):
         return
     if cfg.report != "sealed":
-        report.error(where, "scores board %s with report: %s, so participants would see its scores and detailed "
-                     "results while the phase runs (Codabench's v1 importer ignores leaderboard_management_mode, "
-                     "and both platforms serve detailed results to other users): add 'report: sealed' to "
-                     "board_%s.yaml and reveal the board after the phase (python3 -m organizer reveal)"
-                     % (cfg.board, cfg.report, cfg.board))
+        report.flag("board-b-unsealed", where, board=cfg.board, report=cfg.report)
     if v1_mode is not None and v1_mode != "hide_results":
-        report.warn(where + ".leaderboard_management_mode", "a sealed phase on CodaLab v1 should also use hide_results "
-                    "(hides stdout and the output zip from the submitter)")
+        report.flag("sealed-v1-hide-results", where + ".leaderboard_management_mode")
     if v2_phase is not None and not v2_phase.get("hide_score_output"):
-        report.warn(where + ".hide_score_output", "set it to True: the scoring output zip is not needed by "
-                    "participants in a sealed phase")
+        report.flag("sealed-v2-output-zip", where + ".hide_score_output")
     if v2_phase is not None and v2_phase.get("hide_output"):
-        report.warn(where + ".hide_output", "is True: participants of this sealed phase cannot read their format "
-                    "errors (the logs are hidden); a sealed board prints no score, so False is safe")
+        report.flag("sealed-v2-logs-hidden", where + ".hide_output")
 
 
 # -- the starting kit ---------------------------------------------------------------------------------
@@ -606,9 +584,8 @@ def _check_starting_kit(files, names, loaded, report):
         text = data.decode("utf-8", "replace")
         found = _REPO_PATH.search(text) or _REPO_WORDS.search(text)
         if found:
-            report.error("%s/%s line %d" % (name, path, text.count("\n", 0, found.start()) + 1),
-                         "names %r, a path of the organizers' repository that participants do not have; describe "
-                         "only what the kit holds" % found.group(0))
+            report.flag("kit-repository-path", "%s/%s line %d" % (name, path, text.count("\n", 0, found.start()) + 1),
+                        found=found.group(0))
     with tempfile.TemporaryDirectory() as tmp:
         kit = Path(tmp) / "kit"
         for path, data in entries.items():
@@ -617,8 +594,7 @@ def _check_starting_kit(files, names, loaded, report):
         _check_kit_dev(kit, name, report)
         sample = _kit_sample(kit, Path(tmp) / "res")
         if sample is None:
-            report.warn(name, "has no sample submission (sample_submission.* or a submission/ folder): participants "
-                        "see no example of the format")
+            report.flag("kit-no-sample", name)
         seen = set()
         for where, ref_name, _ in loaded:
             if ref_name in seen or ref_name not in files:
@@ -656,28 +632,24 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
         try:
             publish(comp, comp.read_submission(str(sample[0])))
         except ScoringError as exc:
-            report.error(sample_where, "the sample submission does not score on %s (%s): %s" % (where, ref_name,
-                                                                                               exc.message))
+            report.flag("kit-sample-refused", sample_where, phase=where, zip=ref_name, message=exc.message)
         except Exception as exc:  # whatever breaks must be reported, not raised
-            report.error(sample_where, "scoring the sample submission on %s fails (%s: %s)"
-                         % (where, type(exc).__name__, exc))
+            report.flag("kit-sample-crash", sample_where, phase=where, error="%s: %s" % (type(exc).__name__, exc))
     try:
         public = Task.public(str(kit), read_raw(find_config(str(ref_dir))))
     except ScoringError as exc:
-        report.error(str(kit.name), "the public test inputs do not load: %s" % exc.message)
+        report.flag("kit-public-unloadable", str(kit.name), message=exc.message)
         return
     except NoOfflineCheck:
-        report.warn("starting kit", "has no public test inputs (%s) for task %s, so participants cannot check their "
-                    "files offline (validate.py)" % (comp.family.public_inputs, cfg.task))
+        report.flag("kit-no-public", "starting kit", file=comp.family.public_inputs, task=cfg.task)
         return
     phase_units = comp.contract.units if cfg.one_board else comp.reference.units
     kit_ids, gold_ids = set(map(str, public.contract.units)), set(map(str, phase_units))
     if kit_ids != gold_ids:
         only_kit, only_gold = sorted(kit_ids - gold_ids), sorted(gold_ids - kit_ids)
-        report.error("starting kit", "its public test ids differ from those of %s: %d only in the kit%s, %d only "
-                     "in the phase%s; the kit must list exactly the test items" % (
-                         ref_name, len(only_kit), " (first: %s)" % only_kit[0] if only_kit else "",
-                         len(only_gold), " (first: %s)" % only_gold[0] if only_gold else ""))
+        report.flag("kit-ids", "starting kit", zip=ref_name, only_kit=len(only_kit), only_gold=len(only_gold),
+                    first_kit=" (first: %s)" % only_kit[0] if only_kit else "",
+                    first_gold=" (first: %s)" % only_gold[0] if only_gold else "")
 
 
 def _check_kit_dev(kit, name, report):
@@ -687,118 +659,37 @@ def _check_kit_dev(kit, name, report):
     try:
         Competition.open(str(dev))
     except ScoringError as exc:
-        report.error("%s/dev" % name, "the dev set does not load with its own config.yaml: %s" % exc.message)
+        report.flag("kit-dev", "%s/dev" % name, message=exc.message)
 
 
 # -- v2 -------------------------------------------------------------------------------------------------
+W2 = "competition.yaml"
+
+
 def _check_v2(comp, files, report):
-    w = "competition.yaml"
-    title = str(comp.get("title") or "")
-    if not title:
-        report.error(w + ": title", "is missing")
-    elif len(title) > V2_TITLE_MAX:
-        report.error(w + ": title", "is %d characters; Codabench allows at most %d (Competition.title)"
-                     % (len(title), V2_TITLE_MAX))
-    elif len(title) > TITLE_MAX:
-        report.warn(w + ": title", "is %d characters: Codabench takes it, CodaLab v1 and EvalAI would not (at most %d)"
-                    % (len(title), TITLE_MAX))
-    image = comp.get("image")
-    if not image or str(image) not in files:
-        report.error(w + ": image", "is missing or not in the bundle")
-    terms = comp.get("terms")
-    if not terms or str(terms) not in files or not files[str(terms)].strip():
-        report.error(w + ": terms", "is missing, not in the bundle, or empty")
-    pages = comp.get("pages")
-    if not isinstance(pages, list) or not pages:
-        report.error(w + ": pages", "is missing (a list of {title, file})")
-        pages = []
-    for i, page in enumerate(pages):
-        name = str((page or {}).get("file", ""))
-        if name not in files or not files[name].strip():
-            report.error("%s: pages[%d]" % (w, i), "%r is not in the bundle or is empty" % name)
-    _docker_image(comp.get("docker_image"), w + ": docker_image", report)
-    if "registration_auto_approve" not in comp:
-        report.warn(w + ": registration_auto_approve", "is missing, so Codabench's default (False) applies: every "
-                    "participant waits for manual approval; set it (a v1 bundle's has_registration: False means True)")
-    if "leaderboard" in comp and "leaderboards" not in comp:
-        report.error(w + ": leaderboard", "v2 needs 'leaderboards' (plural): a list")
+    _check_v2_competition(comp, files, report)
     boards = comp.get("leaderboards")
     if not isinstance(boards, list) or not boards:
-        report.error(w + ": leaderboards", "is missing or empty")
+        report.flag("v2-leaderboards-missing", W2 + ": leaderboards")
         boards = []
-    columns = {}
     for b, board in enumerate(boards):
-        bw = "%s: leaderboards[%d]" % (w, b)
-        cols = (board or {}).get("columns") or []
-        if not cols:
-            report.error(bw, "has no columns")
-        if board.get("submission_rule", "Add") not in V2_RULES:
-            report.error(bw + ".submission_rule", "%r; allowed: %s" % (board.get("submission_rule"), ", ".join(sorted(V2_RULES))))
-        indexes = [c.get("index") for c in cols]
-        keys = [c.get("key") for c in cols]
-        if len(set(indexes)) != len(indexes):
-            report.error(bw, "column indexes repeat: %s" % indexes)
-        if len(set(keys)) != len(keys):
-            report.error(bw, "column keys repeat: %s" % keys)
-        for c in cols:
-            cw = "%s.columns.%s" % (bw, c.get("key"))
-            _check_key(c.get("key", ""), cw, report)
-            title = str(c.get("title", ""))
-            if not title:
-                report.error(cw + ".title", "is missing")
-            elif len(title) > COLUMN_TITLE_MAX:
-                report.error(cw + ".title", "%r is %d characters; Codabench allows at most %d"
-                             % (title, len(title), COLUMN_TITLE_MAX))
-            if c.get("sorting", "desc") not in ("asc", "desc"):
-                report.error(cw + ".sorting", "%r; allowed: asc, desc" % c.get("sorting"))
-            precision = c.get("precision", 2)
-            if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 10:
-                report.error(cw + ".precision", "%r is not a whole number of decimals in 0..10" % precision)
-            if c.get("computation"):
-                refs = c.get("computation_indexes") or []
-                if c["computation"] not in V2_COMPUTATIONS or not refs or c.get("index") in refs \
-                        or any(r not in indexes for r in refs):
-                    report.error(cw + ".computation", "needs sum|avg|min|max and computation_indexes of other columns")
-        if b == 0:
-            columns = {str(c.get("key")): dict(c, rank=c.get("index"), computed=c.get("computation")) for c in cols}
+        _check_v2_leaderboard(board, "%s: leaderboards[%d]" % (W2, b), report)
+    first = boards[0] if boards else {}
+    columns = {str(c.get("key")): dict(c, rank=c.get("index"), computed=c.get("computation"))
+               for c in (first or {}).get("columns") or []}
     if len(boards) > 1:
-        report.warn(w + ": leaderboards", "only the first leaderboard is attached to the phases")
-
-    tasks = {}
-    for i, task in enumerate(comp.get("tasks") or []):
-        tw = "%s: tasks[%d]" % (w, i)
-        if "index" not in task or task["index"] in tasks:
-            report.error(tw + ".index", "is missing or repeated")
-        tasks[task.get("index")] = task
-        program = task.get("scoring_program")
-        if not program:
-            report.error(tw + ".scoring_program", "is missing")
-        elif str(program).endswith(".zip") and program not in files:
-            report.error(tw + ".scoring_program", "%s is not in the bundle" % program)
-    if not tasks:
-        report.error(w + ": tasks", "is missing or empty")
+        report.flag("v2-leaderboards-extra", W2 + ": leaderboards")
+    tasks = _check_v2_tasks(comp, files, report)
     phases = comp.get("phases") or []
     if not phases:
-        report.error(w + ": phases", "is missing or empty")
-    previous_end = None
+        report.flag("v2-phases-missing", W2 + ": phases")
     loaded, spans, sealed = [], [], False
     for i, phase in enumerate(phases):
-        pw = "%s: phases[%d]" % (w, i)
-        start = _as_datetime(phase.get("start")) if phase.get("start") else None
-        end = _as_datetime(phase.get("end")) if phase.get("end") else None
-        if start is None:
-            report.error(pw + ".start", "is missing or not a date")
-        if end is None and i + 1 < len(phases):
-            report.error(pw + ".end", "is required on every phase but the last")
-        if start and end and end <= start:
-            report.error(pw + ".end", "is not after the phase's start")
-        if previous_end and start and start <= previous_end:
-            report.error(pw + ".start", "must be after the previous phase's end (Codabench: 'Phases dates conflict')")
-        previous_end = end
-        spans.append((pw, start, end))
+        pw = "%s: phases[%d]" % (W2, i)
+        spans.append((pw,) + _check_v2_dates(phase, i, phases, spans, report))
         for t in phase.get("tasks") or []:
             if t not in tasks:
-                report.error(pw + ".tasks", "task %r is not defined" % t)
+                report.flag("v2-phase-task", pw + ".tasks", task=t)
                 continue
             task = tasks[t]
             _check_program(files, task.get("scoring_program"), pw, report)
@@ -806,26 +697,129 @@ def _check_v2(comp, files, report):
             if cfg is not None:
                 loaded.append((pw, task.get("reference_data"), cfg))
                 _check_sealed(cfg, pw, report, v2_phase=phase)
-                rule = (boards[0] if boards else {}).get("submission_rule", "Add")
-                if cfg.report == "sealed":
-                    sealed = True
-                    if rule not in SEALED_RULES:
-                        report.error("%s: leaderboards[0].submission_rule" % w, "is %s while %s is sealed: only a "
-                                     "Codabench superuser can change such a leaderboard "
-                                     "(SubmissionViewSet.submission_leaderboard_connection), so the reveal could not "
-                                     "replace the placeholder rows; use %s" % (rule, pw, ", ".join(SEALED_RULES)))
-                if cfg.private_output:
-                    report.warn(pw, "config.yaml has private_output: true, which Codabench runs ignore (OUTPUT/private/ "
-                                "is written on CodaLab v1 only)")
+                sealed = _check_v2_sealed_rule(cfg, first, pw, report) or sealed
         if not phase.get("tasks"):
-            report.error(pw + ".tasks", "is missing")
+            report.flag("v2-phase-tasks", pw + ".tasks")
     if spans and all(start is not None for _, start, _ in spans):
         _check_dates(spans, report, sealed)
     _check_starting_kit(files, [p.get("starting_kit") for p in phases] + ["starting_kit.zip"], loaded, report)
 
 
+def _check_v2_competition(comp, files, report):
+    """The top-level fields: title, logo, terms, pages, docker image, registration, the plural leaderboards."""
+    title = str(comp.get("title") or "")
+    if not title:
+        report.flag("title-missing", W2 + ": title")
+    elif len(title) > V2_TITLE_MAX:
+        report.flag("v2-title-long", W2 + ": title", length=len(title), limit=V2_TITLE_MAX)
+    elif len(title) > TITLE_MAX:
+        report.flag("v2-title-portable", W2 + ": title", length=len(title), limit=TITLE_MAX)
+    image = comp.get("image")
+    if not image or str(image) not in files:
+        report.flag("v2-image", W2 + ": image")
+    terms = comp.get("terms")
+    if not terms or str(terms) not in files or not files[str(terms)].strip():
+        report.flag("v2-terms", W2 + ": terms")
+    pages = comp.get("pages")
+    if not isinstance(pages, list) or not pages:
+        report.flag("v2-pages-missing", W2 + ": pages")
+        pages = []
+    for i, page in enumerate(pages):
+        name = str((page or {}).get("file", ""))
+        if name not in files or not files[name].strip():
+            report.flag("v2-page", "%s: pages[%d]" % (W2, i), name=name)
+    _docker_image(comp.get("docker_image"), W2 + ": docker_image", report)
+    if "registration_auto_approve" not in comp:
+        report.flag("v2-registration", W2 + ": registration_auto_approve")
+    if "leaderboard" in comp and "leaderboards" not in comp:
+        report.flag("v2-leaderboard-singular", W2 + ": leaderboard")
+
+
+def _check_v2_leaderboard(board, bw, report):
+    cols = (board or {}).get("columns") or []
+    if not cols:
+        report.flag("v2-columns-missing", bw)
+    if board.get("submission_rule", "Add") not in V2_RULES:
+        report.flag("v2-submission-rule", bw + ".submission_rule", rule=board.get("submission_rule"),
+                    allowed=", ".join(sorted(V2_RULES)))
+    indexes = [c.get("index") for c in cols]
+    keys = [c.get("key") for c in cols]
+    if len(set(indexes)) != len(indexes):
+        report.flag("v2-index-repeated", bw, indexes=indexes)
+    if len(set(keys)) != len(keys):
+        report.flag("v2-key-repeated", bw, keys=keys)
+    for c in cols:
+        _check_v2_column(c, indexes, "%s.columns.%s" % (bw, c.get("key")), report)
+
+
+def _check_v2_column(c, indexes, cw, report):
+    _check_key(c.get("key", ""), cw, report)
+    title = str(c.get("title", ""))
+    if not title:
+        report.flag("v2-column-title-missing", cw + ".title")
+    elif len(title) > COLUMN_TITLE_MAX:
+        report.flag("v2-column-title-long", cw + ".title", title=title, length=len(title), limit=COLUMN_TITLE_MAX)
+    if c.get("sorting", "desc") not in ("asc", "desc"):
+        report.flag("column-sort", cw + ".sorting", value=c.get("sorting"))
+    precision = c.get("precision", 2)
+    if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 10:
+        report.flag("v2-precision", cw + ".precision", value=precision)
+    if c.get("computation"):
+        refs = c.get("computation_indexes") or []
+        if c["computation"] not in V2_COMPUTATIONS or not refs or c.get("index") in refs \
+                or any(r not in indexes for r in refs):
+            report.flag("v2-computation", cw + ".computation")
+
+
+def _check_v2_tasks(comp, files, report):
+    """{index: task} of the tasks, each with an index and a scoring program in the bundle."""
+    tasks = {}
+    for i, task in enumerate(comp.get("tasks") or []):
+        tw = "%s: tasks[%d]" % (W2, i)
+        if "index" not in task or task["index"] in tasks:
+            report.flag("v2-task-index", tw + ".index")
+        tasks[task.get("index")] = task
+        program = task.get("scoring_program")
+        if not program:
+            report.flag("v2-task-program", tw + ".scoring_program")
+        elif str(program).endswith(".zip") and program not in files:
+            report.flag("phase-file-not-in-bundle", tw + ".scoring_program", name=program)
+    if not tasks:
+        report.flag("v2-tasks-missing", W2 + ": tasks")
+    return tasks
+
+
+def _check_v2_dates(phase, i, phases, spans, report):
+    """(start, end) of phase ``i``, each checked against its neighbours (``spans``: those of the phases before)."""
+    pw = "%s: phases[%d]" % (W2, i)
+    start = _as_datetime(phase.get("start")) if phase.get("start") else None
+    end = _as_datetime(phase.get("end")) if phase.get("end") else None
+    if start is None:
+        report.flag("v2-start", pw + ".start")
+    if end is None and i + 1 < len(phases):
+        report.flag("v2-end-required", pw + ".end")
+    if start and end and end <= start:
+        report.flag("v2-end-order", pw + ".end")
+    previous_end = spans[-1][2] if spans else None
+    if previous_end and start and start <= previous_end:
+        report.flag("v2-phase-order", pw + ".start")
+    return start, end
+
+
+def _check_v2_sealed_rule(cfg, board, pw, report):
+    """Whether the phase is sealed; a sealed phase needs a leaderboard rule the reveal can change."""
+    sealed = cfg.report == "sealed"
+    rule = (board or {}).get("submission_rule", "Add")
+    if sealed and rule not in SEALED_RULES:
+        report.flag("v2-sealed-rule", "%s: leaderboards[0].submission_rule" % W2, rule=rule, phase=pw,
+                    allowed=", ".join(SEALED_RULES))
+    if cfg.private_output:
+        report.flag("v2-private-output", pw)
+    return sealed
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
     args = parser.parse_args(argv)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from .inputs import Parser, competition_yaml, new_folder
 from . import ROOT
 from .bundle import (REFERENCE_ZIP, as_datetime, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
                      sorted_phases, zip_bytes)
@@ -250,19 +251,22 @@ def config_bytes(config):
 
 def build(competition, out_dir, end_date=None, title=None):
     """Write the challenge's files and challenge.zip into ``out_dir``; returns the path of challenge.zip."""
+    competition_yaml(competition)
     config, files = challenge(competition, end_date, title)
     files["challenge_config.yaml"] = config_bytes(config)
     out_dir = Path(out_dir)
-    for name, data in files.items():
-        path = out_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (out_dir / "challenge.zip").write_bytes(zip_bytes(files))
+    # the whole folder is ours: made aside, it replaces an earlier one (or an empty folder), never other files
+    with new_folder(out_dir, "OUT_DIR", allow_existing=(out_dir / "challenge_config.yaml").is_file()) as made:
+        for name, data in files.items():
+            path = made / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        (made / "challenge.zip").write_bytes(zip_bytes(files))
     return out_dir / "challenge.zip"
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer evalai", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer evalai", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("out")
     parser.add_argument("--end-date", help="the challenge's end (YYYY-MM-DD[ HH:MM:SS]); default: competition.yaml's "
@@ -271,7 +275,7 @@ def main(argv=None):
                         "takes it: its first word ASCII letters, digits, - or _, and its first %d characters ASCII)"
                         % QUEUE_CHARS)
     args = parser.parse_args(argv)
-    comp = load_yaml(Path(args.competition) / "competition.yaml")
+    comp = load_yaml(competition_yaml(args.competition))
     if not args.end_date and not comp.get("end_date"):
         print("note: competition.yaml has no end_date: the challenge ends %d days after the last phase starts "
               "(--end-date sets it)" % DEFAULT_DAYS)

@@ -7,27 +7,39 @@ DataFrame columns) and OUT_DIR/scorer/ (the engine it imports), ready to attach
 to a metric notebook.
 """
 import argparse
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
+from .inputs import OrganizerError, Parser
 from . import PROGRAM, ROOT
 
 METRIC = ROOT / "adapters" / "kaggle" / "metric.py"
 
 
 def build(out_dir):
+    """metric.py and scorer/ in ``out_dir`` (which may hold other files): made aside, then moved into place."""
     out_dir = Path(out_dir)
-    if (out_dir / "scorer").exists():
-        shutil.rmtree(out_dir / "scorer")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OrganizerError("OUT_DIR %s is not a folder; give a folder's path" % out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(METRIC, out_dir / "metric.py")
-    shutil.copytree(PROGRAM / "scorer", out_dir / "scorer", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    made = Path(tempfile.mkdtemp(prefix=".kaggle-", dir=str(out_dir)))
+    try:
+        shutil.copy2(METRIC, made / "metric.py")
+        shutil.copytree(PROGRAM / "scorer", made / "scorer", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if (out_dir / "scorer").exists():
+            shutil.rmtree(out_dir / "scorer")
+        os.replace(made / "scorer", out_dir / "scorer")
+        os.replace(made / "metric.py", out_dir / "metric.py")
+    finally:
+        shutil.rmtree(made, ignore_errors=True)
     return out_dir / "metric.py"
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer kaggle", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer kaggle", description=__doc__.split("\n\n")[0])
     parser.add_argument("out", help="folder to write metric.py and scorer/ into")
     args = parser.parse_args(argv)
     print("wrote %s and its engine (%s)" % (build(args.out), Path(args.out) / "scorer"))

@@ -36,17 +36,33 @@ from scorer.api import Competition
 from scorer.published import History, publish, round_all
 from scorer.config import Feedback
 from scorer.errors import ScoringError
+from .inputs import OrganizerError, Parser, existing_folder, read_bytes, write_file
 
 STATE = "ladder_state.json"
 
 
 def team_submissions(folder):
-    """{team: [submission paths in name order]} of SUBMISSIONS_DIR."""
+    """{team: [submission paths in name order]} of SUBMISSIONS_DIR (a link to a folder is no team's: not followed)."""
     teams = {}
-    for team in sorted(Path(folder).iterdir()):
-        if team.is_dir() and team.name not in SKIP and not team.name.startswith("."):
+    for team in sorted(existing_folder(folder, "the submissions folder").iterdir()):
+        if team.is_dir() and not team.is_symlink() and team.name not in SKIP and not team.name.startswith("."):
             teams[team.name] = [p for p in sorted(team.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
     return teams
+
+
+def saved_state(path):
+    """The previous run's state (``{}`` without one); OrganizerError when the file is not such a state."""
+    if not path.exists():
+        return {}
+    try:
+        saved = json.loads(read_bytes(path, "the Ladder's state").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise OrganizerError("the Ladder's state %s is damaged (%s); delete it to replay every team's submissions "
+                             "from the first" % (path, " ".join(str(exc).split())[:120]))
+    if not isinstance(saved, dict) or not all(isinstance(v, dict) for v in saved.values()):
+        raise OrganizerError("the Ladder's state %s is not a mapping of teams; delete it to replay every team's "
+                             "submissions from the first" % path)
+    return saved
 
 
 def settings_of(config, step=None, parameter_free=False):
@@ -78,7 +94,11 @@ def update(comp, board, teams, saved, settings, units_dir):
             done = before.get("done", [])
             if before.get("key") != key or digests[:len(done)] != done:
                 before, done = {}, []   # changed files or settings: replay the team from its first submission
-            state = ladder.State.from_json(json.dumps(before["state"])) if before.get("state") else None
+            try:
+                state = ladder.State.from_json(json.dumps(before["state"])) if before.get("state") else None
+            except ValueError as exc:
+                raise OrganizerError("the Ladder's state of team %s is damaged (%s); delete the state file to replay "
+                                     "every team from its first submission" % (team, exc))
             errors = dict(before.get("errors", {}))
             best_name = before.get("best_name", "")
             units_path = Path(units_dir) / ("%s.npy" % hashlib.sha256(team.encode("utf-8")).hexdigest()[:16])
@@ -91,6 +111,9 @@ def update(comp, board, teams, saved, settings, units_dir):
                     submission = comp.read_submission(str(place_submission(path, Path(tmp) / "res")))
                 except ScoringError as exc:
                     errors[path.name] = exc.message
+                    continue
+                except OrganizerError as exc:   # a link or a special file: refused, never opened
+                    errors[path.name] = str(exc)
                     continue
                 published = publish(comp, submission, History(state, best_units, number, key), settings,
                                     interval=False)
@@ -121,7 +144,7 @@ def board_rows(records, primary, sort, keys, settings):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer ladder", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer ladder", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("submissions", help="one folder per team holding its submissions, in name order")
     parser.add_argument("out", help="output folder (keeps the state between runs)")
@@ -133,15 +156,18 @@ def main(argv=None):
     if args.step is not None and not 0 < args.step <= 0.5:
         parser.error("--step must be in (0, 0.5]")
     out = Path(args.out)
-    (out / "units").mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise OrganizerError("the output folder %s is a file; give a folder's path" % out)
     reference = Path(args.competition) / "reference_data"
     settings = settings_of(load_board_config(reference, args.board), args.step, args.parameter_free)
+    teams = team_submissions(args.submissions)
     path = out / STATE
-    saved = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    saved = saved_state(path)
+    (out / "units").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         comp = Competition.open(str(assemble_reference(reference, args.board, Path(tmp) / "ref", reveal=True)))
-        records = update(comp, args.board, team_submissions(args.submissions), saved, settings, out / "units")
-    path.write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
+        records = update(comp, args.board, teams, saved, settings, out / "units")
+    write_file(path, json.dumps(records, indent=1, sort_keys=True).encode("utf-8"), "the Ladder's state")
     keys = list(comp.family.leaderboard_keys(comp.cfg.options))
     primary = comp.cfg.primary_key
     keys = [primary] + [k for k in keys if k != primary]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from .inputs import OrganizerError, entries, existing_folder, regular_file
 from scorer.config import parse_config
 from scorer.errors import ScoringError
 from scorer.tasks import families
@@ -99,12 +100,23 @@ def with_labels(data, competition_yaml):
 
 
 def place_submission(submission, res):
-    """``res`` (made afresh) holding ``submission`` as a platform unpacks it: a folder's content, else the file."""
+    """``res`` (made afresh) holding ``submission`` as a platform unpacks it: a folder's content, else the file.
+
+    A link inside a folder stays a link (the scoring program refuses it by name, as on a platform); a FIFO or a
+    device is refused here, before anything opens it.
+    """
     res, submission = Path(res), Path(submission)
+    if submission.is_dir():
+        special = [p for p in entries(submission)[1] if "symbolic link" not in p]
+        if special:
+            raise OrganizerError("the submission %s: %s; a submission holds regular files only" % (submission,
+                                                                                                  special[0]))
+    else:
+        regular_file(submission, "the submission")
     if res.exists():
         shutil.rmtree(res)
     if submission.is_dir():
-        shutil.copytree(submission, res)
+        shutil.copytree(submission, res, symlinks=True)
     else:
         res.mkdir(parents=True)
         shutil.copy2(submission, res / submission.name)
@@ -112,5 +124,14 @@ def place_submission(submission, res):
 
 
 def load_board_config(reference_dir, board):
-    with open(board_configs(reference_dir)[board], encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    """The mapping of ``board_<board>.yaml`` (OrganizerError naming the boards there when it is missing)."""
+    existing_folder(reference_dir, "the competition's reference data")
+    configs = board_configs(reference_dir)
+    if board not in configs:
+        raise OrganizerError("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
+                                                            ", ".join(configs) or "none"))
+    try:
+        with open(configs[board], "rb") as fh:
+            return yaml.safe_load(fh.read().decode("utf-8-sig"))
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise OrganizerError("%s is not UTF-8 YAML (%s)" % (configs[board], " ".join(str(exc).split())[:160]))

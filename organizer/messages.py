@@ -11,6 +11,7 @@ import sys
 
 import scorer
 from scorer.problems import LANGUAGES, MESSAGES
+from .inputs import Parser
 
 
 def load_all():
@@ -27,7 +28,7 @@ def catalogue(lang="en"):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer messages", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer messages", description=__doc__.split("\n\n")[0])
     parser.add_argument("--language", choices=LANGUAGES, default="en")
     parser.add_argument("--out", help="file to write (default: standard output)")
     args = parser.parse_args(argv)

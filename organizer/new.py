@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from .inputs import OrganizerError, Parser, new_folder, seed, share
 from . import ROOT
 from .boards import counts, make_boards
 from .start import FAMILIES, start_of
@@ -45,25 +46,28 @@ PAGES = ("overview", "evaluation", "data", "terms")
 def main(argv=None):
     args = parse_arguments(argv)
     out = Path(args.out)
-    if out.exists() and any(out.iterdir()):
-        raise SystemExit("%s exists and is not empty; new writes a whole competition folder: name a new one" % out)
     start = start_of(args.family)
     test = start.read(args.gold, args)
     dev = start.read(args.dev_gold, args, dev=True) if args.dev_gold else None
     if dev is not None:
         shared = sorted(set(test.units) & set(dev.units))
         if shared:
-            raise SystemExit("the dev gold and the gold share %d id(s) (first: %s); a dev item must not be a test "
-                             "item, since the dev answers ship in the starting kit" % (len(shared), shared[0]))
+            raise OrganizerError("the dev gold and the gold share %d id(s) (first: %s); a dev item must not be a test "
+                                 "item, since the dev answers ship in the starting kit" % (len(shared), shared[0]))
     options = family_options(args.family, start.options(args), args.option)
-    try:
-        build(out, args, start, test, dev, options)
-    except ScoringError as exc:  # the gold does not load: the organizer reads every detail
-        shutil.rmtree(out, ignore_errors=True)
-        raise SystemExit("the gold does not load: %s" % exc.message)
-    except BaseException:  # no half-made competition is left behind
-        shutil.rmtree(out, ignore_errors=True)
-        raise
+    for items, what in ((test, "the gold"), (dev, "the dev gold")):
+        if items is not None and items.dropped:   # said, not done silently
+            print("note: %s's column(s) %s are neither scored nor public: they are not written into the competition"
+                  % (what, ", ".join(items.dropped)))
+    # everything is written into a temporary folder that becomes OUT_DIR only when the whole competition is made
+    with new_folder(out, "OUT_DIR") as folder:
+        try:
+            build(folder, args, start, test, dev, options)
+        except ScoringError as exc:  # the gold does not load: the organizer reads every detail
+            raise OrganizerError("the gold %s does not load, as the competition's %s: %s"
+                                 % (args.gold, "reference data", exc.message))
+    print("wrote %s: competition.yaml, pages/, logo.png, reference_data/, starting_kit/%s"
+          % (out, " (with dev/)" if dev is not None else ""))
     if args.no_check:
         return 0
     from . import check
@@ -74,7 +78,7 @@ def main(argv=None):
 
 
 def parse_arguments(argv):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer new", description=__doc__.split("\n\n")[0],
+    parser = Parser(prog="python3 -m organizer new", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("family", choices=FAMILIES)
@@ -83,8 +87,8 @@ def parse_arguments(argv):
     parser.add_argument("--title", required=True, help="the competition's title, as participants see it")
     parser.add_argument("--language", choices=("en", "zh"), default="en",
                         help="the language of the pages, the kit and every message participants read (default en)")
-    parser.add_argument("--ratio-a", type=float, default=0.4, help="share of the test units on board A (default 0.4)")
-    parser.add_argument("--seed", type=int, default=2024, help="seed of the board split (default 2024)")
+    parser.add_argument("--ratio-a", type=share, default=0.4, help="share of the test units on board A (default 0.4)")
+    parser.add_argument("--seed", type=seed, default=2024, help="seed of the board split (default 2024)")
     parser.add_argument("--start", type=_date, default=dt.date.today(), help="start of phase A (default today)")
     parser.add_argument("--final-start", type=_date, help="start of phase B (default 8 weeks after --start)")
     parser.add_argument("--end", type=_date, help="end of phase B, the competition's end_date (default 4 weeks after "
@@ -96,8 +100,6 @@ def parse_arguments(argv):
     for name in FAMILIES:
         start_of(name).arguments(parser)
     args = parser.parse_args(argv)
-    if not 0 < args.ratio_a < 1:
-        parser.error("--ratio-a must be between 0 and 1")
     args.final_start = args.final_start or args.start + dt.timedelta(weeks=8)
     if args.final_start <= args.start:
         parser.error("--final-start must be after --start")
@@ -122,12 +124,16 @@ def family_options(family, fixed, given):
     for item in given:
         key, sep, value = item.partition("=")
         if not sep or key.strip() not in spec:
-            raise SystemExit("--option %s: give KEY=VALUE with KEY one of %s" % (item, ", ".join(spec)))
-        options[key.strip()] = yaml.safe_load(value)
+            raise OrganizerError("--option %s: give KEY=VALUE with KEY one of %s" % (item, ", ".join(spec)))
+        try:
+            options[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise OrganizerError("--option %s: the value is not plain YAML (%s); write a number, a string or a "
+                                 "list such as [1,3]" % (item, " ".join(str(exc).split())[:120]))
     try:
         parse_config({"task": family, "options": options}, families())
     except ScoringError as exc:
-        raise SystemExit("--option: %s" % exc.message)
+        raise OrganizerError("--option: %s" % exc.message)
     return options
 
 
@@ -141,8 +147,10 @@ def build(out, args, start, test, dev, options):
     for board in ("A", "B"):
         (reference / ("board_%s.yaml" % board)).write_text(
             config_yaml(args.family, board, files, primary, args.language, options), encoding="utf-8")
-    boards_file, table, strata = make_boards(out, args.ratio_a, args.seed)
-    print("wrote %s: %d units\n%s" % (boards_file, len(table), "\n".join(counts(table, strata))))
+    boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
+    print("board split: %d units\n%s" % (len(table), "\n".join(counts(table, strata))))
+    for note in notes:   # e.g. labels of the label list that no gold sample has: the kit would speak of them
+        print("warning: reference_data/%s" % note)
 
     write_files(kit, test.public)
     sample = start.baseline(test, options, args)
@@ -165,8 +173,6 @@ def build(out, args, start, test, dev, options):
     (out / "competition.yaml").write_text(competition_yaml(args, values, keys, labels, text["ascending"]),
                                           encoding="utf-8")
     shutil.copyfile(ROOT / "logo.png", out / "logo.png")
-    print("wrote %s: competition.yaml, pages/, logo.png, reference_data/, starting_kit/%s"
-          % (out, " (with dev/)" if dev is not None else ""))
 
 
 def dev_folder(args, start, dev, options):

@@ -1,21 +1,22 @@
-"""The options table of each family's page in docs/, written from the family's own Option declarations.
+"""The tables of docs/ that the code declares: each family's options, and the linter's rules.
 
-    python3 -m organizer options           rewrite the table in docs/<family>.md for every family
+    python3 -m organizer options           rewrite every such table that differs from the code
     python3 -m organizer options --check   exit 1 (naming the pages) if a page's table is not the code's
 
 The code is the one source: an option's default, what is allowed and what it means are its ``Option``
-(``scorer.config``) in the family's module; the page holds the table between two markers, and the test
-suite runs ``--check``.
+(``scorer.config``) in the family's module; a rule of ``python3 -m organizer check`` is its ``Rule`` in
+organizer/lint_rules.py. A page holds each table between two markers, and the test suite runs ``--check``.
 
 >>> print(row("mode", Option("all", ("all", "legacy"), "which samples count")))
 | `mode` | `all` | `all`, `legacy` | which samples count |
 """
-import argparse
 import sys
 
 from scorer.config import Check, Option  # noqa: F401  (Option: the doctest above)
 from scorer.tasks import families
 
+from . import lint_rules
+from .inputs import Parser
 from . import ROOT
 
 BEGIN = "<!-- options: written by `python3 -m organizer options` from the family's Option docs; edit those -->"
@@ -55,30 +56,36 @@ def page(family):
     return ROOT / "docs" / ("%s.md" % family.name)
 
 
-def with_table(text, family):
-    """``text`` (a docs page) with its marked block replaced by the code's table; ValueError without markers."""
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError("no options block (the two marker lines) in %s" % page(family).name)
-    return text[:start] + table(family) + text[end + len(END):]
+def blocks():
+    """(page, begin marker, end marker, marked block) of every table the code writes into docs/."""
+    found = [(page(f), BEGIN, END, table(f)) for f in families().values()]
+    found.append((ROOT / "docs" / "organizers.md", lint_rules.BEGIN, lint_rules.END, lint_rules.table()))
+    return found
+
+
+def with_block(text, begin, end, block, name):
+    """``text`` (a docs page) with its marked block replaced by ``block``; ValueError without markers."""
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise ValueError("no table block (the two marker lines) in %s" % name)
+    return text[:start] + block + text[stop + len(end):]
 
 
 def stale_pages():
-    """Pages whose table differs from the code (or that have no block), as (path, reason)."""
+    """Pages whose tables differ from the code (or that lack a block), as (path, reason)."""
     found = []
-    for family in families().values():
-        path = page(family)
+    for path, begin, end, block in blocks():
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
         try:
-            if with_table(text, family) != text:
-                found.append((path, "its options table is not the code's"))
+            if with_block(text, begin, end, block, path.name) != text:
+                found.append((path, "a table is not the code's"))
         except ValueError as exc:
             found.append((path, str(exc)))
     return found
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer options", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer options", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a page is stale")
     args = parser.parse_args(argv)
     stale = stale_pages()
@@ -86,10 +93,12 @@ def main(argv=None):
         for path, reason in stale:
             print("%s: %s; run python3 -m organizer options" % (path.relative_to(ROOT), reason), file=sys.stderr)
         return 1 if stale else 0
-    for path, reason in stale:
-        family = next(f for f in families().values() if page(f) == path)
-        path.write_text(with_table(path.read_text(encoding="utf-8"), family), encoding="utf-8")
-        print("wrote the options table of %s" % path.relative_to(ROOT))
+    stale_paths = {path for path, _ in stale}
+    for path, begin, end, block in blocks():
+        if path in stale_paths:
+            path.write_text(with_block(path.read_text(encoding="utf-8"), begin, end, block, path.name), encoding="utf-8")
+    for path in sorted(stale_paths):
+        print("wrote the tables of %s" % path.relative_to(ROOT))
     return 0
 
 

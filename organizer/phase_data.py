@@ -36,7 +36,7 @@ from scorer.api import Competition, public_positions
 from scorer.config import parse_config
 from scorer.errors import ScoringError
 from scorer.limits import submission_cap
-from scorer.tables import _table
+from scorer.tables import table_of
 from scorer.tasks import families
 
 PUBLIC = "public"
@@ -139,7 +139,7 @@ def keep_units(data, name, rule, units):
         kept = [entry for entry in value if isinstance(entry, dict) and ident(entry.get(rule.key)) in units]
         return json.dumps(kept, ensure_ascii=False, indent=1).encode("utf-8")
     try:
-        table = _table(data, name, [rule.key])
+        table = table_of(data, name, [rule.key])
     except ScoringError as exc:
         raise PhaseDataError("reference_data/%s: %s" % (name, exc.text("en")))
     ids = table.cells(rule.key).strip().to_objects()

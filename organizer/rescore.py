@@ -38,11 +38,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import yaml
 
+from .inputs import OrganizerError, Parser, entries, existing_folder, kind_of
 from . import PROGRAM
 from .layout import board_configs, load_board_config
 from .phase_data import assemble_reference
@@ -122,7 +124,7 @@ def score_one(submission, ref_dir, program_dir, run_dir, key, ref_key=None):
     shutil.copytree(ref_dir, input_dir / "ref")
     res = input_dir / "res"
     if Path(submission).is_dir():
-        shutil.copytree(submission, res)
+        shutil.copytree(submission, res, symlinks=True)   # a link stays a link: score.py refuses it by name
     else:
         res.mkdir(parents=True)
         shutil.copy2(submission, res / Path(submission).name)
@@ -176,13 +178,31 @@ class Progress:
 
 
 def submissions_in(folder):
-    return [p for p in sorted(Path(folder).iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
+    folder = existing_folder(folder, "the submissions folder")
+    return [p for p in sorted(folder.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
 
 
-def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None, analysed=False):
+def unreadable(path):
+    """Why a team's entry cannot be scored without reading outside it (a link, a special file), or ''."""
+    if Path(path).is_symlink():
+        return "%s is a symbolic link; put the submission itself in the folder" % Path(path).name
+    if Path(path).is_dir():
+        problems = entries(path)[1]
+        return ("%s: %s; put only regular files in a submission" % (Path(path).name, problems[0])) if problems else ""
+    kind = kind_of(path)
+    return "%s is %s, not a regular file" % (Path(path).name, kind) if kind else ""
+
+
+def reference_folder(refs, board):
+    """Where a board's reference data is assembled: in ``refs``, a temporary folder outside the output, since the
+    output (leaderboard.csv, leaderboard.html) is what organizers publish and the reference holds the answers."""
+    return Path(refs) / ("reference_%s" % board)
+
+
+def rescore(competition, board, submissions_dir, out_dir, refs, jobs=1, stream=None, analysed=False):
     """Score every submission on ``board`` (cached runs skipped); returns {team: record}."""
     out_dir = Path(out_dir).resolve()
-    ref_dir = out_dir / ("reference_%s" % board)
+    ref_dir = reference_folder(refs, board)
     if ref_dir.exists():
         shutil.rmtree(ref_dir)
     # the organizer re-scores to rank: a sealed board is scored as revealed
@@ -192,11 +212,17 @@ def rescore(competition, board, submissions_dir, out_dir, jobs=1, stream=None, a
     entries = submissions_in(submissions_dir)
     names = [team_name(p) for p in entries]
     if len(set(names)) != len(names):
-        raise SystemExit("two submissions have the same team name: %s" % sorted(n for n in names if names.count(n) > 1))
+        raise OrganizerError("two submissions have the same team name: %s"
+                             % sorted(n for n in names if names.count(n) > 1))
     progress = Progress(len(entries), stream, label="board %s " % board)
     runs = out_dir / "runs" / board
     records, todo = {}, []
     for path, name in zip(entries, names):
+        refused = unreadable(path)
+        if refused:   # a link or a special file: refused by name, never followed nor opened
+            records[name] = {"key": "", "exit_code": 1, "scores": {}, "error": refused, "stdout": ""}
+            progress.step(failed=True)
+            continue
         key = run_key(path, ref_dir, program_dir)
         record = cached(runs / name, key, analysed)
         if record is not None:
@@ -267,10 +293,9 @@ def _p(value):
     return "" if value is None else round(float(value), 6)
 
 
-def significance(board, out_dir, records, primary, sort, alpha, permutations, seed):
+def significance(refs, board, out_dir, records, primary, sort, alpha, permutations, seed):
     """The tier rows of the scored teams on ``board`` and the competition used to compute them."""
-    ref_dir = Path(out_dir).resolve() / ("reference_%s" % board)
-    comp = Competition.open(str(ref_dir))
+    comp = Competition.open(str(reference_folder(refs, board)))
     order = [team for _, team in ranked_teams(records, primary, sort)]
     group = {records[t].get("analysis", {}).get("group") for t in order} - {None}
     if not order or len(group) != 1:
@@ -386,7 +411,7 @@ def other_boards(competition, board):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer rescore", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer rescore", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition")
     parser.add_argument("board", help="the board to rank: A, B or any board_<X>.yaml name")
     parser.add_argument("submissions", help="folder with one file, zip or folder per team")
@@ -404,15 +429,27 @@ def main(argv=None):
     if not 0 < args.alpha < 1 or not 0 < args.similar <= 1 or args.permutations < 1:
         parser.error("--alpha must be in (0, 1), --similar in (0, 1], --permutations at least 1")
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise OrganizerError("the output folder %s is a file; give a folder's path" % out)
+    submissions_in(args.submissions)
     out.mkdir(parents=True, exist_ok=True)
     compare = other_boards(args.competition, args.board) if args.compare is None else args.compare
-    all_records = {args.board: rescore(args.competition, args.board, args.submissions, out, args.jobs, analysed=True)}
+    refs = tempfile.mkdtemp(prefix="rescore-references-")
+    try:
+        return _rescore(args, out, compare, refs)
+    finally:
+        shutil.rmtree(refs, ignore_errors=True)
+
+
+def _rescore(args, out, compare, refs):
+    all_records = {args.board: rescore(args.competition, args.board, args.submissions, out, refs, args.jobs,
+                                       analysed=True)}
     for other in compare:
-        all_records[other] = rescore(args.competition, other, args.submissions, out, args.jobs)
+        all_records[other] = rescore(args.competition, other, args.submissions, out, refs, args.jobs)
     records = all_records[args.board]
     primary, sort, keys, labels = column_order(args.competition, args.board)
-    tier_rows, comp, group = significance(args.board, out, records, primary, sort, args.alpha, args.permutations,
-                                          args.seed)
+    tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
+                                          args.permutations, args.seed)
     header, rows = leaderboard(records, primary, sort, keys, tier_rows)
     write_csv(out / "leaderboard.csv", header, rows)
     write_csv(out / "tiers.csv", ["tier", "rank", "submission", primary, "p_vs_previous", "p_in_tier", "method"],

@@ -34,6 +34,7 @@ from .layout import load_board_config
 from .phase_data import PhaseDataError, phase_entries, write_entries
 from .bundle import zip_bytes
 from .http_api import RevealError
+from .inputs import Parser
 
 STEPS = """Next, after the phase has ended:
   Codabench:   python3 -m organizer reveal {competition} {board} {out} --codabench URL --token TOKEN --competition ID
@@ -44,7 +45,7 @@ STEPS = """Next, after the phase has ended:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer reveal", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer reveal", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition", help="competition folder (holds reference_data/)")
     parser.add_argument("board", help="the sealed board, e.g. B")
     parser.add_argument("out", help="the reference zip to write, e.g. out/reference_data_B_reveal.zip")

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .inputs import Parser
+from .layout import load_board_config
 from . import SCORE
 from .phase_data import assemble_input
 from scorer.hosts import ORGANIZER_ENV
@@ -45,13 +47,14 @@ def score_board(competition, board, submission, out_dir, quiet=False, reveal=Fal
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m organizer score", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python3 -m organizer score", description=__doc__.split("\n\n")[0])
     parser.add_argument("competition", help="competition folder (holds reference_data/)")
     parser.add_argument("board", help="A, B or any board_<X>.yaml name")
     parser.add_argument("submission", help="submission file, folder or zip")
     parser.add_argument("output", help="folder for input/ and output/ of this run")
     parser.add_argument("--reveal", action="store_true", help="score a sealed board as it will be once revealed")
     args = parser.parse_args(argv)
+    load_board_config(Path(args.competition) / "reference_data", args.board)
     proc, _ = score_board(args.competition, args.board, args.submission, args.output, reveal=args.reveal)
     return proc.returncode
 

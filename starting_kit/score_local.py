@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from validate import HERE, find_config, find_engine, read_config, require_packages, utf8_output
+from validate import HERE, emit, find_config, find_engine, read_config, require_packages, utf8_output
 
 
 def main(argv=None):
@@ -33,9 +33,9 @@ def main(argv=None):
     run = score_dev(os.path.abspath(args.prediction), os.path.abspath(args.dev), os.path.abspath(args.out),
                     public_dir=HERE, raw_config=read_config(config) if config else None)
     if run.lines:
-        print("\n".join(run.lines))
+        emit("\n".join(run.lines))
     if run.error:
-        print(run.error, file=sys.stderr)
+        emit(run.error, sys.stderr)
     return run.code
 
 

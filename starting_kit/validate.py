@@ -94,6 +94,18 @@ def read_config(path):
         return yaml.safe_load(fh.read().decode("utf-8-sig"))
 
 
+def emit(text, stream=None):
+    """Print ``text``; when the reader has gone (``validate.py x | head``) the rest is dropped quietly, as other
+    command-line tools do, and the exit code stays the check's."""
+    stream = stream or sys.stdout
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())   # Python's own flush at exit would fail on the closed pipe again
+
+
 def utf8_output():
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -119,7 +131,7 @@ def main(argv=None):
         return 2
     result = check(args.submission, args.public, read_config(config))
     lines, code = report_lines(result, os.path.basename(os.path.normpath(args.submission)))
-    print("\n".join(lines))
+    emit("\n".join(lines))
     return code
 
 

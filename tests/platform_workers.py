@@ -115,7 +115,7 @@ def v1_history(history, folder):
         v1_get_bundle(data, folder / ("%03d/%03d/output/" % (p, n)))
 
 
-def run_v1(base, program_zip, reference_zip, submission_zip, phase=2, submission=1, history=None):
+def run_v1(base, program_zip, reference_zip, submission_zip, phase=2, submission=1, history=None, prepare=None):
     base = Path(base)
     run = base / "run"
     v1_get_bundle(program_zip, run / "program")
@@ -130,6 +130,8 @@ def run_v1(base, program_zip, reference_zip, submission_zip, phase=2, submission
     v1_history(history or {}, inp / "history")
     v1_get_bundle(reference_zip, inp / "ref")
     v1_get_bundle(submission_zip, inp / "res")
+    if prepare is not None:   # a test's change to what the worker laid out
+        prepare(inp)
     out = run / "output"
     out.mkdir()
     (out / "detailed_results.html").write_text("", encoding="utf-8")

@@ -373,3 +373,13 @@ def test_a_title_evalai_would_refuse_gives_way_to_an_ascii_one(tmp_path):
             evalai.challenge(ROOT, title=refused)
     config, _ = evalai.challenge(ROOT, title="BDCI-2021 bank comments 2021")
     assert config["title"] == "BDCI-2021 bank comments 2021"
+
+
+def test_an_annotation_without_config_names_no_path_of_the_worker(bank, tmp_path):
+    files = members(bank.files[bank.phase("A")["test_annotation_file"]])
+    del files["config.yaml"]
+    annotation = tmp_path / "no_config.zip"
+    annotation.write_bytes(bundle.zip_bytes(files))
+    out, log = bank.submit("A", SAMPLE, annotation=annotation)
+    assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
+    assert "no_config.zip" in out["stderr"] and "/tmp" not in out["stderr"] and "evalai-" not in out["stderr"]

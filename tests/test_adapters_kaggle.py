@@ -429,3 +429,16 @@ def test_the_built_metric_runs_without_the_project(tmp_path, how):
                          text=True, cwd=str(out if how == "cell" else tmp_path), timeout=600)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.strip().splitlines()[-1]) == pytest.approx(8 / 15, abs=1e-12)
+
+
+def test_a_repeated_column_and_a_lone_surrogate_are_the_participants_errors_and_can_be_shown():
+    """Kaggle builds the submission DataFrame from the participant's file: two columns of one name, or half of a
+    character in a cell, are theirs to fix; the line must encode (the host shows it)."""
+    solution = pd.DataFrame({"id": ["1", "2"], "keywords": ["a_b", "c"]})
+    twice = pd.DataFrame([["1", "a_b", "x"], ["2", "c", "y"]], columns=["id", "keywords", "keywords"])
+    text = refused(solution, twice, task="keywords")
+    assert "the column keywords twice" in text
+    half = pd.DataFrame({"id": ["1", "2"], "keywords": ["a\ud800", "c"]})
+    text = refused(solution, half, task="keywords")
+    assert "line 2 (id 1), column keywords" in text and "lone surrogate" in text and "\\ud800" in text
+    text.encode("utf-8")

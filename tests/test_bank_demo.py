@@ -21,7 +21,7 @@ def test_an_existing_split_is_kept_unless_forced(tmp_path):
     shutil.copytree(ROOT / "reference_data", copy / "reference_data")
     (copy / "reference_data" / "boards.csv").write_text("id,board\n", encoding="utf-8")
     proc = organizer("boards", copy, "--seed", "7")
-    assert proc.returncode == 1 and "--force" in proc.stderr
+    assert proc.returncode == 2 and "--force" in proc.stderr and proc.stderr.count("\n") == 1
     assert (copy / "reference_data" / "boards.csv").read_text(encoding="utf-8") == "id,board\n"
     assert organizer("boards", copy, "--seed", "7", "--force").returncode == 0
     assert len((copy / "reference_data" / "boards.csv").read_text(encoding="utf-8").splitlines()) == 5001

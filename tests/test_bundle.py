@@ -158,6 +158,21 @@ def test_bundle_cli_writes_what_the_library_builds(tmp_path):
     proc = run_tool("bundle", ROOT, tmp_path / "b.zip")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "b.zip").read_bytes() == built(ROOT)
+    # what was written comes first, then what the linter says of it
+    assert proc.stdout.splitlines() == ["wrote %s (v1)" % (tmp_path / "b.zip"),
+                                        "%s: 0 error(s), 0 warning(s)" % (tmp_path / "b.zip")], proc.stdout
+
+
+def test_a_bundle_with_errors_is_written_and_said_to_have_them(tmp_path):
+    copy = broken_copy(tmp_path)
+    _edit(copy / "competition.yaml", "competition_docker_image: codalab/codalab-legacy:py312",
+          "competition_docker_image: codalab/codalab-legacy:py3")
+    out = tmp_path / "b.zip"
+    proc = run_tool("bundle", copy, out)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1 and out.is_file(), proc.stdout
+    assert lines[0] == "wrote %s (v1)" % out and "[docker-image-old]" in lines[1], lines
+    assert lines[-1] == "%s has errors (above): fix them before uploading it" % out, lines
 
 
 # -- the linter finds every problem at once --------------------------------------------------------------

@@ -70,4 +70,4 @@ def test_participant_errors(tmp_path, label, content, fragments):
 
 def test_undecodable_bytes(tmp_path):
     assert_participant_error(submit(tmp_path, csv_of(GOOD).encode("utf-8") + b"\xff\xfe\x80\n"),
-                             "line 4: byte 53 (0xff) cannot be read as UTF-8 text", "the rest of the file is UTF-8")
+                             "line 4: byte 1 of the line (0xff) cannot be read as UTF-8 text", "the rest of the file is UTF-8")

@@ -47,7 +47,7 @@ def write(tmp_path, name, header, rows):
 
 
 def warnings_of(lines):
-    return [l[4:] for l in lines[2:]] if len(lines) > 1 else []
+    return [l[4:] for l in lines[1:] if l.startswith("  - ")]
 
 
 # -- keywords ------------------------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def test_keywords_joined_by_another_separator_are_a_warning_and_score_far_lower(
     bad = write(tmp_path, "semicolons.csv", "id,keywords",
                 ["%s,%s" % (r["id"], r["keywords"].replace("_", ";")) for r in rows])
     lines, code = validate("keywords", bad)
-    assert code == 0 and "no problems found" in lines[0]
+    assert code == 0 and lines[0].startswith("semicolons.csv: valid (checked against the 1,500 test items)")
     joined = [w for w in warnings_of(lines) if "joined by ';'" in w]
     assert len(joined) == 1 and "this task joins them with '_'" in joined[0] and "Join the keywords" in joined[0]
     # what the warning is about: the platform accepts the file, and it scores far lower
@@ -164,9 +164,10 @@ def test_bank_one_class_and_no_entity_in_english_and_chinese(tmp_path):
         "Predict the class of each comment.",
         "every tag is O, so no entity is predicted: the entity F1, 50% of the score, will be 0. Tag the entities "
         "with B-<type> and I-<type>."]
-    assert lines[1] == "plain.csv: 2 warning(s): the file is valid and can be uploaded, but it will score badly:"
+    assert lines[0] == ("plain.csv: valid (checked against the 5,000 test items) and can be uploaded, but 2 "
+                        "warning(s) say it will score badly:")
     lines, code = validate("bank", path, dict(board_a_config("bank"), language="zh"))
-    assert code == 0 and lines[1] == "plain.csv：2 条警告：文件合法，可以上传，但得分会很低："
+    assert code == 0 and lines[0] == "plain.csv：合法（已对照 5,000 个测试样本检查），可以上传，但有 2 条警告，得分会很低："
     assert warnings_of(lines)[0].startswith("全部 5,000 行的类别都是 2：除非金标准也只有一个类别")
     scores = platform_scores("bank", path, tmp_path)
     assert scores["ner_f1"] == 0 and scores["kappa"] == 0
@@ -303,6 +304,8 @@ def test_an_upload_holding_a_metadata_file_at_its_top_is_warned_and_still_scores
         archive.writestr("metadata", "notes: my run\n")
     lines, code = validate("bank", upload)
     assert code == 0 and lines[-1].startswith("warning: upload.zip holds a file named metadata at its top")
+    assert lines[0] == ("upload.zip: the predictions are valid (checked against the 5,000 test items), but see the "
+                        "warning on the upload below.") and len(lines) == 2, lines
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "metadata.yaml").write_text("x: 1\n", encoding="utf-8")

@@ -7,6 +7,7 @@ per-sample scores (computed with plain Python sets): Algorithm 1 of Blum and Har
 and the authors' rule (std of the per-sample differences / sqrt(n)) for the parameter-free Ladder.
 """
 import json
+import os
 import shutil
 
 import numpy as np
@@ -293,3 +294,54 @@ def test_a_local_run_with_the_ladder_is_a_first_submission(tmp_path):
     value = float(np.floor(exact(rows).mean() / 0.05 + 0.5) * 0.05)
     assert read_scores(tmp_path / "out")["macro_f1"] == pytest.approx(value, abs=1e-9)
     assert not (tmp_path / "out" / "private").exists()
+
+
+DAMAGED_STATES = {
+    "a number": b"5", "a string": b'"state"', "null": b"null", "NaN": b"NaN", "released inf": None,
+    "released a string": None, "a key with a colon": None, "nested deep": b"[" * 100000 + b"]" * 100000,
+    "not UTF-8": b"\xff\xfe{", "too large": b" " * (ladder.STATE_LIMIT + 1),
+}
+
+
+def _damaged(valid, kind):
+    state = json.loads(valid)
+    if kind == "released inf":
+        state["released"] = {k: float("inf") for k in state["released"]}
+    elif kind == "released a string":
+        state["released"] = {k: "0.5" for k in state["released"]}
+    elif kind == "a key with a colon":
+        state["released"] = dict(state["released"], **{"macro_f1: 1.0\nx": 1.0})
+    else:
+        return DAMAGED_STATES[kind]
+    return json.dumps(state).encode("utf-8")
+
+
+@pytest.mark.parametrize("kind", sorted(DAMAGED_STATES) + ["a FIFO", "units claiming 10^12 rows"])
+def test_a_damaged_history_is_skipped_with_a_note_for_the_organizer(tmp_path, kind):
+    """INPUT/history is made by the platform: whatever it holds, the run never fails nor waits; a damaged state
+    is skipped (the submission is then the team's first) and said in private/history_notes.txt."""
+    program, reference = competition(tmp_path, {"ladder": "parameter_free"})
+    teams = submissions([0.30, 0.10])
+    private = dict(run_team(tmp_path / "first", program, reference, teams[:1])[0].private_zip)
+    if kind == "units claiming 10^12 rows":
+        text = "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000, 3), }".ljust(117) + "\n"
+        private["private/ladder_units.npy"] = b"\x93NUMPY\x01\x00" + bytes([len(text), 0]) + text.encode("ascii")
+    elif kind != "a FIFO":
+        private["private/ladder.json"] = _damaged(private["private/ladder.json"], kind)
+    state_file = "001/001/output/private/ladder.json"
+
+    def fifo(inp):
+        (inp / "history" / state_file).unlink()
+        os.mkfifo(inp / "history" / state_file)
+
+    sub = bundle.zip_bytes({"answer.csv": as_csv(teams[1]).encode("utf-8")})
+    run = run_v1(tmp_path / "second", program, reference, sub, phase=1, submission=2,
+                 history={(1, 1): bundle.zip_bytes(private)}, prepare=fifo if kind == "a FIFO" else None)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    notes = run.private_zip["private/history_notes.txt"].decode("utf-8")
+    if kind == "units claiming 10^12 rows":   # the state is sound, its best's counts are not: they are not used
+        assert "ladder_units.npy skipped" in notes
+        return
+    alone = run_v1(tmp_path / "alone", program, reference, sub, phase=1, submission=1)
+    assert run.scores_txt == alone.scores_txt   # scored as the team's first submission
+    assert "ladder.json skipped" in notes

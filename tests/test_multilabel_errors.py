@@ -27,7 +27,7 @@ def _run(tmp_path, submission, config=CONFIG, name="sub.csv"):
     ("id,labels,scores\n001,joy,0.5\n002,anger,-inf\n003,,\n", ["line 3 (id 002)", "'-inf'"]),
     ("id,labels,scores\n001,joy fear,0.5\n002,anger,1\n003,,\n", ["1 scores for 2 labels"]),
     ("id,labels\n001,joy\n002,anger\n003,\n", None),  # valid: an empty cell is an empty prediction
-    ("id,label\n001,joy\n", ["the columns are id,label but must be exactly id,labels"]),
+    ("id,label\n001,joy\n", ["the columns are id,label but must be exactly id,labels or id,labels,scores."]),
     ("id,labels,probability\n001,joy,1\n", ["must be exactly id,labels"]),
 ])
 def test_submission_errors(tmp_path, submission, fragments):
@@ -79,3 +79,35 @@ def test_encodings_with_a_scores_column(tmp_path, encoding):
     assert proc.returncode == 0, proc.stderr
     # sets 001 {joy, fear}, 002 {anger}, 003 {}: 2 right of 3 predicted, 4 gold: F1 = 2 (2/3)(1/2) / (2/3 + 1/2) = 4/7
     assert read_scores(tmp_path / "out")["micro_f1"] == pytest.approx(4 / 7, abs=1e-9)
+
+
+def test_a_latin1_file_read_as_gb18030_says_so_when_its_values_fail(tmp_path):
+    """'\xe9joy' in Latin-1 is no UTF-8 but valid GB18030 (0xe9 0x6a is one character): the label then fails, and
+    the line says which codec was guessed and to save the file as UTF-8."""
+    latin1 = "id,labels\n001,\xe9joy\n002,anger\n003,\n".encode("latin-1")
+    assert "\xe9joy".encode("latin-1").decode("gb18030") == "\u9596oy"   # the codec's own reading, not ours
+    line = assert_participant_error(_run(tmp_path / "a", latin1), "label 1 is '\u9596oy'",
+                                    "(sub.csv is not UTF-8, so it was read as GB18030; if its text looks garbled "
+                                    "here, save it as UTF-8.)")
+    assert line.count("GB18030") == 1
+    # a UTF-8 file with the same mistake gets no word on codecs
+    line = assert_participant_error(_run(tmp_path / "b", "id,labels\n001,\u9596oy\n002,anger\n003,\n"), "not a label")
+    assert "GB18030" not in line
+
+
+def test_the_offline_check_notes_the_guessed_codec_after_the_problems(tmp_path):
+    from scorer.public_check import check, report_lines
+
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "test_public.csv").write_text("id,text\n001,a\n002,b\n003,c\n", encoding="utf-8")
+    (public / "labels.txt").write_text(LABELS, encoding="utf-8")
+    sub = tmp_path / "sub.csv"
+    sub.write_bytes("id,labels\n001,\xe9joy\n002,anger\n003,\n".encode("latin-1"))
+    lines, code = report_lines(check(str(sub), str(public), {"task": "multilabel"}), "sub.csv")
+    assert code == 1 and lines[0] == "sub.csv: 1 problem(s) found:", lines
+    assert lines[-1] == ("note: sub.csv is not UTF-8, so it was read as GB18030; if its text looks garbled in the "
+                         "problems above, save it as UTF-8."), lines
+    sub.write_bytes("id,labels\n001,\u9596oy\n002,anger\n003,\n".encode("utf-8"))
+    lines, code = report_lines(check(str(sub), str(public), {"task": "multilabel"}), "sub.csv")
+    assert code == 1 and not [l for l in lines if "GB18030" in l], lines

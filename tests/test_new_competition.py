@@ -228,29 +228,52 @@ def new(*argv):
     return main([str(a) for a in argv])
 
 
-def test_new_refuses_a_folder_that_is_not_empty_and_a_dev_set_sharing_test_ids(tmp_path):
+def refused(capsys, *argv):
+    """The one line ``python3 -m organizer new`` ends with (exit code 2), in process."""
+    from organizer.__main__ import run
+
+    capsys.readouterr()
+    code = run("new", [str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("organizer new: "), (code, err)
+    return err
+
+
+def test_new_refuses_a_folder_that_is_not_empty_and_a_dev_set_sharing_test_ids(tmp_path, capsys):
     gold = tiny_multilabel(tmp_path / "data")
     labels = tmp_path / "data" / "labels.txt"
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine", encoding="utf-8")
-    with pytest.raises(SystemExit, match="exists and is not empty"):
-        new("multilabel", gold, tmp_path / "busy", "--title", "T", "--labels", labels)
+    assert "is not empty" in refused(capsys, "multilabel", gold, tmp_path / "busy", "--title", "T", "--labels", labels)
     assert (tmp_path / "busy" / "notes.txt").read_text(encoding="utf-8") == "mine"
-    with pytest.raises(SystemExit, match="share 30 id"):
-        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels, "--dev-gold", gold)
-    with pytest.raises(SystemExit, match="needs --labels"):
-        new("multilabel", gold, tmp_path / "c", "--title", "T")
-    with pytest.raises(SystemExit, match="options.k"):
-        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels, "--option", "k=0")
+    assert "share 30 id" in refused(capsys, "multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels,
+                                    "--dev-gold", gold)
+    assert "needs --labels" in refused(capsys, "multilabel", gold, tmp_path / "c", "--title", "T")
+    assert "options.k" in refused(capsys, "multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels,
+                                  "--option", "k=0")
     assert not (tmp_path / "c").exists()
 
 
-def test_new_a_gold_that_does_not_load_leaves_nothing_behind(tmp_path):
+def test_new_warns_of_declared_labels_no_gold_sample_has(tmp_path, capsys):
+    gold = tiny_multilabel(tmp_path / "data")
+    labels = tmp_path / "data" / "labels.txt"
+    labels.write_text("joy\nanger\nfear\nsurprise\nlove\n", encoding="utf-8")   # the gold has joy, anger, fear
+    capsys.readouterr()
+    assert new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", labels) == 0
+    out = capsys.readouterr().out
+    assert "warning: reference_data/gold.csv: 2 class(es) of the label list have no gold sample: surprise, love." \
+        in out.splitlines(), out
+    labels.write_text("joy\nanger\nfear\n", encoding="utf-8")
+    assert new("multilabel", gold, tmp_path / "d", "--title", "T", "--labels", labels) == 0
+    assert "warning:" not in capsys.readouterr().out
+
+
+def test_new_a_gold_that_does_not_load_leaves_nothing_behind(tmp_path, capsys):
     gold = tiny_multilabel(tmp_path / "data")
     gold.write_text(gold.read_text(encoding="utf-8").replace("anger fear", "anger sorrow"), encoding="utf-8")
-    with pytest.raises(SystemExit, match="the gold does not load: .*'sorrow' is not in labels.txt"):
-        new("multilabel", gold, tmp_path / "c", "--title", "T", "--labels", tmp_path / "data" / "labels.txt")
-    assert not (tmp_path / "c").exists()
+    err = refused(capsys, "multilabel", gold, tmp_path / "c", "--title", "T", "--labels", tmp_path / "data" / "labels.txt")
+    assert "the gold %s does not load" % gold in err and "'sorrow' is not in labels.txt" in err
+    assert not (tmp_path / "c").exists() and not list(tmp_path.glob(".c-*"))
 
 
 def test_new_options_reach_the_configs_the_columns_and_the_texts(tmp_path):

@@ -25,7 +25,7 @@ from organizer.phase_data import PhaseDataError, keep_units, phase_entries
 from scorer import report
 from scorer.api import Competition
 from scorer.errors import ConfigError, ReferenceDataError
-from scorer.tables import _table
+from scorer.tables import table_of
 from scorer.tasks import families
 from scorer.tasks.base import UnitFile
 
@@ -181,31 +181,23 @@ def test_the_gold_and_the_public_inputs_must_describe_the_same_units(tmp_path):
     with pytest.raises(ReferenceDataError, match="1 unit\\(s\\) of the gold are not in the public test inputs"):
         Competition.open(str(_phase(tmp_path / "a", drop_public_row)))
 
-    def longer_text(entries):   # a text of another length than the gold's tags
-        rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
-        gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
-        for row in rows:
-            if row[0] == gold_ids[3]:
-                row[1] += "！"
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows(rows)
-        entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
+    def text_of(which, change):   # the public text of one gold unit, changed
+        def edit(entries):
+            rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
+            gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
+            for row in rows:
+                if row[0] == gold_ids[which]:
+                    row[1] = change(row[1])
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerows(rows)
+            entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
+        return edit
 
+    # a text of another length than the gold's tags: longer, or shorter
     with pytest.raises(ReferenceDataError, match="tags in the gold for a text of"):
-        Competition.open(str(_phase(tmp_path / "b", longer_text)))
-
-    def shorter_text(entries):
-        rows = list(csv.reader(io.StringIO(entries["public/test_public.csv"].decode("utf-8"))))
-        gold_ids = [line.split(",")[0] for line in entries["gold.csv"].decode("utf-8").splitlines()[1:]]
-        for row in rows:
-            if row[0] == gold_ids[-1]:
-                row[1] = row[1][:-1]
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerows(rows)
-        entries["public/test_public.csv"] = buf.getvalue().encode("utf-8")
-
+        Competition.open(str(_phase(tmp_path / "b", text_of(3, lambda text: text + "！"))))
     with pytest.raises(ReferenceDataError, match="tags in the gold for a text of"):
-        Competition.open(str(_phase(tmp_path / "b2", shorter_text)))
+        Competition.open(str(_phase(tmp_path / "b2", text_of(-1, lambda text: text[:-1]))))
 
     def no_public(entries):
         del entries["public/test_public.csv"]
@@ -278,12 +270,12 @@ def test_kept_rows_read_back_as_the_engine_read_them(rows, sep, keep):
     csv.writer(buf, delimiter=sep, lineterminator="\n").writerows([("id", "a", "b")] + list(rows))
     data = buf.getvalue().encode("utf-8")
     try:
-        before = _table(data, "g.csv", ["id"])
+        before = table_of(data, "g.csv", ["id"])
     except ReferenceDataError:
         return   # a file the engine refuses is refused the same way by the organizer tools
     ids = before.cells("id").strip().to_objects().tolist()
     units = {u for k, u in enumerate(ids) if keep >> (k % 8) & 1}
-    after = _table(keep_units(data, "g.csv", UnitFile("csv", "id", ("id", "a", "b")), units), "g.csv", ["id"])
+    after = table_of(keep_units(data, "g.csv", UnitFile("csv", "id", ("id", "a", "b")), units), "g.csv", ["id"])
     rows_kept = [k for k, u in enumerate(ids) if u in units]
     for column in ("id", "a", "b"):
         assert after.cells(column).to_objects().tolist() == [before.cells(column).to_objects()[k] for k in rows_kept]

@@ -179,3 +179,24 @@ def test_score_py_frames_its_error_in_chinese(tmp_path):
     lines = [l for l in proc.stderr.splitlines() if l.strip()]
     assert proc.returncode == 1 and len(lines) == 1 and lines[0].startswith("错误（提交文件有误）：")
     assert "'9' 不是合法的类别" in lines[0]  # the message itself is Chinese too
+
+
+@pytest.mark.parametrize("script, args", [("validate.py", ["sample_submission.csv"]),
+                                          ("score_local.py", ["dev/sample_prediction.csv", "--out", "{tmp}"])])
+def test_a_reader_that_goes_away_gets_no_traceback(kit, tmp_path, script, args):
+    """``validate.py x | head``: the pipe is closed before the tool writes; it ends quietly with its own code."""
+    argv = [sys.executable, "-E", "-s", str(kit / script)] + [a.format(tmp=tmp_path / "out") for a in args]
+    proc = subprocess.Popen(argv, cwd=str(kit), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()   # the reader is gone before the tool has imported anything
+    err = proc.stderr.read().decode("utf-8")
+    proc.stderr.close()
+    assert proc.wait(timeout=600) == 0 and err == "", err
+
+
+def test_an_organizer_command_whose_reader_goes_away_gets_no_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "organizer", "messages"], cwd=str(ROOT), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8")
+    proc.stderr.close()
+    assert proc.wait(timeout=600) == 0 and err == "", err

@@ -63,7 +63,7 @@ def test_participant_errors(tmp_path, label, content, fragments):
 
 def test_undecodable_bytes(tmp_path):
     content = csv_of(GOOD).encode("utf-8") + b"\xff\xfe\x80\n"
-    assert_participant_error(submit(tmp_path, content), "line 4: byte 64 (0xff) cannot be read as UTF-8 text",
+    assert_participant_error(submit(tmp_path, content), "line 4: byte 1 of the line (0xff) cannot be read as UTF-8 text",
                              "the rest of the file is UTF-8")
 
 

@@ -113,6 +113,11 @@ def _messages():
                 "{where}：提交的列必须是 {columns}；实际为 {found}。")
         Message("kaggle.not_json", "{where}: {value} is not valid JSON ({reason}); write {example}, or leave the "
                 "cell empty.", "{where}：{value} 不是合法的 JSON（{reason}）；请写成 {example}，或留空。")
+        Message("kaggle.repeated_column", "the submission has the column {column} twice; give each column once.",
+                "提交中 {column} 列出现了两次；每列只能出现一次。")
+        Message("kaggle.surrogate", "{where}: {value} holds half of a character (a lone surrogate), which no text "
+                "can hold; write the character whole, or remove it.",
+                "{where}：{value} 含有半个字符（孤立的代理项），文本中不能有这样的字符；请写出完整的字符，或删除它。")
         Message("kaggle.not_pairs", "{where}: {value} is not a JSON list of [View, Opinion] pairs of strings; "
                 "write {example}, or leave the cell empty.",
                 "{where}：{value} 不是由 [View, Opinion] 字符串对组成的 JSON 列表；请写成 {example}，或留空。")
@@ -386,6 +391,7 @@ def _score(solution, submission, row_id, task, metric, options, labels, language
     from scorer.discovery import SubmittedFile
     from scorer.errors import ScoringError, SubmissionError
     from scorer.i18n import error_line
+    from scorer.quoting import clip, printable
 
     messages = _messages()
     if task not in LAYOUTS:
@@ -404,14 +410,25 @@ def _score(solution, submission, row_id, task, metric, options, labels, language
 
     def refuse(problem, upload=None):
         text = _shown(problem, upload).text(lang)
-        raise ParticipantVisibleError(error_line("submission error", text, lang))
+        # escaped as score.py escapes what it prints: the host must be able to encode and show the line
+        raise ParticipantVisibleError(printable(error_line("submission error", text, lang)))
 
+    repeated = submission.columns[submission.columns.duplicated()]
+    if len(repeated):
+        refuse(messages["kaggle.repeated_column"](column=printable(clip(str(repeated[0])))))
     if row_id not in submission.columns:
         refuse(messages["kaggle.no_row_id"](column=row_id))
     sub_ids = _texts(submission[row_id])
     kept = np.flatnonzero(np.isin(sub_ids, ids))   # rows of another subset are scored in its own call
     rows = submission.iloc[kept].drop(columns=[row_id])
     lines = kept.astype(np.int64) + 2               # the header is line 1
+    for column in rows.columns:   # a lone surrogate cannot be written to the file the engine reads
+        cells = _texts(rows[column])
+        bad = np.flatnonzero(pd.Series(cells, dtype=object).str.contains(SURROGATE, regex=True).to_numpy(dtype=bool))
+        if len(bad):
+            i = int(bad[0])
+            refuse(messages["kaggle.surrogate"].at("submission.csv", int(lines[i]), unit=sub_ids[kept[i]],
+                                                   column=str(column), value=repr(clip(cells[i]))))
 
     tmp = tempfile.mkdtemp(prefix="kaggle-metric-")
     try:
@@ -439,6 +456,9 @@ def _score(solution, submission, row_id, task, metric, options, labels, language
         return float(comp.scores(sub, "all")[comp.cfg.primary_key])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+SURROGATE = "[\ud800-\udfff]"
 
 
 def _shown(problem, upload):

@@ -15,7 +15,7 @@ class BankStart(Start):
         frame = read_table(gold, GOLD, "the dev gold" if dev else "the gold")
         public = frame[["id", "text"]]
         return Items({"gold.csv": csv_bytes(frame[GOLD])}, {"test_public.csv": csv_bytes(public)},
-                     frame["id"].str.strip().tolist(), public)
+                     frame["id"].str.strip().tolist(), public, dropped=[c for c in frame.columns if c not in GOLD])
 
     def baseline(self, items, options, args):
         frame = items.inputs.copy()

@@ -6,11 +6,14 @@ files (what the starting kit shows of the same items, every answer column
 removed) and the public inputs the baseline reads. The test set and the
 optional dev set are read the same way.
 """
-import io
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List
 
-import pandas as pd
+from ..inputs import OrganizerError, read_bytes
+from scorer.errors import ReferenceDataError, ScoringError
+from scorer.tables import table_of
+from scorer.textio import decode
 
 
 @dataclass
@@ -22,6 +25,7 @@ class Items:
     units: List[str]                     # the unit ids, to refuse a dev set that shares some with the test set
     inputs: Any = None                   # what the baseline reads: public columns only
     extra: Dict[str, Any] = field(default_factory=dict)
+    dropped: List[str] = field(default_factory=list)   # columns of the organizer's file written nowhere (said)
 
 
 class Start:
@@ -64,25 +68,27 @@ class Start:
 
 # -- tables -----------------------------------------------------------------------------------------
 def read_table(path, columns, what):
-    """The table at ``path`` as strings (ids keep their leading zeros), comma- or TAB-separated by its header.
+    """The table at ``path`` as strings, read exactly as the scoring program reads a reference table (the same
+    encodings and separators; NUL bytes, damaged text and unclosed quotes refused, never cut), comma- or
+    TAB-separated by its header.
 
-    ``columns`` must be there (SystemExit naming ``what`` otherwise); other columns are kept.
+    ``columns`` must be there and the table must have rows (OrganizerError naming ``what`` otherwise); other
+    columns are kept.
     """
+    data = read_bytes(path, what)
+    needs = ("new needs a comma- or TAB-separated table with the header %s (docs/organizers.md, 'From the public "
+             "data sets to the gold format', converts the public data sets)" % ",".join(columns))
     try:
-        with open(path, "rb") as fh:
-            text = fh.read().decode("utf-8-sig")
-    except OSError as exc:
-        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
-    except UnicodeDecodeError:
-        raise SystemExit("%s %s is not UTF-8; save it as UTF-8 (new reads UTF-8 only)" % (what, path))
-    header = text.split("\n", 1)[0]
-    sep = "\t" if header.count("\t") > header.count(",") else ","
-    frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_filter=False)
-    missing = [c for c in columns if c not in frame.columns]
+        table = table_of(data, Path(path).name)
+    except ScoringError as exc:
+        raise OrganizerError("%s %s: %s; %s" % (what, path, exc.text("en").rstrip("."), needs))
+    missing = [c for c in columns if c not in table.columns]
     if missing:
-        raise SystemExit("%s %s has no column %s (its columns: %s); new needs %s"
-                         % (what, path, missing[0], ", ".join(map(str, frame.columns)), ", ".join(columns)))
-    return frame
+        raise OrganizerError("%s %s has no column %s (its columns: %s); %s"
+                             % (what, path, missing[0], ", ".join(table.columns)[:200], needs))
+    if not len(table):
+        raise OrganizerError("%s %s has a header but no row; give one row per test item" % (what, path))
+    return table.frame
 
 
 def csv_bytes(frame):
@@ -96,14 +102,17 @@ def text_columns(frame, answers):
 
 
 def lines_file(path, what):
-    """The non-empty stripped lines of a text file (a list of labels, of views, ...)."""
+    """The non-empty stripped lines of a text file (a list of labels, of views, ...), decoded as the scoring
+    program decodes text (NUL and damaged bytes refused)."""
+    data = read_bytes(path, what)
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            return [line.strip() for line in fh.read().splitlines() if line.strip()]
-    except OSError as exc:
-        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
-    except UnicodeDecodeError:
-        raise SystemExit("%s %s is not UTF-8; save it as UTF-8" % (what, path))
+        text = decode(data, Path(path).name, ReferenceDataError)
+    except ScoringError as exc:
+        raise OrganizerError("%s %s: %s" % (what, path, exc.text("en")))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise OrganizerError("%s %s holds no line; give one name per line" % (what, path))
+    return lines
 
 
 def code_list(values, lang="en"):

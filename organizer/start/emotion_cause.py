@@ -9,8 +9,12 @@ every answer). Baseline: every utterance whose text holds "!" feels joy,
 caused by itself (subtask 1: its whole text; subtask 2: its number).
 """
 import json
+from pathlib import Path
 
+from ..inputs import OrganizerError, read_bytes
 from .base import Items, Start
+from scorer.errors import ReferenceDataError, ScoringError
+from scorer.tasks._ecac_io import read_json
 
 PUBLIC_CONVERSATION = ("conversation_ID", "conversation")
 PUBLIC_UTTERANCE = ("utterance_ID", "text", "speaker", "video_name", "video_source")
@@ -79,18 +83,17 @@ class EmotionCauseStart(Start):
 
 
 def _load(path, what):
+    """A gold file's JSON, read as the scoring program reads it (encodings, depth, damage refused)."""
+    data = read_bytes(path, what)
     try:
-        with open(path, "rb") as fh:
-            data = json.loads(fh.read().decode("utf-8-sig"))
-    except OSError as exc:
-        raise SystemExit("cannot read %s %s (%s)" % (what, path, exc.strerror))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise SystemExit("%s %s is not UTF-8 JSON (%s)" % (what, path, exc))
-    if not isinstance(data, list) or not all(isinstance(c, dict) and isinstance(c.get("conversation"), list)
-                                             for c in data):
-        raise SystemExit("%s %s is not a list of conversations ({\"conversation_ID\", \"conversation\": [...], "
-                         "\"%s\": [...]})" % (what, path, PAIRS))
-    return data
+        value = read_json(data, Path(path).name, ReferenceDataError)
+    except ScoringError as exc:
+        raise OrganizerError("%s %s: %s" % (what, path, exc.text("en")))
+    if not isinstance(value, list) or not value or not all(
+            isinstance(c, dict) and isinstance(c.get("conversation"), list) for c in value):
+        raise OrganizerError("%s %s is not a non-empty list of conversations ({\"conversation_ID\", \"conversation\": "
+                             "[...], \"%s\": [...]})" % (what, path, PAIRS))
+    return value
 
 
 def _dump(value):

@@ -41,7 +41,8 @@ class ViewSentimentStart(Start):
         public = sentences[["SentenceId"] + text_columns(sentences, ("SentenceId",))]
         return Items({"gold.csv": csv_bytes(frame[GOLD]), "sentences.csv": csv_bytes(sentences[["SentenceId"]])},
                      {"test_public.csv": csv_bytes(public), "views.txt": self.views_txt(args)},
-                     sentences["SentenceId"].str.strip().tolist(), public)
+                     sentences["SentenceId"].str.strip().tolist(), public,
+                     dropped=[c for c in frame.columns if c not in GOLD])
 
     def views_txt(self, args):
         return ("\n".join(self.views(args)) + "\n").encode("utf-8")
@@ -50,8 +51,7 @@ class ViewSentimentStart(Start):
         if not args.views:
             raise SystemExit("view_sentiment needs --views FILE: the views participants get (one per line, or a "
                              "table with a View column); the kit ships it as views.txt")
-        with open(args.views, encoding="utf-8-sig") as fh:
-            header = fh.readline()
+        header = lines_file(args.views, "the views file")[0]
         if "View" in header.replace(",", "\t").split("\t") or "View" in header.split():
             views = read_table(args.views, ["View"], "the views file")["View"].str.strip().tolist()
         else:

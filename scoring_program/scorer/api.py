@@ -27,11 +27,12 @@ Example (the shipped bank competition's board-A reference folder)::
 two, faster: the reference loads on a second thread while the submission's
 own work (``family.parse_submission``: reading, cutting, coding) runs.
 """
+import contextlib
 import os
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from . import background
+from . import background, textio
 import numpy as np
 
 from .boards import Boards, load_boards
@@ -86,7 +87,8 @@ class Task:
 
     def read_files(self, files: Dict[str, Optional[SubmittedFile]]):
         """The submission made of ``files`` (slot -> SubmittedFile); SubmissionError at its first problem."""
-        return self.read_parsed(self.family.parse_submission(files, self.cfg))
+        with _guess_named():
+            return self.read_parsed(self.family.parse_submission(files, self.cfg))
 
     def read_parsed(self, parsed):
         """The submission from what ``family.parse_submission`` made of its files; SubmissionError at its first
@@ -101,20 +103,39 @@ class Task:
         return self.collect(res_dir)[1]
 
     def collect(self, res_dir):
-        """(the submission or None, every problem in file and line order): one read, nothing stops it early.
+        """(the submission or None, every problem in file and line order, notes on them): one read, nothing
+        stops it early.
 
-        The submission is there only when there is no problem (the offline check then asks for advice).
+        The submission is there only when there is no problem (the offline check then asks for advice). The
+        notes, only beside problems, name the codec guessed for a file that is not UTF-8.
         """
         files = self.submitted_files(res_dir)
         problems = Problems(SubmissionError, collect=True)
         submission = None
-        try:
-            parsed = self.family.parse_submission(files, self.cfg)
-            submission = self.family.read_submission(parsed, self.contract, self.cfg, problems)
-        except SubmissionError as exc:  # a problem that leaves the rest unreadable ends the list
-            problems.found.append(exc.problem)
+        with textio.guesses() as guessed:
+            try:
+                parsed = self.family.parse_submission(files, self.cfg)
+                submission = self.family.read_submission(parsed, self.contract, self.cfg, problems)
+            except SubmissionError as exc:  # a problem that leaves the rest unreadable ends the list
+                problems.found.append(exc.problem)
         found = problems.sorted([f.name for f in files.values() if f is not None])
-        return (None if found else submission), found
+        # the codec guessed for a file may be why its values are wrong: said once, after them
+        notes = [textio.READ_AS_NOTE(file=name, codec=codec) for name, codec in guessed] if found else []
+        return (None if found else submission), found, notes
+
+
+@contextlib.contextmanager
+def _guess_named():
+    """A submission problem met after a file of the submission was read with a guessed codec names that codec:
+    a Latin-1 file read as GB18030 shows its values garbled, and the participant should know why."""
+    with textio.guesses() as guessed:
+        try:
+            yield
+        except SubmissionError as exc:
+            if not guessed or exc.problem.key.startswith("text."):
+                raise
+            name, codec = guessed[0]
+            raise type(exc)(textio.READ_AS(problem=exc.problem, file=name, codec=codec)) from None
 
 
 @dataclass
@@ -179,13 +200,14 @@ class Competition(Task):
             raise
         size = reference_bytes(cfg, family.submission_slots) + sum(f.size for f in files.values() if f is not None)
         loading = (background.start if size <= OVERLAP_BYTES else background.now)(cls.of, cfg)
-        try:
-            parsed = family.parse_submission(files, cfg)
-        except BaseException:
-            loading.result()  # the reference's own error comes first
-            raise
-        comp = loading.result()
-        return comp, comp.read_parsed(parsed)
+        with _guess_named():
+            try:
+                parsed = family.parse_submission(files, cfg)
+            except BaseException:
+                loading.result()  # the reference's own error comes first
+                raise
+            comp = loading.result()
+            return comp, comp.read_parsed(parsed)
 
     def score(self, submission, board=None) -> Result:
         """The Result of ``submission`` on ``board`` (default: the config's board)."""

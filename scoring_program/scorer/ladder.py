@@ -42,7 +42,9 @@ organizer tool ``python3 -m organizer ladder`` keeps the state itself instead
 """
 import io
 import json
+import math
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Dict, Optional
 
@@ -71,9 +73,33 @@ class State:
         return json.dumps(self.__dict__, indent=1, sort_keys=True) + "\n"
 
     @classmethod
-    def from_json(cls, text):
-        raw = json.loads(text)
-        return cls(**{k: raw[k] for k in cls.__dataclass_fields__ if k in raw})
+    def from_json(cls, text, keys=None):
+        """The state a run wrote; ValueError when the text is not one (any damage: the history comes from outside).
+
+        ``keys``: the leaderboard keys a released score may have (None: any key without a colon).
+        """
+        try:
+            raw = json.loads(text)
+        except RecursionError:
+            raise ValueError("nested too deep")
+        if not isinstance(raw, dict):
+            raise ValueError("not a mapping")
+        state = cls(**{k: raw[k] for k in cls.__dataclass_fields__ if k in raw})
+        released = state.released
+        if not isinstance(released, dict) or not all(
+                isinstance(k, str) and ":" not in k and (keys is None or k in keys) and _finite(v)
+                for k, v in released.items()):
+            raise ValueError("released is not a mapping of leaderboard keys to numbers")
+        if not isinstance(state.key, str) or not isinstance(state.improved, bool) \
+                or not (state.best is None or _finite(state.best)) \
+                or not all(n is None or (isinstance(n, int) and not isinstance(n, bool))
+                           for n in (state.submission, state.best_submission)):
+            raise ValueError("a field has the wrong type")
+        return state
+
+
+def _finite(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def run_metadata(input_dir):
@@ -84,7 +110,7 @@ def run_metadata(input_dir):
             return None, None
         with open(path, "rb") as fh:
             meta = yaml.safe_load(fh.read().decode("utf-8", "replace"))
-    except (OSError, yaml.YAMLError):
+    except (OSError, yaml.YAMLError, RecursionError):
         return None, None
     if not isinstance(meta, dict):
         return None, None
@@ -114,29 +140,66 @@ def history(input_dir, phase, before):
     return sorted(found)
 
 
-def previous(input_dir, key):
-    """(state to continue, per-unit counts of its best submission or None) from the history, or (None, None)."""
+def previous(input_dir, key, keys=None, notes=None):
+    """(state to continue, per-unit counts of its best submission or None) from the history, or (None, None).
+
+    The history is made by the platform from earlier runs: what is not a regular file of a sane size, or does
+    not read as a state of ``keys``, is skipped, and said in ``notes`` (a list) for the organizer.
+    """
     phase, number = run_metadata(input_dir)
     entries = history(input_dir, phase, number)
     by_number = dict(entries)
-    for _, output in reversed(entries):
+    notes = [] if notes is None else notes
+    for submission, output in reversed(entries):
         path = os.path.join(output, "private", STATE_FILE)
+        if not os.path.lexists(path):
+            continue
         try:
-            with open(path, encoding="utf-8") as fh:
-                state = State.from_json(fh.read())
-        except (OSError, ValueError, TypeError):
+            state = State.from_json(_small_file(path, STATE_LIMIT).decode("utf-8"), keys)
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            notes.append("history of submission %d: %s skipped (%s)" % (submission, STATE_FILE, exc))
             continue
         if state.key != key:
             continue
         units = None
         if state.best_submission in by_number:
+            units_path = os.path.join(by_number[state.best_submission], "private", UNITS_FILE)
             try:
-                units = np.load(os.path.join(by_number[state.best_submission], "private", UNITS_FILE),
-                                allow_pickle=False)
-            except (OSError, ValueError):
-                units = None
+                units = _units_table(units_path)
+            except (OSError, ValueError) as exc:
+                notes.append("history of submission %d: %s skipped (%s)" % (state.best_submission, UNITS_FILE, exc))
         return state, units
     return None, None
+
+
+STATE_LIMIT = 1 << 20          # a state is a few hundred bytes
+UNITS_LIMIT = 1 << 31          # per-unit counts: units x counts x 8 bytes
+
+
+def _small_file(path, limit):
+    """The bytes of a regular file of at most ``limit`` bytes (ValueError otherwise: never a FIFO opened)."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError("%d bytes, more than %d" % (info.st_size, limit))
+    with open(path, "rb") as fh:
+        return fh.read(limit + 1)
+
+
+def _units_table(path):
+    """A saved per-unit table: a 2-D float array whose header matches the file's size."""
+    data = _small_file(path, UNITS_LIMIT)
+    buffer = io.BytesIO(data)
+    version = np.lib.format.read_magic(buffer)
+    readers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    if version not in readers:
+        raise ValueError("a .npy file of version %d.%d" % version)
+    shape, fortran, dtype = readers[version](buffer)
+    if dtype != np.dtype(float) or len(shape) != 2 or \
+            int(np.prod(shape, dtype=object)) * dtype.itemsize != len(data) - buffer.tell():
+        raise ValueError("not a table of this run's shape")
+    return np.load(io.BytesIO(data), allow_pickle=False)
 
 
 def rounded(value, step):

@@ -41,8 +41,12 @@ OK = Message("kit.ok", "{file}: no problems found (checked against the {n} test 
 FOUND = Message("kit.found", "{file}: {n} problem(s) found:", "{file}：发现 {n} 个问题：")
 NOT_SHOWN = Message("kit.not_shown", "... and {n} more problem(s) not shown; fix the ones above and run validate.py "
                     "again.", "……另有 {n} 个问题未显示；请先修正以上问题，再运行 validate.py。")
-WARNINGS = Message("kit.warnings", "{file}: {n} warning(s): the file is valid and can be uploaded, but it will score "
-                   "badly:", "{file}：{n} 条警告：文件合法，可以上传，但得分会很低：")
+WARNINGS = Message("kit.warnings", "{file}: valid (checked against the {units} test items) and can be uploaded, but "
+                   "{n} warning(s) say it will score badly:",
+                   "{file}：合法（已对照 {units} 个测试样本检查），可以上传，但有 {n} 条警告，得分会很低：")
+UPLOAD_WARNED = Message("kit.upload_warned", "{file}: the predictions are valid (checked against the {units} test "
+                        "items), but see the warning on the upload below.",
+                        "{file}：预测合法（已对照 {units} 个测试样本检查），但请看下面关于上传文件本身的警告。")
 NO_PUBLIC = Message("kit.no_public", "cannot find the public test inputs {name} in {folder}; run this from the "
                     "starting kit or pass --public.",
                     "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。")
@@ -69,6 +73,7 @@ DEV_CONTEXT = Message("kit.dev_context", "{message} (score_local.py checks again
                       "test set means its {n} dev items.)",
                       "{message}（score_local.py 对照 {folder} 中的开发集检查：这里的测试集指其中的 {n} 个开发样本。）")
 WARNING_LINE = Message("kit.warning_line", "warning: {text}", "警告：{text}")
+NOTE_LINE = Message("kit.note_line", "note: {text}", "注意：{text}")
 UPLOAD_METADATA = Message(
     "kit.upload_metadata", "{file} holds a file named {name} at its top: Codabench runs an upload with such a file as a "
     "program instead of scoring it as results, and the submission fails before it is scored (CodaLab v1 ignores it); "
@@ -87,6 +92,7 @@ class CheckResult:
     language: str = "en"
     fatal: Optional[str] = None   # the check itself could not run (no inputs, no config): why
     upload: List[Problem] = field(default_factory=list)   # about the upload itself, said whatever its content
+    notes: List[Problem] = field(default_factory=list)    # beside the problems: how a file was read
 
 
 def check(submission, public_dir, raw_config):
@@ -104,11 +110,11 @@ def check(submission, public_dir, raw_config):
     units, lang = len(task.contract.units), task.cfg.language
     with as_res_dir(submission) as res_dir:
         try:
-            submission_read, problems = task.collect(res_dir)
+            submission_read, problems, notes = task.collect(res_dir)
         except SubmissionError as exc:  # no file to check at all
             return CheckResult([exc.problem], [], units, lang, upload=upload_warnings(submission))
     warnings = [] if problems else task.family.advice(submission_read, task.contract, task.cfg)
-    return CheckResult(problems, warnings, units, lang, upload=upload_warnings(submission))
+    return CheckResult(problems, warnings, units, lang, upload=upload_warnings(submission), notes=notes)
 
 
 def upload_warnings(submission):
@@ -141,11 +147,17 @@ def report_lines(result, name, limit=MAX_LINES):
         hidden = sum(n for _, n in shown[limit:])
         if hidden:
             lines.append("  " + NOT_SHOWN(n=count(hidden)).text(lang))
+        lines += [NOTE_LINE(text=note.text(lang)).text(lang) for note in result.notes]
         return lines + upload, 1
-    lines = [OK(file=name, n=count(result.units)).text(lang)]
+    # said once: valid with nothing to add, valid but scoring badly, or valid but uploaded in a way that fails
+    units = count(result.units)
     if result.warnings:
-        lines.append(WARNINGS(file=name, n=len(result.warnings)).text(lang))
+        lines = [WARNINGS(file=name, units=units, n=len(result.warnings)).text(lang)]
         lines += ["  - " + w.text(lang) for w in result.warnings]
+    elif upload:
+        lines = [UPLOAD_WARNED(file=name, units=units).text(lang)]
+    else:
+        lines = [OK(file=name, n=units).text(lang)]
     return lines + upload, 0
 
 

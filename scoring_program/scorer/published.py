@@ -15,8 +15,8 @@
 >>> round_all({"f1": 0.123456}, 3), round_all({"f1": 0.123456}, None)
 ({'f1': 0.123}, {'f1': 0.123456})
 """
-from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -35,6 +35,7 @@ class History:
     best_units: Optional[np.ndarray] = None
     number: Optional[int] = None   # this submission's number (None: unknown)
     key: str = ""                  # the settings a state belongs to (a state of other settings is not continued)
+    notes: List[str] = field(default_factory=list)   # what the history held that is no state of this run (skipped)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Published:
     bounds: Optional[Tuple[float, float]] = None   # the primary score's interval, rounded as the scores
     ladder_state: Optional[ladder.State] = None    # the Ladder's state after this submission (None: no Ladder)
     table: Optional[np.ndarray] = None             # the primary's per-unit counts when the Ladder needed them
+    ladder_history_notes: List[str] = field(default_factory=list)   # for the organizer: the history's skipped parts
 
     @property
     def sealed(self):
@@ -73,9 +75,10 @@ def publish(comp, submission, history=None, settings=None, interval=True, sectio
     exact = ordered_scores(result.scores, cfg.primary_key)
     settings = settings if settings is not None else ladder_settings(cfg)
     if settings is not None:
-        state, table = release(comp, result, exact, history or History(), settings)
+        history = history or History()
+        state, table = release(comp, result, exact, history, settings)
         return Published(round_all(ordered_scores(state.released, cfg.primary_key), settings.round_to), result,
-                         ladder_state=state, table=table)
+                         ladder_state=state, table=table, ladder_history_notes=list(history.notes))
     digits = rounding(cfg)
     if interval and sections and callable(result.sections):   # the sections take time: the interval meanwhile
         drawing = background.start(primary_interval, comp, result)

@@ -22,6 +22,15 @@ def printable(text):
     return _UNSAFE.sub(_escape, str(text))
 
 
+def has_unsafe(text):
+    """True when ``printable`` would escape a character of ``text``.
+
+    >>> has_unsafe("a b"), has_unsafe("a\u200bb")
+    (False, True)
+    """
+    return _UNSAFE.search(text) is not None
+
+
 def _escape(match):
     code = ord(match.group(0))
     return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code

@@ -23,8 +23,9 @@ PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the com
 PRIVATE_FAILURE = "private_failure.txt"
 PROVENANCE = "provenance.json"
 # every file a run may write in private/ (cleared at the start of a run, as the scores are)
+HISTORY_NOTES = "history_notes.txt"
 PRIVATE_FILES = ("reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
-                 ladder.STATE_FILE, ladder.UNITS_FILE)
+                 HISTORY_NOTES, ladder.STATE_FILE, ladder.UNITS_FILE)
 
 LADDER_TITLE = Message("report.ladder.title", "Public board: the Ladder", "公开榜单：Ladder 机制")
 LADDER_FIXED = Message(
@@ -90,10 +91,13 @@ def run(input_dir, output_dir):
 
 
 def _ladder_history(comp, input_dir):
-    """The team's Ladder state from CodaLab v1's INPUT/history/ (none elsewhere: a first submission)."""
-    key = provenance.file_digest(find_config(comp.cfg.ref_dir))
-    state, best_units = ladder.previous(input_dir, key)
-    return History(state, best_units, ladder.run_metadata(input_dir)[1], key)
+    """The team's Ladder state from CodaLab v1's INPUT/history/ (none elsewhere: a first submission); what the
+    history held that is no state of this run is skipped, and noted for the organizer."""
+    cfg = comp.cfg
+    key = provenance.file_digest(find_config(cfg.ref_dir))
+    notes = []
+    state, best_units = ladder.previous(input_dir, key, set(comp.family.leaderboard_keys(cfg.options)), notes)
+    return History(state, best_units, ladder.run_metadata(input_dir)[1], key, notes)
 
 
 def page_title(comp):
@@ -150,6 +154,8 @@ def _ladder_page(comp, published, output_dir, private, program):
     if private:
         def save():
             write_text(os.path.join(private, ladder.STATE_FILE), after.to_json())
+            if published.ladder_history_notes:   # the history held something that is no state of this run: said
+                write_text(os.path.join(private, HISTORY_NOTES), "\n".join(published.ladder_history_notes) + "\n")
             if after.improved and published.table is not None:
                 with open(os.path.join(private, ladder.UNITS_FILE), "wb") as fh:
                     fh.write(ladder.units_bytes(published.table))

@@ -26,10 +26,11 @@ import re
 import numpy as np
 
 from . import csvscan
-from .cells import Cells, Index, duplicated, factorize
+from .cells import Cells, Index, duplicated, factorize, joined
 from .errors import ReferenceDataError, clip
 from .lazy import pandas as pd
 from .problems import Message
+from .quoting import has_unsafe
 from .textio import decode_with_codec, normalise_newlines, parse_table, plain_utf8, utf8_bytes
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -53,6 +54,7 @@ HEADER_SEPARATOR = Message("table.header_separator", "{where}: the header is sep
                            "{where}：表头用 {label} 分隔；请用 {sep} 分隔各列（表头：{header}）。")
 COLUMNS = Message("table.columns", "{where}: the columns are {found} but must be exactly {expected}{hint}.",
                   "{where}：列为 {found}，必须恰好是 {expected}{hint}。")
+EITHER = Message("table.either", "{first} or {last}", "{first} 或 {last}")
 INDEX_HINT = Message("table.index_hint", " (an unnamed column usually means the index was written: use index=False)",
                      "（出现未命名的列通常是写入了行索引：请用 index=False）")
 NO_ROWS = Message("table.no_rows", "{file} has a header but no rows; write one line per test item.",
@@ -74,6 +76,15 @@ NO_REFERENCE_FILE = Message("reference.no_file", "the {slot} file {file} named i
                             "data.", None)
 NO_REFERENCE_COLUMN = Message("reference.no_column", "{file} has no column {column} (columns: {columns}).", None)
 REPEATED_REFERENCE_ID = Message("reference.repeated_id", "{file} repeats {column} {id}.", None)
+EMPTY_REFERENCE_ID = Message("reference.empty_id", "{where}: the {column} is empty; every test item needs an id that "
+                             "a submission can name.", None)
+UNPRINTABLE_REFERENCE_ID = Message("reference.unprintable_id", "{where}: the {column} {id} holds a control, zero-width "
+                                   "or direction character, which participants cannot see to copy; give it an id of "
+                                   "visible characters.", None)
+# lead bytes of what quoting.printable escapes: C0 controls but TAB, DEL, and the UTF-8 lead bytes of C1 controls
+# (C2), U+061C (D8), the zero-width, separator and bidi ranges (E2) and U+FEFF, U+FFF9-FFFB (EF)
+_SUSPECT = np.zeros(256, dtype=bool)
+_SUSPECT[[b for b in range(0x20) if b != 0x09] + [0x7F, 0xC2, 0xD8, 0xE2, 0xEF]] = True
 
 
 class Table:
@@ -182,8 +193,8 @@ def _scan_table(data, name, columns, error, separators, fullwidth, optional):
         return None
     found_names = [c.strip().lstrip("\ufeff") for c in scanned.names]
     given = {c.lower() for c in found_names}
-    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
-    _check_columns(found_names, columns, name, sep, error)
+    required, columns = tuple(columns), tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(found_names, columns, name, sep, error, _headers(required, optional))
     positions = {canonical: k for k, c in enumerate(found_names) for canonical in columns
                  if c.lower() == canonical.lower()}
     if (b'"' in data and scanned.physical_lines != scanned.n_rows + 1
@@ -228,8 +239,8 @@ def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitial
     frame = parse_table(utf8_bytes(data, raw, codec), file_name, error, sep=sep, skip_blank_lines=False,
                         skipinitialspace=skipinitialspace)
     given = {str(c).lower() for c in frame.columns}
-    columns = tuple(columns) + tuple(c for c in optional if c.lower() in given)
-    _check_columns(list(frame.columns), columns, file_name, sep, error)
+    required, columns = tuple(columns), tuple(columns) + tuple(c for c in optional if c.lower() in given)
+    _check_columns(list(frame.columns), columns, file_name, sep, error, _headers(required, optional))
     frame = frame.rename(columns={c: canonical for c in frame.columns for canonical in columns
                                   if c.lower() == canonical.lower()})[list(columns)]
     line = physical_lines(text, len(frame), sep, skipinitialspace)
@@ -278,7 +289,17 @@ def physical_lines(text, n_rows, sep, skipinitialspace=True):
     return np.asarray(starts[1:], dtype=np.int64)
 
 
-def _check_columns(found, columns, name, sep, error):
+def _headers(required, optional):
+    """Every header a table may have, as one text: the required columns, then each optional one in turn.
+
+    >>> _headers(("id", "labels"), ("scores",)).text("en")
+    'id,labels or id,labels,scores'
+    """
+    headers = [",".join(required + tuple(optional[:k])) for k in range(len(optional) + 1)]
+    return headers[0] if len(headers) == 1 else EITHER(first=", ".join(headers[:-1]), last=headers[-1])
+
+
+def _check_columns(found, columns, name, sep, error, headers):
     sep_label = "TAB" if sep == "\t" else "'%s'" % sep
     if len(found) == 1 and sep not in found[0]:
         for other, label in OTHER_SEPARATORS:
@@ -290,7 +311,7 @@ def _check_columns(found, columns, name, sep, error):
     extra = [c for c in found if c.lower() not in [k.lower() for k in columns]]
     if missing or extra or len(found) != len(columns):
         hint = INDEX_HINT() if any(c.lower().startswith("unnamed") for c in extra) or "" in found else ""
-        raise error(COLUMNS.at(name, line=1, found=clip(",".join(found), 80) or "(none)", expected=",".join(columns),
+        raise error(COLUMNS.at(name, line=1, found=clip(",".join(found), 80) or "(none)", expected=headers,
                                hint=hint))
 
 
@@ -449,7 +470,7 @@ def read_reference_bytes(cfg, slot):
         raise ReferenceDataError(NO_REFERENCE_FILE(slot=slot, file=cfg.files[slot]))
 
 
-def _table(data, name, columns):
+def table_of(data, name, columns=()):
     """A reference or public table (blank lines skipped), comma- or TAB-separated: the header decides."""
     table = _scan_reference(data, name)
     if table is None:
@@ -486,7 +507,7 @@ def reference_table(cfg, slot, columns):
     ``columns`` must be present; other columns are kept. ``line`` is the row's
     line counting the header and no blank line (what reference messages name).
     """
-    return _table(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
+    return table_of(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
 
 
 def read_reference_table(cfg, slot, columns):
@@ -500,7 +521,7 @@ def public_table(folder, name, columns):
     if not os.path.isfile(path):
         return None
     with open(path, "rb") as fh:
-        return _table(fh.read(), name, columns)
+        return table_of(fh.read(), name, columns)
 
 
 def read_public_units(folder, name, column):
@@ -519,15 +540,49 @@ def reference_ids(frame, name, column="id"):
 
 
 def reference_units(table, column="id"):
-    """(the stripped id cells, the same ids as UnitIds) of a reference Table; a repeated id is an organizer error.
+    """(the stripped id cells, the same ids as UnitIds) of a reference Table. An empty, repeated or unprintable id
+    is an organizer error: every submission would fail on it.
 
     The ids are indexed once (``indexed_units``): the submission's ids are looked up in that index.
     """
     ids = table.cells(column).strip()
+    check_reference_ids(ids, table.name, column)
     units, repeat = indexed_units(ids)
     if repeat is not None:
         raise ReferenceDataError(REPEATED_REFERENCE_ID(file=table.name, column=column, id=ids.text(repeat)))
     return ids, units
+
+
+def check_reference_ids(ids, name, column="id"):
+    """ReferenceDataError at the first empty id or id holding a character participants cannot see (what
+    ``quoting.printable`` escapes); ``ids``: the stripped id cells of reference file ``name``, one per data row."""
+    empty = np.flatnonzero(ids.lengths() == 0)
+    if len(empty):
+        raise ReferenceDataError(EMPTY_REFERENCE_ID.at(name, int(empty[0]) + 2, column=column))
+    first = unprintable_cell(ids)
+    if first is not None:
+        raise ReferenceDataError(UNPRINTABLE_REFERENCE_ID.at(name, first + 2, column=column, id=repr(ids.text(first))))
+
+
+def unprintable_cell(cells):
+    """The index of the first cell holding a character ``quoting.printable`` escapes, or None.
+
+    A byte scan finds the cells that may hold one; only those are decoded.
+
+    >>> unprintable_cell(Cells.from_strings(["a", "中文", "b\u200bc"])), unprintable_cell(Cells.from_strings(["x\ty"]))
+    (2, None)
+    """
+    if not len(cells):
+        return None
+    data = np.frombuffer(joined(cells, b" "), dtype=np.uint8)
+    suspect = np.flatnonzero(_SUSPECT[data])
+    if not len(suspect):
+        return None
+    starts = np.cumsum(cells.lengths() + 1) - cells.lengths() - 1
+    for i in np.unique(np.searchsorted(starts, suspect, side="right") - 1).tolist():
+        if has_unsafe(cells.text(i)):
+            return i
+    return None
 
 
 def indexed_units(ids):

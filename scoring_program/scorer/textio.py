@@ -6,6 +6,8 @@ with a BOM). All of these are read correctly; anything else is refused with the
 byte offset and line of the first undecodable byte.
 """
 import codecs
+import contextlib
+import contextvars
 import csv
 import io
 import re
@@ -17,20 +19,21 @@ UTF8_OR_GB18030 = Message("text.utf8_or_gb18030", "UTF-8 or GB18030", "UTF-8 或
 
 _SAVE_EN = "save the file as UTF-8 (in Excel: 'CSV UTF-8')"
 _SAVE_ZH = "请将文件另存为 UTF-8（Excel 中选“CSV UTF-8”）"
-UNDECODABLE = Message("text.undecodable", "{where}: byte {offset} ({byte}) cannot be read as {codec} text; "
-                      + _SAVE_EN + ".", "{where}：第 {offset} 个字节（{byte}）无法按 {codec} 读取；" + _SAVE_ZH + "。")
-DAMAGED_UTF8 = Message("text.damaged_utf8", "{where}: byte {offset} ({byte}) cannot be read as UTF-8 text, though "
-                       "the rest of the file is UTF-8; " + _SAVE_EN + ".",
-                       "{where}：第 {offset} 个字节（{byte}）不是合法的 UTF-8，而文件其余部分都是 UTF-8；" + _SAVE_ZH + "。")
+UNDECODABLE = Message("text.undecodable", "{where}: byte {offset} of the line ({byte}) cannot be read as {codec} "
+                      "text; " + _SAVE_EN + ".", "{where}：该行第 {offset} 个字节（{byte}）无法按 {codec} 读取；"
+                      + _SAVE_ZH + "。")
+DAMAGED_UTF8 = Message("text.damaged_utf8", "{where}: byte {offset} of the line ({byte}) cannot be read as UTF-8 text, "
+                       "though the rest of the file is UTF-8; " + _SAVE_EN + ".",
+                       "{where}：该行第 {offset} 个字节（{byte}）不是合法的 UTF-8，而文件其余部分都是 UTF-8；" + _SAVE_ZH + "。")
 UTF32 = Message("text.utf32", "{file} is UTF-32 text; " + _SAVE_EN + ".", "{file} 是 UTF-32 文本；" + _SAVE_ZH + "。")
 UTF16_NO_BOM = Message("text.utf16_no_bom", "{file} is UTF-16 text without a byte-order mark (Excel's 'Unicode "
                        "text'); " + _SAVE_EN + ".", "{file} 是没有字节顺序标记的 UTF-16 文本（Excel 的“Unicode 文本”）；"
                        + _SAVE_ZH + "。")
 WORKBOOK = Message("text.workbook", "{file} is a zip archive (an Excel workbook?), not a text file; export the table "
                    "as CSV UTF-8 and upload that.", "{file} 是 zip 压缩包（Excel 工作簿？），不是文本文件；请导出为 CSV UTF-8 后上传。")
-NUL_BYTE = Message("text.nul_byte", "{where}: byte {offset} is a NUL (0x00), which no text file holds; remove it (the "
-                   "file may be binary or damaged) and save the file as UTF-8 text.",
-                   "{where}：第 {offset} 个字节是 NUL（0x00），文本文件中不应出现；请删除它（文件可能是二进制文件或已损坏），"
+NUL_BYTE = Message("text.nul_byte", "{where}: byte {offset} of the line is a NUL (0x00), which no text file holds; "
+                   "remove it (the file may be binary or damaged) and save the file as UTF-8 text.",
+                   "{where}：该行第 {offset} 个字节是 NUL（0x00），文本文件中不应出现；请删除它（文件可能是二进制文件或已损坏），"
                    "并另存为 UTF-8 文本。")
 NUL_CHARACTER = Message("text.nul_character", "{file}: character {n} is a NUL (U+0000), which no text file holds; "
                         "remove it.", "{file}：第 {n} 个字符是 NUL（U+0000），文本文件中不应出现；请删除它。")
@@ -38,6 +41,26 @@ EMPTY_TABLE = Message("table.empty", "{file} is empty; it needs a header line an
                       "{file} 为空；需要一行表头，每个测试样本一行。")
 UNPARSABLE = Message("table.unparsable", "{file} cannot be read as a {sep}-separated table ({reason}); check quotes "
                      "and separators.", "{file} 无法按 {sep} 分隔的表格读取（{reason}）；请检查引号和分隔符。")
+
+READ_AS = Message("text.read_as", "{problem} ({file} is not UTF-8, so it was read as {codec}; if its text looks "
+                  "garbled here, save it as UTF-8.)", "{problem}（{file} 不是 UTF-8，因此按 {codec} 读取；如果这里的文字是"
+                  "乱码，请将文件另存为 UTF-8。）")
+READ_AS_NOTE = Message("text.read_as_note", "{file} is not UTF-8, so it was read as {codec}; if its text looks garbled "
+                       "in the problems above, save it as UTF-8.", "{file} 不是 UTF-8，因此按 {codec} 读取；如果以上问题中"
+                       "的文字是乱码，请将文件另存为 UTF-8。")
+_GUESSED = contextvars.ContextVar("guessed_codecs", default=None)
+
+
+@contextlib.contextmanager
+def guesses():
+    """Collects [(file, codec)] of the files this thread decodes with a guessed codec (no BOM, not UTF-8)."""
+    found = []
+    token = _GUESSED.set(found)
+    try:
+        yield found
+    finally:
+        _GUESSED.reset(token)
+
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -67,7 +90,7 @@ def decode_with_codec(data, name, error):
     >>> decode_with_codec("id\u00e9,\u00e9\u00e9\n".encode() + b"\xff", "a.csv", SubmissionError)
     Traceback (most recent call last):
     ...
-    scorer.errors.SubmissionError: a.csv line 2: byte 10 (0xff) cannot be read as UTF-8 text, though the rest of the file is UTF-8; save the file as UTF-8 (in Excel: 'CSV UTF-8').
+    scorer.errors.SubmissionError: a.csv line 2: byte 1 of the line (0xff) cannot be read as UTF-8 text, though the rest of the file is UTF-8; save the file as UTF-8 (in Excel: 'CSV UTF-8').
     """
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         raise error(UTF32.at(name))
@@ -91,12 +114,16 @@ def decode_with_codec(data, name, error):
     bad = len(_ESCAPES.findall(escaped))
     good = len(_NON_ASCII.findall(escaped)) - bad
     if good > bad:  # mostly UTF-8: a few damaged bytes, not another encoding
-        raise error(DAMAGED_UTF8.at(name, line=line_of(data, first_bad), offset=first_bad,
-                                    byte="0x%02x" % data[first_bad]))
+        line, at = place_of(data, first_bad)
+        raise error(DAMAGED_UTF8.at(name, line=line, offset=at, byte="0x%02x" % data[first_bad]))
     try:
-        return data.decode("gb18030"), "gb18030"
+        text = data.decode("gb18030")
     except UnicodeDecodeError:
         _raise_undecodable(data, first_bad, name, UTF8_OR_GB18030, error)
+    guessed = _GUESSED.get()
+    if guessed is not None:
+        guessed.append((name, "GB18030"))
+    return text, "gb18030"
 
 
 _ESCAPES = re.compile("[\udc80-\udcff]")
@@ -138,9 +165,18 @@ def line_of(data, offset):
     return data.count(b"\n", 0, offset) + 1
 
 
+def place_of(data, offset):
+    r"""(line, byte of that line), both from 1, of byte ``offset`` in ``data``: where an editor shows it.
+
+    >>> place_of(b"id,x\nab\xff\n", 7)
+    (2, 3)
+    """
+    return line_of(data, offset), offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+
+
 def _raise_undecodable(data, offset, name, codec, error):
-    raise error(UNDECODABLE.at(name, line=line_of(data, offset), offset=offset, byte="0x%02x" % data[offset],
-                               codec=codec))
+    line, at = place_of(data, offset)
+    raise error(UNDECODABLE.at(name, line=line, offset=at, byte="0x%02x" % data[offset], codec=codec))
 
 
 def _looks_utf16(head):
@@ -159,7 +195,8 @@ def _raise_nul(data, offset, name, error):
         raise error(WORKBOOK.at(name))
     if _looks_utf16(data[:4096]):
         raise error(UTF16_NO_BOM.at(name))
-    raise error(NUL_BYTE.at(name, line=line_of(data, offset), offset=offset))
+    line, at = place_of(data, offset)
+    raise error(NUL_BYTE.at(name, line=line, offset=at))
 
 
 def normalise_newlines(text):

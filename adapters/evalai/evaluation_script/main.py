@@ -128,7 +128,9 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
         _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
         _say(sys.stderr, i18n.error_line(exc.who, HIDDEN_REFERENCE(details=in_log()).text(lang), lang))
     except ScoringError as exc:         # the submission's or config.yaml's mistake: score.py's line
-        _say(sys.stderr, i18n.error_line(exc.who, exc.text(lang), lang))
+        # the worker's temporary folders mean nothing to a participant: the annotation file is named instead
+        shown = exc.text(lang).replace(os.path.join(tmp, "ref"), os.path.basename(str(test_annotation_file)))
+        _say(sys.stderr, i18n.error_line(exc.who, shown.replace(tmp, "."), lang))
         if exc.kind != "submission":
             _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
     except Exception as exc:            # a bug of ours: a short line for the participant, the traceback in the log

@@ -38,7 +38,7 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
 from ..cells import factorize
-from ..tables import indexed_units, match_ids, read_public_units, reference_table
+from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Each
 
@@ -59,7 +59,6 @@ SIZE_HEADERS = (Message("keywords.report.size", "gold keywords", "标准关键�
 SIZE_NOTE = Message("keywords.report.size_note", "Counted samples only (see the mode above); sizes of {top} and "
                     "more are one group.", "仅统计计入平均的样本（见上文的模式）；{top} 个及以上合为一组。")
 SIZE_TOP = 6
-GOLD_EMPTY_ID = Message("reference.keywords_empty_id", "{where} has an empty id.", None)
 ADVICE_MISSING = Message("keywords.advice_missing", "{n} test id(s) have no row, so each of them scores 0: {ids}. "
                          "Write one row for every id of the test inputs.",
                          "有 {n} 个测试 id 没有对应的行，每个都得 0 分：{ids}。请为测试输入中的每个 id 写一行。")
@@ -187,9 +186,7 @@ class Keywords(TaskFamily):
         name = cfg.files["gold"]
         gold = reference_table(cfg, "gold", list(COLUMNS))
         ids = gold.cells("id").strip()
-        empty = ids.lengths() == 0
-        if empty.any():
-            raise ReferenceDataError(GOLD_EMPTY_ID.at(name, int(np.flatnonzero(empty)[0]) + 2))
+        check_reference_ids(ids, name)
         units, repeat = indexed_units(ids)
         if repeat is not None:
             raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids.text(repeat)))

@@ -30,7 +30,7 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
-from ..tables import indexed_units, match_ids, read_public_units, reference_table, unit_index
+from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Tally
 
@@ -69,7 +69,6 @@ ADVICE_JOINED = Message("views.advice_joined", "{share} of the rows have a View 
                         "(SentenceId, View, Opinion).",
                         "{share} 的行的 View 含有 {found}：似乎把多个视角写在了同一行，这只算作一个不匹配任何视角的视角。"
                         "请每个视角写一行（SentenceId, View, Opinion）。")
-GOLD_EMPTY_ID = Message("reference.views_empty_id", "{where} has an empty SentenceId.", None)
 GOLD_TWICE = Message("reference.views_twice", "{file} lists SentenceId {id} twice.", None)
 GOLD_UNLISTED = Message("reference.views_unlisted", "{where}: SentenceId {id} is not in {listing}; list every test "
                         "sentence there.", None)
@@ -356,9 +355,7 @@ def _sentence_ids(cfg):
     """The stripped SentenceIds of the sentence listing, as UnitIds (each checked: not empty, listed once)."""
     listing = reference_table(cfg, "sentences", ["SentenceId"])
     units = listing.cells("SentenceId").strip()
-    empty = units.lengths() == 0
-    if empty.any():
-        raise ReferenceDataError(GOLD_EMPTY_ID.at(cfg.files["sentences"], int(np.flatnonzero(empty)[0]) + 2))
+    check_reference_ids(units, cfg.files["sentences"], "SentenceId")
     unit_ids, repeat = indexed_units(units)
     if repeat is not None:
         raise ReferenceDataError(GOLD_TWICE(file=cfg.files["sentences"], id=units.text(repeat)))

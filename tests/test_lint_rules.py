@@ -1,0 +1,793 @@
+"""Every rule of python3 -m organizer check is declared once (organizer/lint_rules.py) and breaks once here.
+
+Each case below damages the shipped competition (its built bundle, or a copy of its folder) in one way and
+expects the rule's code among the problems check reports. A rule without a case fails the suite, as does a
+code the linter flags without declaring it.
+"""
+import datetime as dt
+import re
+import shutil
+
+import pytest
+import yaml
+
+from helpers import ROOT
+from organizer import bundle, check
+from organizer.lint_rules import ERROR, RULES, WARNING
+from test_bundle_shared import built, members
+
+NOW = dt.datetime(2026, 11, 25, 12, 0)
+CASES = {}
+
+
+def case(code, fmt="v1", now=NOW):
+    def register(edit):
+        CASES[code] = (fmt, now, edit)
+        return edit
+    return register
+
+
+class Bundle:
+    """A built bundle's entries and its parsed competition.yaml, to damage before zipping it again."""
+
+    def __init__(self, fmt):
+        self.entries = members(built(ROOT, fmt))
+        self.comp = yaml.safe_load(self.entries["competition.yaml"])
+        self.raw = None   # competition.yaml's bytes as given, instead of self.comp (None: no competition.yaml)
+
+    def nested(self, name):
+        return members(self.entries[name])
+
+    def put(self, name, entries):
+        self.entries[name] = bundle.zip_bytes(entries)
+
+    def edit(self, name, member, old, new):
+        inner = self.nested(name)
+        assert old in inner[member], (name, member, old)
+        inner[member] = inner[member].replace(old, new)
+        self.put(name, inner)
+
+    def config(self, board, old, new):
+        self.edit("reference_data_%s.zip" % board, "config.yaml", old, new)
+
+    def write(self, path):
+        entries = dict(self.entries)
+        entries.pop("competition.yaml")
+        if self.raw is not None:
+            entries["competition.yaml"] = self.raw
+        elif self.comp is not None:
+            entries["competition.yaml"] = yaml.safe_dump(self.comp, allow_unicode=True).encode("utf-8")
+        path.write_bytes(bundle.zip_bytes(entries))
+        return path
+
+
+def _codes(problems):
+    return [p.code for p in problems]
+
+
+# -- the zip and competition.yaml ---------------------------------------------------------------------------
+@case("zip-no-yaml")
+def _(b):
+    b.entries["nested/competition.yaml"] = yaml.safe_dump(b.comp).encode("utf-8")
+    b.comp = None   # no competition.yaml at the root
+
+
+@case("zip-first-yaml")
+def _(b):
+    b.entries["a_notes.yaml"] = b"x: 1\n"
+
+
+@case("zip-second-yaml")
+def _(b):
+    b.entries["pages/notes.yaml"] = b"x: 1\n"
+
+
+@case("yaml-invalid")
+def _(b):
+    b.raw = b"title: [unclosed\n"
+
+
+@case("not-mapping")
+def _(b):
+    b.comp["phases"][1] = "phase one"
+
+
+@case("title-missing")
+def _(b):
+    del b.comp["title"]
+
+
+@case("title-long")
+def _(b):
+    b.comp["title"] = "题" * 101
+
+
+@case("v2-title-long", "v2")
+def _(b):
+    b.comp["title"] = "t" * 257
+
+
+@case("v2-title-portable", "v2")
+def _(b):
+    b.comp["title"] = "t" * 101
+
+
+@case("docker-image-missing")
+def _(b):
+    del b.comp["competition_docker_image"]
+
+
+@case("docker-image-old")
+def _(b):
+    b.comp["competition_docker_image"] = "codalab/codalab-legacy:py3"
+
+
+@case("docker-image-unknown")
+def _(b):
+    b.comp["competition_docker_image"] = "myorg/scorer:1"
+
+
+# -- CodaLab v1 competition.yaml -----------------------------------------------------------------------------
+@case("v1-competition-field")
+def _(b):
+    b.comp["version"] = 1
+
+
+@case("v1-html-missing")
+def _(b):
+    del b.comp["html"]
+
+
+@case("v1-page-missing")
+def _(b):
+    del b.comp["html"]["data"]
+
+
+@case("page-not-in-bundle")
+def _(b):
+    b.comp["html"]["terms"] = "nowhere.html"
+
+
+@case("page-empty")
+def _(b):
+    b.entries[b.comp["html"]["terms"]] = b"  \n"
+
+
+@case("image-missing")
+def _(b):
+    del b.comp["image"]
+
+
+@case("image-not-in-bundle")
+def _(b):
+    b.comp["image"] = "nowhere.png"
+
+
+@case("v1-phases-missing")
+def _(b):
+    b.comp["phases"] = {}
+
+
+@case("v1-phase-field")
+def _(b):
+    b.comp["phases"][1]["colour"] = "green"
+
+
+@case("v1-phasenumber")
+def _(b):
+    b.comp["phases"][1]["phasenumber"] = "one"
+
+
+@case("v1-phasenumber-repeated")
+def _(b):
+    b.comp["phases"][2]["phasenumber"] = 1
+
+
+@case("v1-phase-label-long")
+def _(b):
+    b.comp["phases"][1]["label"] = "l" * 51
+
+
+@case("v1-phase-description-long")
+def _(b):
+    b.comp["phases"][1]["description"] = "d" * 1001
+
+
+@case("v1-start-date")
+def _(b):
+    b.comp["phases"][2]["start_date"] = "someday"
+
+
+@case("v1-color")
+def _(b):
+    b.comp["phases"][1]["color"] = "teal"
+
+
+@case("v1-leaderboard-mode")
+def _(b):
+    b.comp["phases"][1]["leaderboard_management_mode"] = "hidden"
+
+
+@case("v1-phase-file-missing")
+def _(b):
+    del b.comp["phases"][1]["scoring_program"]
+
+
+@case("phase-file-not-in-bundle")
+def _(b):
+    b.comp["phases"][1]["starting_kit"] = "kit.zip"
+
+
+@case("v1-phase-dataset")
+def _(b):
+    b.comp["phases"][1]["input_data"] = "some-dataset-key"
+
+
+@case("v1-first-auto-migration")
+def _(b):
+    b.comp["phases"][1]["auto_migration"] = True
+
+
+@case("v1-phase-order")
+def _(b):
+    b.comp["phases"][2]["start_date"] = dt.date(2026, 10, 1)
+
+
+@case("v1-phase-gap")
+def _(b):
+    b.comp["phases"][2]["start_date"] = b.comp["phases"][1]["start_date"] + dt.timedelta(days=1)
+
+
+@case("v1-kit-unnamed")
+def _(b):
+    for phase in b.comp["phases"].values():
+        del phase["starting_kit"]
+
+
+@case("v1-force-best-sealed")
+def _(b):
+    b.comp["phases"][2]["force_best_submission_to_leaderboard"] = True
+
+
+@case("v1-leaderboards-extra")
+def _(b):
+    b.comp["leaderboard"]["leaderboards"]["Other"] = {"label": "other", "rank": 2}
+
+
+@case("v1-leaderboard-missing")
+def _(b):
+    del b.comp["leaderboard"]
+
+
+@case("v1-leaderboards-missing")
+def _(b):
+    b.comp["leaderboard"]["leaderboards"] = {}
+
+
+@case("v1-columns-missing")
+def _(b):
+    b.comp["leaderboard"]["columns"] = {}
+
+
+@case("v1-column-label-missing")
+def _(b):
+    del b.comp["leaderboard"]["columns"]["kappa"]["label"]
+
+
+@case("v1-column-leaderboard")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["leaderboard"] = {"label": "elsewhere"}
+
+
+@case("v1-numeric-format")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["numeric_format"] = "four"
+
+
+@case("v1-numeric-format-clamped")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["numeric_format"] = 12
+
+
+@case("column-sort")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["sort"] = "up"
+
+
+def _computed(b, computed):
+    board = b.comp["leaderboard"]["columns"]["score"]["leaderboard"]
+    b.comp["leaderboard"]["columns"]["mean"] = {"label": "mean", "leaderboard": board, "rank": 9,
+                                                "computed": computed}
+
+
+@case("v1-computed")
+def _(b):
+    _computed(b, {"operation": "Median", "fields": "score"})
+
+
+@case("v1-computed-field")
+def _(b):
+    _computed(b, {"operation": "Avg", "fields": "score, nothing"})
+
+
+@case("v1-computed-codabench")
+def _(b):
+    _computed(b, {"operation": "Avg", "fields": "score, kappa"})
+
+
+def _column(b, key, **fields):
+    board = b.comp["leaderboard"]["columns"]["score"]["leaderboard"]
+    b.comp["leaderboard"]["columns"][key] = dict({"label": "x", "leaderboard": board, "rank": 9}, **fields)
+
+
+@case("key-colon")
+def _(b):
+    _column(b, "a:b")
+
+
+@case("key-long")
+def _(b):
+    _column(b, "k" * 37)
+
+
+@case("key-blank")
+def _(b):
+    _column(b, " kappa2")
+
+
+@case("label-long-v1")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["label"] = "x" * 51
+
+
+@case("label-long-codabench")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["label"] = "x" * 37
+
+
+# -- the scoring program ---------------------------------------------------------------------------------------
+def _program(b, changes):
+    inner = b.nested("scoring_program.zip")
+    for name, data in changes.items():
+        if data is None:
+            inner.pop(name)
+        else:
+            inner[name] = data
+    b.put("scoring_program.zip", inner)
+
+
+@case("zip-nested-bad")
+def _(b):
+    b.entries["scoring_program.zip"] = b"not a zip"
+
+
+@case("program-no-metadata")
+def _(b):
+    _program(b, {"metadata": None})
+
+
+@case("program-metadata-yaml")
+def _(b):
+    _program(b, {"metadata": None, "metadata.yaml": b.nested("scoring_program.zip")["metadata"]})
+
+
+@case("program-file-missing")
+def _(b):
+    _program(b, {"score.py": None})
+
+
+@case("program-pycache")
+def _(b):
+    _program(b, {"scorer/__pycache__/api.cpython-311.pyc": b"\0"})
+
+
+@case("program-metadata-bad")
+def _(b):
+    _program(b, {"metadata": b"\xff\xfe"})
+
+
+@case("program-command-missing")
+def _(b):
+    _program(b, {"metadata": b"command: ''\n"})
+
+
+@case("program-command-spaces")
+def _(b):
+    _program(b, {"metadata": b"command: python3 $program/score.py  $input $output\n"})
+
+
+@case("program-command-python3")
+def _(b):
+    _program(b, {"metadata": b"command: python $program/score.py $input $output\n"})
+
+
+@case("program-command-shell")
+def _(b):
+    _program(b, {"metadata": b"command: python3 $program/score.py $input $output > log\n"})
+
+
+@case("program-command-args")
+def _(b):
+    _program(b, {"metadata": b"command: python3 $program/score.py $input\n"})
+
+
+# -- the reference data --------------------------------------------------------------------------------------
+@case("reference-no-config")
+def _(b):
+    inner = b.nested("reference_data_A.zip")
+    inner.pop("config.yaml")
+    b.put("reference_data_A.zip", inner)
+
+
+@case("reference-board-unnamed")
+def _(b):
+    b.entries["phase_one.zip"] = b.entries.pop("reference_data_A.zip")
+    b.comp["phases"][1]["reference_data"] = "phase_one.zip"
+
+
+@case("reference-config")
+def _(b):
+    b.config("A", b"primary_key: score", b"primary_key: nothing")
+
+
+@case("reference-board")
+def _(b):
+    b.config("A", b"board: A", b"board: B")
+
+
+@case("reference-file-missing")
+def _(b):
+    b.config("A", b"gold: gold.csv", b"gold: missing.csv")
+
+
+@case("reference-unloadable")
+def _(b):
+    inner = b.nested("reference_data_A.zip")
+    inner["gold.csv"] = b"nothing,of,the,kind\n1,2,3,4\n"
+    b.put("reference_data_A.zip", inner)
+
+
+@case("reference-whole-gold")
+def _(b):
+    b.config("A", b"public_inputs: public\n", b"boards:\n  file: boards.csv\n")
+    inner = b.nested("reference_data_A.zip")
+    inner["boards.csv"] = (ROOT / "reference_data" / "boards.csv").read_bytes()
+    b.put("reference_data_A.zip", inner)
+
+
+@case("reference-sealed-answers")
+def _(b):
+    inner = b.nested("reference_data_B.zip")
+    inner["gold.csv"] = b.nested("reference_data_A.zip")["gold.csv"]
+    b.put("reference_data_B.zip", inner)
+
+
+@case("column-not-written")
+def _(b):
+    _column(b, "bogus_metric")
+
+
+@case("ladder-no-history")
+def _(b):
+    b.config("A", b"language: zh\n", b"language: zh\nfeedback:\n  ladder: fixed\n")
+
+
+@case("primary-not-first")
+def _(b):
+    b.comp["leaderboard"]["columns"]["kappa"]["rank"] = 0
+
+
+# -- the hidden board and the dates ---------------------------------------------------------------------------
+@case("board-b-unsealed")
+def _(b):
+    b.config("B", b"report: sealed", b"report: full")
+
+
+@case("sealed-v1-hide-results")
+def _(b):
+    b.comp["phases"][2]["leaderboard_management_mode"] = "default"
+
+
+@case("sealed-v2-output-zip", "v2")
+def _(b):
+    b.comp["phases"][1]["hide_score_output"] = False
+
+
+@case("sealed-v2-logs-hidden", "v2")
+def _(b):
+    b.comp["phases"][1]["hide_output"] = True
+
+
+@case("v2-sealed-rule", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["submission_rule"] = "Force_Best"
+
+
+@case("v2-private-output", "v2")
+def _(b):
+    b.config("A", b"language: zh\n", b"language: zh\nprivate_output: true\n")
+
+
+@case("phase-ended", now=dt.datetime(2027, 2, 10))
+def _(b):
+    pass
+
+
+@case("final-phase-open")
+def _(b):
+    del b.comp["end_date"]
+
+
+# -- the starting kit ---------------------------------------------------------------------------------------
+def _kit(b, changes):
+    inner = b.nested("starting_kit.zip")
+    for name, data in changes.items():
+        if data is None:
+            inner.pop(name)
+        else:
+            inner[name] = data
+    b.put("starting_kit.zip", inner)
+
+
+@case("kit-repository-path")
+def _(b):
+    _kit(b, {"README.md": b.nested("starting_kit.zip")["README.md"] + b"\nSee tools/demo.sh\n"})
+
+
+@case("kit-no-sample")
+def _(b):
+    _kit(b, {"sample_submission.csv": None})
+
+
+@case("kit-sample-refused")
+def _(b):
+    _kit(b, {"sample_submission.csv": b"nothing,of,the,kind\n"})
+
+
+@case("kit-sample-crash")
+def _(b):
+    pass   # publish raises a bug (the monkeypatch in the test)
+
+
+@case("kit-public-unloadable")
+def _(b):
+    _kit(b, {"test_public.csv": b"\0\0\0"})
+
+
+@case("kit-no-public")
+def _(b):
+    _kit(b, {"test_public.csv": None})
+
+
+@case("kit-ids")
+def _(b):
+    public = b.nested("starting_kit.zip")["test_public.csv"]
+    _kit(b, {"test_public.csv": public.rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"})
+
+
+@case("kit-dev")
+def _(b):
+    dev = b.nested("starting_kit.zip")["dev/config.yaml"]
+    _kit(b, {"dev/config.yaml": dev.replace(b"primary_key: score", b"primary_key: nothing")})
+
+
+# -- Codabench v2 competition.yaml ---------------------------------------------------------------------------
+@case("v2-image", "v2")
+def _(b):
+    b.comp["image"] = "nowhere.png"
+
+
+@case("v2-terms", "v2")
+def _(b):
+    del b.comp["terms"]
+
+
+@case("v2-pages-missing", "v2")
+def _(b):
+    b.comp["pages"] = []
+
+
+@case("v2-page", "v2")
+def _(b):
+    b.comp["pages"][0]["file"] = "nowhere.html"
+
+
+@case("v2-registration", "v2")
+def _(b):
+    del b.comp["registration_auto_approve"]
+
+
+@case("v2-leaderboard-singular", "v2")
+def _(b):
+    b.comp["leaderboard"] = b.comp.pop("leaderboards")
+
+
+@case("v2-leaderboards-missing", "v2")
+def _(b):
+    b.comp["leaderboards"] = []
+
+
+@case("v2-columns-missing", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"] = []
+
+
+@case("v2-submission-rule", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["submission_rule"] = "Anything"
+
+
+@case("v2-index-repeated", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"][1]["index"] = 0
+
+
+@case("v2-key-repeated", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"][1]["key"] = "score"
+
+
+@case("v2-column-title-missing", "v2")
+def _(b):
+    del b.comp["leaderboards"][0]["columns"][1]["title"]
+
+
+@case("v2-column-title-long", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"][1]["title"] = "t" * 37
+
+
+@case("v2-precision", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"][1]["precision"] = 11
+
+
+@case("v2-computation", "v2")
+def _(b):
+    b.comp["leaderboards"][0]["columns"].append({"title": "mean", "key": "mean", "index": 9, "computation": "avg",
+                                                  "computation_indexes": [9]})
+
+
+@case("v2-leaderboards-extra", "v2")
+def _(b):
+    b.comp["leaderboards"].append(dict(b.comp["leaderboards"][0], key="other"))
+
+
+@case("v2-task-index", "v2")
+def _(b):
+    b.comp["tasks"][1]["index"] = 0
+
+
+@case("v2-task-program", "v2")
+def _(b):
+    del b.comp["tasks"][0]["scoring_program"]
+
+
+@case("v2-tasks-missing", "v2")
+def _(b):
+    b.comp["tasks"] = []
+
+
+@case("v2-phases-missing", "v2")
+def _(b):
+    b.comp["phases"] = []
+
+
+@case("v2-start", "v2")
+def _(b):
+    del b.comp["phases"][1]["start"]
+
+
+@case("v2-end-required", "v2")
+def _(b):
+    del b.comp["phases"][0]["end"]
+
+
+@case("v2-end-order", "v2")
+def _(b):
+    b.comp["phases"][1]["end"] = b.comp["phases"][1]["start"]
+
+
+@case("v2-phase-order", "v2")
+def _(b):
+    b.comp["phases"][1]["start"] = b.comp["phases"][0]["end"]   # the boundary: Codabench refuses equal dates too
+
+
+@case("v2-phase-task", "v2")
+def _(b):
+    b.comp["phases"][1]["tasks"] = [7]
+
+
+@case("v2-phase-tasks", "v2")
+def _(b):
+    del b.comp["phases"][1]["tasks"]
+
+
+# -- the cases that need a folder or a path ------------------------------------------------------------------
+FOLDER_CASES = ("folder-no-yaml", "folder-loose-yaml", "folder-unbundlable", "path-not-bundle", "path-unreadable",
+                "zip-bad")
+
+
+def folder_problems(code, tmp_path, monkeypatch):
+    copy = tmp_path / "comp"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "out", "tests", "__pycache__"))
+    if code == "folder-no-yaml":
+        (copy / "competition.yaml").unlink()
+    elif code == "folder-loose-yaml":
+        (copy / "notes.yaml").write_text("a: 1\n", encoding="utf-8")
+    elif code == "folder-unbundlable":
+        (copy / "reference_data" / "board_A.yaml").unlink()
+    elif code == "path-not-bundle":
+        return check.check_path(tmp_path / "nothing.zip", now=NOW)
+    elif code == "path-unreadable":
+        path = tmp_path / "bundle.zip"
+        path.write_bytes(built(ROOT))
+        monkeypatch.setattr(type(path), "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "no")))
+        return check.check_path(path, now=NOW)
+    elif code == "zip-bad":
+        (tmp_path / "bundle.zip").write_bytes(b"PK not really")
+        return check.check_path(tmp_path / "bundle.zip", now=NOW)
+    return check.check_path(copy, now=NOW)
+
+
+def test_every_rule_has_a_case_and_every_case_a_rule():
+    assert sorted(set(CASES) | set(FOLDER_CASES)) == sorted(RULES)
+    assert not set(CASES) & set(FOLDER_CASES)
+
+
+def test_the_linter_flags_declared_rules_only_and_every_declared_rule():
+    source = (ROOT / "organizer" / "check.py").read_text(encoding="utf-8")
+    flagged = set(re.findall(r'\.flag\(\s*"([a-z0-9-]+)"', source))
+    assert flagged == set(RULES)
+
+
+def test_every_rule_says_where_it_comes_from():
+    for rule in RULES.values():
+        assert rule.level in (ERROR, WARNING) and rule.summary and rule.source and rule.message, rule.code
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.code), rule.code
+        assert rule.platform in ("CodaLab v1", "Codabench", "CodaLab v1, Codabench", "CodaLab v1, EvalAI", "ours"), \
+            rule.code
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_rule_breaks(code, tmp_path, monkeypatch):
+    fmt, now, edit = CASES[code]
+    b = Bundle(fmt)
+    edit(b)
+    if code == "kit-sample-crash":
+        monkeypatch.setattr(check, "publish", lambda comp, submission: 1 / 0)
+    problems = check.check_path(b.write(tmp_path / "bundle.zip"), now=now)
+    assert code in _codes(problems), "\n".join(map(str, problems))
+    for problem in problems:
+        if problem.code == code:
+            assert problem.level == RULES[code].level
+            assert str(problem).endswith("[%s]" % code)
+
+
+@pytest.mark.parametrize("code", FOLDER_CASES)
+def test_each_path_rule_breaks(code, tmp_path, monkeypatch):
+    problems = folder_problems(code, tmp_path, monkeypatch)
+    assert code in _codes(problems), "\n".join(map(str, problems))
+
+
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+def test_the_shipped_bundle_breaks_no_rule(fmt, tmp_path):
+    assert check.check_path(Bundle(fmt).write(tmp_path / "bundle.zip"), now=NOW) == []
+
+
+def test_a_rule_message_is_its_template_filled():
+    rule = RULES["key-long"]
+    assert rule.text(key="k" * 37, length=37, limit=36) == \
+        "column key '%s' is 37 characters; Codabench allows at most 36" % ("k" * 37)
+
+
+def test_a_misspelt_field_gets_the_field_it_resembles(tmp_path):
+    b = Bundle("v1")
+    b.comp["phases"][1]["max_submission_per_day"] = b.comp["phases"][1].pop("max_submissions_per_day")
+    b.comp["enddate"] = b.comp.pop("end_date")
+    b.comp["version"] = 1
+    problems = {p.where: p.message for p in check.check_path(b.write(tmp_path / "b.zip"), now=NOW)}
+    assert problems["competition.yaml: phases.1.max_submission_per_day"].endswith(
+        "the upload would crash; did you mean max_submissions_per_day?")
+    assert problems["competition.yaml: enddate"].endswith("(Competition(**fields)); did you mean end_date?")
+    assert problems["competition.yaml: version"].endswith("; Codabench v2 keys need --format v2")
