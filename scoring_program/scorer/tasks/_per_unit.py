@@ -90,19 +90,21 @@ class Tally:
 
 
 class TallyAt:
-    """Items at sorted ``positions`` of a stream whose units end at ``ends`` (exclusive, increasing)."""
+    """Items at sorted ``positions`` of a stream whose units end at ``ends`` (exclusive, increasing); with
+    ``keep`` (a mask over the positions), only the items it keeps (no copy of them is kept meanwhile)."""
 
     width = 1
 
-    def __init__(self, positions, ends):
-        self.positions, self.ends = positions, ends
+    def __init__(self, positions, ends, keep=None):
+        self.positions, self.ends, self.keep = positions, ends, keep
 
     def total(self):
-        return np.array([float(len(self.positions))])
+        return np.array([float(len(self.positions) if self.keep is None else np.count_nonzero(self.keep))])
 
     def put(self, out):
+        positions = self.positions if self.keep is None else self.positions[self.keep]
         # items before each unit's end, less those before the previous unit's end
-        out[:, 0] = np.diff(np.searchsorted(self.positions, self.ends), prepend=0)
+        out[:, 0] = np.diff(np.searchsorted(positions, self.ends), prepend=0)
 
 
 def column_sums(columns):

@@ -304,9 +304,9 @@ class BankComments(TaskFamily):
 
         # per comment: entities right, predicted and gold (by their starts), then its (gold, predicted) class cell
         ends = np.cumsum(lengths)
-        cell = ref.classes[doc_mask] * len(CLASSES) + sub.classes[doc_mask]
+        cell = (ref.classes[doc_mask] * len(CLASSES) + sub.classes[doc_mask]).astype(np.int8)   # 9 cells: a byte
         units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)),
-                       [TallyAt(pred.start[pred_hit], ends), TallyAt(pred.start, ends), TallyAt(gold.start, ends),
+                       [TallyAt(pred.start, ends, keep=pred_hit), TallyAt(pred.start, ends), TallyAt(gold.start, ends),
                         Tally(None, len(lengths), cell, len(CLASSES) ** 2)], len(lengths))]
         scores, sums = self.reduce(units, cfg)
         matrix = sums["comments"][3:].reshape(len(CLASSES), len(CLASSES)).astype(np.int64)
