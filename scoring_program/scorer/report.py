@@ -1,6 +1,6 @@
 """The detailed results page: one self-contained HTML file, the same bytes for the same inputs.
 
-Families describe what to show with plain blocks (Table, Text, Bars, Heatmap)
+Families describe what to show with plain blocks (Table, Text, Bars, Heatmap, Scatter)
 inside Sections; the runner adds the Scores and the footer. This module alone
 turns them into HTML, escaping every string (``_text``: control, bidi and
 zero-width characters as escapes, then HTML escaping), so no family writes
@@ -130,6 +130,21 @@ class Heatmap:
 
 
 @dataclass
+class Scatter:
+    """One value against another (gold across, prediction up) on the square [low, high]: ``points`` [(x, y)]
+    drawn one by one, or ``grid`` (rows of counts, the first row at the bottom) for many points."""
+
+    title: Any
+    low: float
+    high: float
+    x_axis: Any
+    y_axis: Any
+    points: Sequence[Tuple[float, float]] = ()
+    grid: Optional[Sequence[Sequence[int]]] = None
+    caption: Any = ""
+
+
+@dataclass
 class Scores:
     """The leaderboard scores: the organizer's label with the key in small type, the primary one highlighted."""
 
@@ -214,6 +229,12 @@ class _Page:
             svg = charts.heatmap([words(l, self.lang) for l in block.rows], [words(c, self.lang) for c in block.columns],
                                  block.matrix, self.text, words(block.title, self.lang),
                                  words(CHART_AXES[0], self.lang), words(CHART_AXES[1], self.lang), self.charts)
+            return self.figure(svg, block.title, block.caption)
+        if isinstance(block, Scatter):
+            self.charts += 1
+            svg = charts.scatter(block.low, block.high, self.text, words(block.title, self.lang),
+                                 words(block.x_axis, self.lang), words(block.y_axis, self.lang), block.points,
+                                 block.grid, self.charts)
             return self.figure(svg, block.title, block.caption)
         raise TypeError("unknown report block %r" % type(block).__name__)
 
