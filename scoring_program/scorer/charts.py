@@ -172,6 +172,5 @@ def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0)
         parts.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 5, y_of(value) + 4, label))
     parts.append('<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s \u2192</text>'
                  % (left + _PLOT, top + _PLOT + 33, text(_cut(x_axis, 30))))
-    parts.append('<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s \u2191</text>'
-                 % (left - 5, top - 10, text(_cut(y_axis, 12))))
+    parts.append('<text x="4" y="%d" font-weight="bold">%s \u2191</text>' % (top - 10, text(_cut(y_axis, 20))))
     return _svg(width, height, title, "".join(parts), text, uid)

@@ -52,6 +52,8 @@ QUANTILES = 10           # the report's residual table: groups of units by gold 
 POINTS_MAX = 500         # up to this many units the scatter draws each one; above, a grid of counts
 GRID = 24                # cells per axis of that grid
 SWAP_ROWS = 100          # rows looked at to tell swapped columns
+# the largest magnitude of a value: the squares and the sums of squares of up to 4e7 units stay within doubles
+MAX_MAGNITUDE = 1e150
 NOTE_IDS = 20
 
 
@@ -87,6 +89,9 @@ DECIMAL_COMMA = Message("regression.decimal_comma", " (with a dot as the decimal
 NOT_FINITE = Message("regression.not_finite", "{where}: {value} is not a finite number; predict a real number for "
                      "every id (a NaN or an infinity usually means the model failed on that row).",
                      "{where}：{value} 不是有限的数；请为每个 id 预测一个实数（NaN 或无穷大通常说明模型在这一行出错了）。")
+TOO_LARGE = Message("regression.too_large", "{where}: {value} is too large to score (its square overflows); predict "
+                    "values between -1e150 and 1e150.", "{where}：{value} 太大，无法计分（其平方会溢出）；请预测介于 "
+                    "-1e150 与 1e150 之间的值。")
 NEGATIVE = Message("regression.negative", "{where}: {value} is negative, but this task scores RMSLE, which takes "
                    "log(1 + value): predict values >= 0 (for example clip the predictions at 0).",
                    "{where}：{value} 是负数，但本任务计算 RMSLE（取 log(1 + 值)）：请预测 >= 0 的值（例如把预测值截断到 0）。")
@@ -113,6 +118,8 @@ ADVICE_OUTSIDE = Message("regression.advice_outside", "{n} prediction(s) lie out
 GOLD_VALUE = Message("reference.regression_value", "{where}: {value} is not a finite number; every gold value must "
                      "be one.", None)
 GOLD_COUNT = Message("reference.regression_count", "{where} holds {count} numbers; a gold value is one number.", None)
+GOLD_LARGE = Message("reference.regression_large", "{where}: {value} is beyond 1e150 in magnitude, where squared "
+                     "errors overflow; rescale the values.", None)
 GOLD_NEGATIVE = Message("reference.regression_negative", "{where}: {value} is negative, so RMSLE (log(1 + value)) "
                         "cannot score it; set options.rmsle: false, or correct the gold.", None)
 GOLD_RANGE = Message("reference.regression_range", "{where}: {value} is outside options.value_range [{low}, {high}]; "
@@ -235,6 +242,10 @@ class Regression(TaskFamily):
         if len(bad):
             i = int(bad[0])
             raise ReferenceDataError(GOLD_VALUE.at(**at(i), value=repr(clip(column.text(i).strip()))))
+        large = np.flatnonzero(np.abs(values) > MAX_MAGNITUDE)
+        if len(large):
+            i = int(large[0])
+            raise ReferenceDataError(GOLD_LARGE.at(**at(i), value=clip(column.text(i).strip())))
         opts = cfg.options
         if opts["rmsle"] and (values < 0).any():
             i = int(np.flatnonzero(values < 0)[0])
@@ -286,6 +297,8 @@ class Regression(TaskFamily):
             checked = np.ones(len(values), dtype=bool)
         problems.add_rows(np.flatnonzero(checked & ~np.isfinite(values)), line,
                           lambda i: _not_a_number(column.text(i).strip(), at(i)))
+        problems.add_rows(np.flatnonzero(np.abs(values) > MAX_MAGNITUDE), line, lambda i: TOO_LARGE.at(
+            **at(i), value=repr(clip(column.text(i).strip()))))
         if cfg.options["rmsle"]:
             problems.add_rows(np.flatnonzero(values < 0), line, lambda i: NEGATIVE.at(
                 **at(i), value=clip(column.text(i).strip())))
