@@ -88,20 +88,20 @@ DECIMAL_COMMA = Message("regression.decimal_comma", " (with a dot as the decimal
                         "（小数点用句点，不要用逗号）")
 NOT_FINITE = Message("regression.not_finite", "{where}: {value} is not a finite number; predict a real number for "
                      "every id (a NaN or an infinity usually means the model failed on that row).",
-                     "{where}：{value} 不是有限的数；请为每个 id 预测一个实数（NaN 或无穷大通常说明模型在这一行出错了）。")
+                     "{where}：{value} 不是有限的数；请为每个 id 预测一个实数（出现非数或无穷大，通常说明模型在这一行出错了）。")
 TOO_LARGE = Message("regression.too_large", "{where}: {value} is too large to score (its square overflows); predict "
                     "values between -1e150 and 1e150.", "{where}：{value} 太大，无法计分（其平方会溢出）；请预测介于 "
                     "-1e150 与 1e150 之间的值。")
 NEGATIVE = Message("regression.negative", "{where}: {value} is negative, but this task scores RMSLE, which takes "
                    "log(1 + value): predict values >= 0 (for example clip the predictions at 0).",
-                   "{where}：{value} 是负数，但本任务计算 RMSLE（取 log(1 + 值)）：请预测 >= 0 的值（例如把预测值截断到 0）。")
+                   "{where}：{value} 是负数，但本任务计算 RMSLE（取 1 + 值 的对数）：请预测 >= 0 的值（例如把预测值截断到 0）。")
 SWAPPED = Message("regression.swapped", "{where}: the column id holds {id} and the column value holds {value}, a test "
                   "id: the columns look swapped; write each row as id then value, under the header id,value.",
                   "{where}：id 列是 {id}，value 列却是测试 id {value}：两列似乎写反了；请按先 id 后 value 的顺序写每一行，"
                   "表头为 id,value。")
 ADVICE_SAME = Message("regression.advice_same", "all {n} rows give the same value ({value}): R² will be 0 or less, and "
                       "Pearson, Spearman and Kendall are written as 0 for a constant prediction. Predict each id.",
-                      "全部 {n} 行给出的值都相同（{value}）：R² 将不大于 0，常数预测的 Pearson、Spearman 和 Kendall "
+                      "全部 {n} 行给出的值都相同（{value}）：R² 将不大于 0，常数预测的皮尔逊、斯皮尔曼和肯德尔"
                       "相关系数都记为 0。请为每个 id 分别预测。")
 ADVICE_IDS = Message("regression.advice_ids", "every value is itself a test id (for example {value}): the columns may "
                      "be swapped; the header is id,value, and each row gives the id first.",
@@ -128,12 +128,12 @@ GOLD_REPEATED = Message("reference.regression_repeated", "{file} repeats id {id}
 NOTE_ZERO_GOLD = Message("regression.note.zero_gold", "{file}: {n} gold value(s) are 0, where MAPE divides by eps "
                          "(2.2e-16), so one error there outweighs all others; prefer sMAPE or another key as the "
                          "primary one. First ids: {ids}",
-                         "{file}：有 {n} 个标准答案值为 0，MAPE 在这些样本上除以 eps（2.2e-16），任何误差都会压倒其余样本；"
-                         "主指标请选用 sMAPE 或其他指标。前几个 id：{ids}")
+                         "{file}：有 {n} 个标准答案值为 0，MAPE 在这些样本上除以 2.2e-16，任何误差都会压倒其余样本；"
+                         "主指标请选用 SMAPE 或其他指标。前几个 id：{ids}")
 
 SUMMARY = Message("regression.summary", "{n} units on this board; error = prediction - gold; RMSLE {rmsle}; sMAPE "
                   "with gold and prediction both 0: {smape_zero}.",
-                  "本榜单 {n} 个样本；误差 = 预测值 - 标准答案；RMSLE：{rmsle}；标准答案与预测值都为 0 时的 sMAPE："
+                  "本榜单 {n} 个样本；误差 = 预测值 - 标准答案；RMSLE：{rmsle}；标准答案与预测值都为 0 时的 SMAPE："
                   "{smape_zero}。")
 RMSLE_ON = Message("regression.summary.rmsle_on", "scored (values >= 0)", "计分（值均 >= 0）")
 RMSLE_OFF = Message("regression.summary.rmsle_off", "not scored", "不计分")
@@ -186,11 +186,11 @@ SCATTER_OUTSIDE = Message("regression.report.scatter_outside", " The axes span t
 AXIS_GOLD = Message("regression.report.axis_gold", "gold", "标准答案")
 AXIS_PREDICTION = Message("regression.report.axis_prediction", "prediction", "预测值")
 RANK_TITLE = Message("regression.report.rank_title", "Correlations", "相关系数")
-RANK_ROWS = (Message("regression.report.pearson", "Pearson's r (linear)", "Pearson 相关系数（线性）"),
+RANK_ROWS = (Message("regression.report.pearson", "Pearson's r (linear)", "皮尔逊相关系数（线性）"),
              Message("regression.report.spearman", "Spearman's rho (ranks, ties averaged)",
-                     "Spearman 相关系数（秩，并列取平均秩）"),
+                     "斯皮尔曼相关系数（秩，并列取平均秩）"),
              Message("regression.report.kendall", "Kendall's tau-b (pairs, ties corrected)",
-                     "Kendall tau-b（成对比较，校正并列）"))
+                     "肯德尔 τb 相关系数（成对比较，校正并列）"))
 RANK_NOTE = Message("regression.report.rank_note", "A correlation with a constant column (every gold or every "
                     "prediction the same) is undefined; it is written as 0. Ties: {gold_ties} unit(s) share their "
                     "gold value with another, {pred_ties} share their prediction.",
