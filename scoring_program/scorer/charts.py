@@ -136,7 +136,7 @@ def _count(value):
 
 
 _PLOT = 300            # side of a scatter's square plot area
-_MARGIN = (58, 26, 12, 40)   # left, top, right, bottom
+_MARGIN = (70, 26, 14, 40)   # left, top, right, bottom
 
 
 def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0):
@@ -165,10 +165,11 @@ def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0)
         parts.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#000" fill-opacity="0.45"/>' % (x_of(x), y_of(y)))
     parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#000" stroke-width="1" stroke-dasharray="4 3"/>'
                  % (left, top + _PLOT, left + _PLOT, top))
-    for k in range(3):
+    for k, anchor in enumerate(("start", "middle", "end")):   # the end ticks stay inside the picture
         value = low + k * (high - low) / 2.0
         label = text("%.4g" % value)
-        parts.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x_of(value), top + _PLOT + 15, label))
+        parts.append('<text x="%.1f" y="%d" text-anchor="%s">%s</text>' % (x_of(value), top + _PLOT + 15, anchor,
+                                                                          label))
         parts.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 5, y_of(value) + 4, label))
     parts.append('<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s \u2192</text>'
                  % (left + _PLOT, top + _PLOT + 33, text(_cut(x_axis, 30))))
