@@ -178,7 +178,7 @@ SCATTER_POINTS = Message("regression.report.scatter_points", "One dot per unit; 
                          "每个点是一个样本；斜线为预测值 = 标准答案。{outside}")
 SCATTER_GRID = Message("regression.report.scatter_grid", "{n} units counted in a {g} x {g} grid; a darker cell holds "
                        "more units (shade by the logarithm of the count); the line is prediction = gold.{outside}",
-                       "{n} 个样本按 {g} x {g} 的网格计数；格子越深样本越多（按计数的对数着色）；斜线为预测值 = "
+                       "{n} 个样本按 {g}×{g} 的网格计数；格子越深样本越多（按计数的对数着色）；斜线为预测值 = "
                        "标准答案。{outside}")
 SCATTER_OUTSIDE = Message("regression.report.scatter_outside", " The axes span the gold values; {n} prediction(s) "
                           "outside them are drawn at the edge.",
