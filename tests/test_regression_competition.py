@@ -4,10 +4,16 @@ kit's warnings; the demo competition.
 Public data: ../shared/data has no data set with a numeric target, so one is derived, honestly: the CSL
 abstracts of ``keywords/csl_kg`` (dev.tsv and test.tsv: task, abstract + title, the author keywords joined by
 ``_``), and as the target the number of keywords the authors gave each abstract. The inputs are the abstract
-and its length in characters; the count is a real property of each paper, read from its own row. Nothing of
-the data is copied into the project: the test writes the gold into its temporary folder.
+and its length in characters; the count is a real property of each paper, read from its own row. The lines
+that make the gold and the ``organizer new`` command are docs/regression.md's, run as written; nothing of the
+data is copied into the project: they write into a temporary folder.
 """
 import csv
+import os
+import re
+import shlex
+import subprocess
+import sys
 import zipfile
 
 import numpy as np
@@ -22,29 +28,40 @@ CSL = SHARED_DATA / "keywords" / "csl_kg"
 DEMO = ROOT / "examples" / "regression"
 
 
-def csl_gold(split, path):
-    """id, text, length, value (the number of author keywords) of the CSL ``split``, as a gold file."""
-    frame = pd.read_csv(CSL / ("%s.tsv" % split), sep="\t", header=None, names=["task", "text", "keywords"],
-                        dtype=str, keep_default_na=False, quoting=csv.QUOTE_NONE)
-    out = pd.DataFrame({"id": ["%s%04d" % (split, i) for i in range(len(frame))], "text": frame["text"],
-                        "length": frame["text"].str.len(),
-                        "value": frame["keywords"].str.split("_").apply(lambda k: len([w for w in k if w]))})
-    out.to_csv(path, index=False)
-    return out
+def docs_lines():
+    """(the python block, the ``organizer new`` command as argv) of docs/regression.md's public-data section."""
+    text = (ROOT / "docs" / "regression.md").read_text(encoding="utf-8")
+    start = text.index("## A competition from public data")
+    section = text[start:text.index("\n## ", start + 1)]
+    [block] = re.findall(r"```python\n(.*?)```", section, re.S)
+    [command] = [l.strip() for l in section.splitlines() if l.strip().startswith("python3 -m organizer new ")]
+    return block, shlex.split(command)
 
 
 @pytest.fixture(scope="module")
 def csl_competition(tmp_path_factory):
+    """The docs' lines run as written, from a folder laid out like the project root (../shared beside it)."""
     if not (CSL / "test.tsv").exists() or not (CSL / "dev.tsv").exists():
         pytest.skip("the CSL keyword data is not in %s (shared/ beside the project)" % CSL)
-    tmp = tmp_path_factory.mktemp("csl")
-    test, dev = csl_gold("test", tmp / "test.csv"), csl_gold("dev", tmp / "dev.csv")
-    out = tmp / "comp"
-    proc = organizer("new", "regression", tmp / "test.csv", out, "--title", "How many keywords? (CSL)",
-                     "--dev-gold", tmp / "dev.csv", "--start", "2026-11-02", "--option", "value_range=[0, 40]")
+    base = tmp_path_factory.mktemp("csl")
+    (base / "shared").symlink_to(SHARED_DATA.parent, target_is_directory=True)
+    project = base / "project"
+    project.mkdir()
+    block, argv = docs_lines()
+    proc = subprocess.run([sys.executable, "-c", block], cwd=str(project), capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run([sys.executable] + argv[1:], cwd=str(project), capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 error(s), 0 warning(s)" in proc.stdout, proc.stdout
-    return out, test, dev
+    read = lambda split: pd.read_csv(project / "out" / ("cslcount_%s.csv" % split), dtype={"id": str})  # noqa: E731
+    test, dev = read("test"), read("dev")
+    # the target is the number of keywords of each row, counted here from the source file
+    source = pd.read_csv(CSL / "test.tsv", sep="\t", header=None, dtype=str, keep_default_na=False,
+                         quoting=csv.QUOTE_NONE)
+    assert test["value"].tolist() == [len([w for w in k.split("_") if w]) for k in source[2]]
+    return project / argv[6], test, dev
 
 
 def test_new_makes_a_competition_from_public_data_that_lints_bundles_and_scores(csl_competition, tmp_path):
