@@ -330,7 +330,11 @@ def family_cases(family):
                  {name: as_csv(header[:2], [r[:2] for r in body])}),
         ]
     if family == "regression":
-        return regression_cases(one)
+        return regression_cases(one) + [
+            Case(family, "swapped-columns", 1, ("look swapped", "header id,value"),
+                 {name: as_csv(header, [[r[1], r[0]] for r in body])}),
+            one(0, 1, '"1,5"', "decimal-comma-quoted", ("is not a number", "decimal mark")),
+        ]
     # emotion_cause
     files = sample(family)
     s1 = json.loads(files["Subtask_1_pred.json"])
