@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, concatenate_freeing
+from .cells import Cells, concatenate_freeing, joined
 from .lazy import pandas as pd
 from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, split_tokens, token_chunks, tokens_of
 
@@ -128,7 +128,7 @@ def numbers(column):
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
         if values is None:
-            return _numbers_by_pandas(cells.tolist(), token_counts(cells))
+            return _numbers_by_pandas(cells, token_counts(cells))
         parts.append(values)
     return concatenate_freeing(parts, np.float64), counts  # each piece freed once copied: never twice the values
 
@@ -316,28 +316,33 @@ def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
     return value
 
 
-def _numbers_by_pandas(strings, counts):
-    """The tokens one per line through pandas' C number parser, or token by token when some is no number."""
+def _numbers_by_pandas(cells, counts):
+    """The tokens one per line through pandas' C number parser, or token by token when some is no number.
+
+    The lines are the cells' own bytes (no Python string per cell): pandas decodes them as it decodes a file.
+    """
     if not counts.sum():
         return np.zeros(0), counts
-    lines = "\n".join(strings).replace(" ", "\n").replace("\t", "\n").replace("\r", "\n")
+    lines = joined(cells, b"\n")
     values = None
-    if not any(c in lines for c in _OTHER_CONTROLS):  # else a line could hold two tokens
-        values = _parse_lines(lines)
+    if not _OTHER_CONTROLS[np.frombuffer(lines, dtype=np.uint8)].any():  # else a line could hold two tokens
+        values = _parse_lines(lines.replace(b" ", b"\n").replace(b"\t", b"\n").replace(b"\r", b"\n"))
     if values is None or len(values) != counts.sum():
-        values = pd.to_numeric(pd.Series(split_tokens(" ".join(strings)), dtype=object),
+        values = pd.to_numeric(pd.Series(split_tokens(" ".join(cells.tolist())), dtype=object),
                                errors="coerce").to_numpy(dtype=float)
     return values, counts
 
 
-_OTHER_CONTROLS = [chr(c) for c in range(SEPARATOR_MAX + 1) if chr(c) not in "\t\n\r "]
+# bytes that separate tokens, as a table over the 256 byte values; TAB, LF, CR and space become line ends
+_OTHER_CONTROLS = np.zeros(256, dtype=bool)
+_OTHER_CONTROLS[[c for c in range(SEPARATOR_MAX + 1) if chr(c) not in "\t\n\r "]] = True
 
 
 def _parse_lines(lines):
     """One float per non-blank line through pandas' C parser, or None when some line is not a number."""
     try:
-        return pd.read_csv(io.StringIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
+        return pd.read_csv(io.BytesIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
                            quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=True,
                            engine="c")["v"].to_numpy()
-    except ValueError:  # includes pandas' ParserError
+    except ValueError:  # includes pandas' ParserError and a byte that is no UTF-8
         return None
