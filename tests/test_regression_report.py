@@ -101,3 +101,21 @@ def test_the_page_holds_the_scatter_as_inline_svg(tmp_path):
     drawn = re.sub(r"<defs>.*?</defs>", "", svg)          # the fill patterns every chart defines
     assert "<circle" not in drawn and 1 < drawn.count("<rect") <= GRID * GRID + 1   # cells, not 2,000 dots
     assert "2000 units counted in a 24 x 24 grid" in page
+
+
+@pytest.mark.parametrize("class_counts", [True, False])
+def test_the_breakdowns_by_gold_value_follow_feedback_class_counts(tmp_path, class_counts):
+    """They tell the gold's distribution: hidden on board A with ``feedback: {class_counts: false}``."""
+    gold = "id,value\n" + "".join("u%d,%d\n" % (i, i % 7) for i in range(40))
+    boards = "id,board\n" + "".join("u%d,%s\n" % (i, "A" if i % 2 else "B") for i in range(40))
+    sub = "id,value\n" + "".join("u%d,%d\n" % (i, (i % 7) + 1) for i in range(40))
+    config = ("task: regression\nboard: A\nboards: {file: boards.csv}\nfeedback: {class_counts: %s}\n"
+              % ("true" if class_counts else "false"))
+    inp = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold, "boards.csv": boards},
+                     {"prediction.csv": sub})
+    proc = run_score(inp, tmp_path / "output")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
+    for title in ("Errors by gold decile", "Prediction against gold"):
+        assert (title in page) == class_counts, title
+    assert "Correlations" in page
