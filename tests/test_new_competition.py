@@ -11,7 +11,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 import zipfile
 
 import pytest
@@ -19,7 +18,6 @@ import pytest
 from helpers import ROOT, SHARED_DATA, read_scores, run_score
 
 DOCS = ROOT / "docs" / "organizers.md"
-LIMIT_S = 10.0
 
 
 def docs_section():
@@ -78,14 +76,10 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
     argv = commands()[family]
     out = tmp_path / "competition"
     argv = argv[:6] + [str(out)] + argv[7:]
-    began = time.perf_counter()
     proc = organizer(workspace, argv)
-    built = time.perf_counter() - began
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 error(s)" in proc.stdout.splitlines()[-1], proc.stdout
-    assert built < LIMIT_S, "new took %.1f s" % built
 
-    began = time.perf_counter()
     problems = check.check_path(out)
     assert not check.has_errors(problems), [str(p) for p in problems]
     assert not problems, [str(p) for p in problems]  # not even a warning
@@ -112,7 +106,6 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
                    "--out", tmp_path / "dev_scores")
     assert dev.returncode == 0, dev.stdout + dev.stderr
     assert (tmp_path / "dev_scores" / "scores.txt").is_file()
-    assert time.perf_counter() - began < LIMIT_S
 
 
 def kit_tool(kit, script, *args):

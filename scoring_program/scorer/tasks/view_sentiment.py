@@ -30,9 +30,9 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
-from ..tables import (check_reference_ids, indexed_units, match_ids, read_public_units, read_table, reference_table,
-                      unit_index)
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
+from ._per_unit import Tally
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
@@ -155,7 +155,8 @@ class ViewSentiment(TaskFamily):
     name = "view_sentiment"
     title = TITLE
     unit_noun = UNIT
-    default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv", "sentences": "sentences.csv"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t")),)
     unit_files = {"gold": UnitFile("csv", "SentenceId", COLUMNS), "sentences": UnitFile("csv", "SentenceId", ("SentenceId",))}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
@@ -228,7 +229,7 @@ class ViewSentiment(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
+        table = self.submission_file().read(files["submission"], SubmissionError)
         view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
         opinion = _opinions(table.cells("Opinion"), LABEL_SETS[cfg.options["opinion_labels"]])
         return ParsedViews(table, view_code, views, opinion)
@@ -311,30 +312,19 @@ class ViewSentiment(TaskFamily):
         table[:n_classes, n_classes] = np.bincount(first[missed], minlength=n_classes)
         table[n_classes, :n_classes] = np.bincount(pred_opinion[~found], minlength=n_classes)
 
-        n_gold, n_pred = len(keys), len(pred_keys)
-        tn = int(found.sum())
-        tp = int(right.sum())
-        counts = {"tp": tp, "fp": tn - tp, "fn1": n_gold - tn, "fn2": n_pred - tn, "tn": tn,
-                  "gold": n_gold, "predicted": n_pred}
-        precision = safe_div(tp, tp + counts["fp"] + counts["fn2"])
-        recall = safe_div(tp, tp + counts["fn1"])
-        f1 = float(f_beta(precision, recall))
-        view_p, view_r, view_f = prf(tn, n_pred, n_gold)
-        scores = {"f1": f1, "precision": precision, "recall": recall,
-                  "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
-
-        def per_sentence():
-            """Per sentence of the board: tp, fp, fn1, fn2."""
-            board = np.cumsum(on_board) - 1   # sentence code -> row of the board's table
-            n = int(on_board.sum())
-            sentence = board[sub.sentence[pred_in]]
-            found_in = np.bincount(sentence[found], minlength=n)
-            out = np.empty((n, 4))
-            out[:, 0] = np.bincount(sentence[found][right], minlength=n)
-            out[:, 1] = found_in - out[:, 0]
-            out[:, 2] = np.bincount(board[ref.key_sentence[gold_in]], minlength=n) - found_in
-            out[:, 3] = np.bincount(sentence, minlength=n) - found_in
-            return out
+        # per sentence of the board: tp (found, right opinion), fp (found, wrong opinion), fn1 (gold view
+        # missed), fn2 (spurious view)
+        board = np.cumsum(on_board) - 1   # sentence code -> row of the board's table
+        n = int(on_board.sum())
+        sentence = board[sub.sentence[pred_in]]
+        found_at = sentence[found]
+        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)),
+                       [Tally(found_at[right], n), Tally(found_at[~right], n),
+                        Tally(board[ref.key_sentence[gold_in]][missed], n), Tally(sentence[~found], n)], n)]
+        scores, sums = self.reduce(units, cfg)
+        tp, fp, fn1, fn2 = (int(v) for v in sums["sentences"])
+        counts = {"tp": tp, "fp": fp, "fn1": fn1, "fn2": fn2, "tn": tp + fp, "gold": len(keys),
+                  "predicted": len(pred_keys)}
 
         merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
         sections = [_count_section(counts), _table_section(table, counts)]
@@ -342,11 +332,12 @@ class ViewSentiment(TaskFamily):
             sections.append(report.Section(REPEATED_TITLE, [report.Text(REPEATED_NOTE(n=merged), "note")]))
         steps = "+".join(cfg.options["view_normalisation"])
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
-            n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=cfg.options["opinion_labels"], steps=steps)
-        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), per_sentence)]
+            n=n, gold=len(keys), pred=len(pred_keys), labels=cfg.options["opinion_labels"], steps=steps)
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """P = tp / (tp + fp + fn2), R = tp / (tp + fn1), F1 = 2PR / (P + R); views found tn = tp + fp:
+        view P = tn / (tn + fn2), view R = tn / (tn + fn1), view F1 (the source formula's terms)."""
         sums = np.asarray(sums, dtype=float)
         tp, fp, fn1, fn2 = (sums[..., k] for k in range(4))
         precision = safe_div(tp, tp + fp + fn2)
