@@ -291,3 +291,60 @@ def test_numbers_are_pythons_floats(shape, draws, mixed):
         assert counts.tolist() == [len(c.split()) for c in cells]
         expected = [float(t) for t in tokens]
         assert [v if v != 0 else str(v) for v in values.tolist()] == [e if e != 0 else str(e) for e in expected]
+
+
+# pieces of cells of any length: spaces of one, two and three bytes, letters of one to three bytes, long runs
+PIECES = st.sampled_from(["a", "b", "字", "é", " ", "\t", "\u3000", "\xa0", "\u2029", "\x85", "\x1f", "x" * 37,
+                          "long keyword X " * 3, " " * 20, "\u3000" * 9])
+ANY_LENGTH = st.lists(st.lists(PIECES, max_size=24).map("".join), max_size=8)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(strings=ANY_LENGTH, other=ANY_LENGTH, collide=st.booleans(), run=st.sampled_from([1, 3, 1 << 16]),
+       short_words=st.sampled_from([0, 1, 4]), rounds=st.sampled_from([0, 1, 16]), window=st.sampled_from([1, 2, 64]))
+def test_cells_of_any_length_group_strip_count_and_copy_as_python_does(strings, other, collide, run, short_words,
+                                                                        rounds, window):
+    # run: words (or bytes) of long cells read per pass, a cell split over passes; short_words: how long a cell
+    # may be and still be read a word at a time; rounds: spaces taken off one at a time before the windows, the
+    # first of them ``window`` bytes wide
+    strings = strings + [s for s in other if s not in strings][:3]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "RUN", run)
+        monkeypatch.setattr(cells_module, "SHORT_WORDS", short_words)
+        monkeypatch.setattr(cells_module, "STRIP_ROUNDS", rounds)
+        monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
+        monkeypatch.setattr(cells_module, "SLICE_BYTES", 16)
+        monkeypatch.setattr(cells_module, "GATHER_BYTES", 5)
+        monkeypatch.setattr(cells_module, "LONG_CELL", 40)
+        if collide:
+            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
+        cells = Cells.from_strings(strings)
+        assert cells.strip().tolist() == [s.strip() for s in strings]
+        assert cells.char_lengths().tolist() == [len(s) for s in strings]
+        assert cells[::-1].compact().tolist() == strings[::-1]
+        codes, first = cells_module.factorize(cells, ordered=True)
+        assert codes.tolist() == python_codes(strings)[0]
+        distinct = list(dict.fromkeys(other))
+        where = {s: k for k, s in enumerate(distinct)}
+        index = cells_module.Index(Cells.from_strings(distinct))
+        assert index.get_indexer(cells).tolist() == [where.get(s, -1) for s in strings]
+        vocabulary = Vocabulary()
+        added = vocabulary.add(cells[: len(cells) // 2]).tolist() + vocabulary.add(cells[len(cells) // 2:]).tolist()
+        assert added == python_codes(strings)[0] and vocabulary.cells().tolist() == python_codes(strings)[1]
+        pairs = [(i, j) for i in range(len(strings)) for j in range(len(strings))]
+        rows_a, rows_b = np.array([i for i, _ in pairs], dtype=np.int64), np.array([j for _, j in pairs], dtype=np.int64)
+        assert cells_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
+
+
+def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
+    # one megabyte-long cell and its copy with one byte changed near the end, read with runs of one word
+    base = "k" * (1 << 20)
+    strings = [base, base[:-3] + "j" + base[-2:], base, "k" * 8]
+    for run in (1 << 16, 7):
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(cells_module, "RUN", run)
+            keys = cells_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
+            codes, _ = cells_module.factorize(Cells.from_strings(strings))
+        assert codes.tolist() == [0, 1, 0, 2]
+        assert keys is None or (keys[0] == keys[2] and len(set(keys)) == 3)
