@@ -288,6 +288,7 @@ def table_cases(family):
     add("empty-id", ("empty",), rows_=[[""] + body[0][1:]] + body[1:])
     huge = "9" * 100000
     add("100k-character-id", ("not in the test set", "..."), rows_=[[huge] + body[0][1:]] + body[1:])
+    add("2mb-id", ("not in the test set", "'7777777777"), rows_=[["7" * (2 << 20)] + body[0][1:]] + body[1:])
     add("1mb-header", ("columns are", "..."), header_=["h" * 1000000] + header[1:])
     add("hostile-id", ("not in the test set",), rows_=[[HOSTILE] + body[0][1:]] + body[1:])
     add("formula-id", ("not in the test set",), rows_=[["=cmd|'/c calc'!A0"] + body[0][1:]] + body[1:])
@@ -351,6 +352,12 @@ def family_cases(family):
             one(0, 2, " ".join(["abc"] + scores[1:]), "score-not-a-number", ("score",)),
             one(0, 2, " ".join(["nan"] + scores[1:]), "score-nan", ("score",)),
             one(0, 2, " ".join(["inf"] + scores[1:]), "score-inf", ("score",)),
+            # a number of 2 MB of digits is above 1e308: no finite number, quoted cut short
+            one(0, 2, " ".join(["1" + "0" * (2 << 20)] + scores[1:]), "score-of-2mb-digits",
+                ("score 1 is '1000000000", "...', which is not a finite number")),
+            one(0, 1, " ".join(["x" * (1 << 20)] + labels[1:]), "label-of-1mb", ("label 1 is 'xxxxxxxx", "...'")),
+            one(0, 1, " ".join(["x" * (1 << 20) + "|" + labels[0]] + labels[1:]), "labels-joined-by-bars-1mb-on",
+                ("not a label", "not '|'")),
             Case(family, "scores-column-missing", 1, ("needs a scores column",),
                  {name: as_csv(header[:2], [r[:2] for r in body])}),
         ]
@@ -512,6 +519,14 @@ def shape_variants(family):
         ]
         if family in ("view_sentiment", "keywords"):
             out.append(Shape(family, "tab-separated", {name: as_csv(header, rows, sep="\t")}))
+        padding = " " * 70000 + "\u3000" * 30000   # stripped like str.strip(), however long
+        padded = [[padding + rows[0][0] + padding] + rows[0][1:]] + rows[1:]
+        out.append(Shape(family, "an-id-padded-with-160k-spaces", {name: as_csv(header, padded)}))
+        if family == "multilabel":   # the first score written with 2 MB of zeros: the same number
+            longer = [list(r) for r in rows]
+            first, rest = longer[0][2].split(" ", 1)
+            longer[0][2] = first + ("" if "." in first else ".") + "0" * (2 << 20) + " " + rest
+            out.append(Shape(family, "a-score-written-with-2mb-of-zeros", {name: as_csv(header, longer)}))
     else:
         compact = {k: json.dumps(json.loads(v), separators=(",", ":")).encode("utf-8") for k, v in files.items()}
         reordered = {k: json.dumps(list(reversed(json.loads(v))), indent=2).encode("utf-8") for k, v in files.items()}

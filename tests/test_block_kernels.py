@@ -348,3 +348,94 @@ def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
             codes, _ = cells_module.factorize(Cells.from_strings(strings))
         assert codes.tolist() == [0, 1, 0, 2]
         assert keys is None or (keys[0] == keys[2] and len(set(keys)) == 3)
+
+
+def pandas_value(token):
+    """The value pandas' C parser gives one token of a float column (what the scores column meant before it was
+    read here), NaN where it gives none."""
+    import csv
+    import io
+    import pandas as pd
+    try:
+        return pd.read_csv(io.StringIO(token + "\n"), header=None, names=["v"], dtype=np.float64, sep="\t",
+                           quoting=csv.QUOTE_NONE, na_filter=False, engine="c")["v"].tolist()[0]
+    except ValueError:
+        return math.nan
+
+
+def pandas_values(tokens):
+    """pandas' values of ``tokens``, the column at once when every token is a number to it, else one by one."""
+    import csv
+    import io
+    import warnings
+    import pandas as pd
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # pandas' own cast of a column it cannot read
+        try:
+            return pd.read_csv(io.StringIO("\n".join(tokens) + "\n"), header=None, names=["v"], dtype=np.float64,
+                               sep="\t", quoting=csv.QUOTE_NONE, na_filter=False, engine="c")["v"].tolist()
+        except ValueError:
+            return [pandas_value(t) for t in tokens]
+
+
+def same_float(a, b):
+    return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+
+
+DIGIT_RUNS = st.sampled_from(["", "0", "7", "000000000000000000000", "12345678901234567890123", "9" * 40,
+                              "1" + "0" * 307, "1" + "0" * 308, "4" * 400])
+EXPONENTS = st.sampled_from(["", "e5", "E-3", "e+0", "e", "e-", "e308", "e-308", "e-324", "e-617", "e400",
+                             "e2147483648", "e4294967306", "e-2147483649", "e00000000000000005",
+                             "e000000000000000005", "e5x"])
+ODD = st.sampled_from(["inf", "-Infinity", "+INF", "nan", "x", "1.5.6", "--1", ".", "+", "1,5", "１", "0x10"])
+NUMBER_LIKE = st.tuples(st.sampled_from(["", "-", "+"]), DIGIT_RUNS, st.sampled_from(["", "."]), DIGIT_RUNS,
+                        EXPONENTS).map("".join).filter(bool) | ODD
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(tokens=st.lists(NUMBER_LIKE, min_size=1, max_size=12), scan=st.sampled_from([3, 64, 1 << 20]),
+       chunk=st.sampled_from([16, 1 << 20]))
+def test_numbers_of_any_length_are_what_pandas_parser_gives(tokens, scan, chunk):
+    """Long mantissas and exponents, leading zeros, wrapping exponents, infinities and non-numbers: the value
+    of every token is the one pandas' C parser gives it, read in pieces of any size."""
+    import scorer.tagcodes as tagcodes_module
+    import scorer.tokens as tokens_module
+    cells = [" ".join(tokens[k:k + 3]) for k in range(0, len(tokens), 3)]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tokens_module, "SCAN_BYTES", scan)
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        values, counts = numbers(cells)
+    assert counts.tolist() == [len(c.split()) for c in cells]
+    expected = pandas_values(tokens)
+    assert all(same_float(v, e) for v, e in zip(values.tolist(), expected)), list(zip(tokens, values.tolist(),
+                                                                                     expected))
+
+
+def test_a_number_of_megabytes_is_read_in_pieces():
+    import scorer.tokens as tokens_module
+    long_zero = "0.694" + "0" * (3 << 20)
+    cells = ["0.5 " + long_zero + " 1e-3", "-" + "9" * 308 + ".5", "1" + "0" * (1 << 20)]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tokens_module, "SCAN_BYTES", 1 << 16)
+        values, counts = numbers(cells)
+    assert counts.tolist() == [3, 1, 1]
+    assert [same_float(v, e) for v, e in zip(values.tolist(), [0.5, 0.694, 0.001, pandas_value(cells[1]),
+                                                               math.nan])] == [True] * 5
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(rows=st.lists(st.lists(st.sampled_from(["a", "bc,d", "字字字", "x" * 30, "é" * 9, "1;2"]), max_size=6).map(
+    lambda t: "\x01 ".join(t)), min_size=1, max_size=5), chunk=st.sampled_from([3, 16, 1 << 20]),
+    limit=st.sampled_from([1, 5, 40]))
+def test_a_token_is_named_from_its_own_bytes(rows, chunk, limit):
+    import scorer.tagcodes as tagcodes_module
+    from scorer.quoting import clip
+    from scorer.tagcodes import split_tokens, token_holds, token_text
+    cells = Cells.from_strings(rows)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        for row, text in enumerate(rows):
+            for k, token in enumerate(split_tokens(text)):
+                assert token_text(cells, row, k) == token
+                assert token_text(cells, row, k, limit) == clip(token, limit)
+                assert token_holds(cells, row, k, ",") == ("," in token)

@@ -161,3 +161,18 @@ def test_a_zip_member_whose_data_ends_early_is_a_damaged_zip(tmp_path):
     with pytest.raises(SubmissionError) as refused:
         found.read_bytes()
     assert "cannot be read from the zip" in refused.value.text("en")
+
+
+def test_a_keyword_of_megabytes_scores_as_any_other_keyword_outside_the_gold(tmp_path):
+    from hostile_corpus import as_csv, sample_table
+    name, header, rows = sample_table("keywords")
+    row = next(i for i, r in enumerate(rows) if r[1])
+    scored = {}
+    for label, extra in (("long", "k" * (3 << 20)), ("short", "no-such-keyword")):
+        changed = [list(r) for r in rows]
+        changed[row][1] += "_" + extra
+        inp = build_input(tmp_path / label, "keywords", {name: as_csv(header, changed)})
+        code, _, err = score_in_process(inp, tmp_path / label / "out")
+        assert code == 0, err
+        scored[label] = read_scores(tmp_path / label / "out")
+    assert scored["long"] == scored["short"]
