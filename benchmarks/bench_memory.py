@@ -67,14 +67,14 @@ def main(argv=None):
             size = input_bytes(files)
             before = load()
             run = run_measured([sys.executable, score, folder / "input", folder / "out"])
-            if run["rc"] != 0:
-                raise SystemExit("%s: score.py failed: %s" % (family, run["err"]))
             bound = memory_bound_mib(size)
+            verdict = "met" if run["peak_mib"] <= bound else "NOT met"
+            if run["rc"] != 0:
+                verdict = "exit %d: %s" % (run["rc"], run["err"].strip()[-200:])
             rows.append([family, "%d %s" % (n, FAMILIES[family]), "%.0f" % (size / MIB), "%.1f" % run["wall"],
                          "%.0f" % run["peak_mib"], "%.2fx" % (run["peak_mib"] * MIB / size), "%.0f" % bound,
-                         "met" if run["peak_mib"] <= bound else "NOT met",
-                         "%s / %s" % (before.split()[0], load().split()[0])])
-            print("done %s" % family, file=sys.stderr)
+                         verdict, "%s / %s" % (before.split()[0], load().split()[0])])
+            print("done: %s" % " | ".join(rows[-1]), file=sys.stderr, flush=True)
             if args.data is None:
                 shutil.rmtree(folder)
     finally:

@@ -40,7 +40,8 @@ def make_files(folder, n_sentences, seed=0):
 def write_block(ref, res, first, n_sentences, seed, append):
     """Sentences first .. first + n_sentences - 1, written to (or after the rows already in) the three files."""
     rng = np.random.default_rng(seed)
-    ids = np.char.zfill(np.arange(first, first + n_sentences).astype(str), 7).astype(object)
+    width = max(7, len(str(first + n_sentences - 1)))   # np.char.zfill cuts longer numbers to its width
+    ids = np.char.zfill(np.arange(first, first + n_sentences).astype(str), width).astype(object)
     views = np.array(["品牌%d型号%d" % (b, m) for b in range(200) for m in range(10)], dtype=object)
     per = rng.choice([0, 1, 1, 2, 2, 3], size=n_sentences)
     sentence = np.repeat(np.arange(n_sentences), per)
