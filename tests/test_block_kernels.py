@@ -295,7 +295,7 @@ def test_numbers_are_pythons_floats(shape, draws, mixed):
 
 # pieces of cells of any length: spaces of one, two and three bytes, letters of one to three bytes, long runs
 PIECES = st.sampled_from(["a", "b", "字", "é", " ", "\t", "\u3000", "\xa0", "\u2029", "\x85", "\x1f", "x" * 37,
-                          "long keyword X " * 3, " " * 20, "\u3000" * 9])
+                          "long keyword X " * 3, " " * 20, "\u3000" * 9, "0", "0" * 40])
 ANY_LENGTH = st.lists(st.lists(PIECES, max_size=24).map("".join), max_size=8)
 
 
@@ -321,6 +321,7 @@ def test_cells_of_any_length_group_strip_count_and_copy_as_python_does(strings, 
             monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
         cells = Cells.from_strings(strings)
         assert cells.strip().tolist() == [s.strip() for s in strings]
+        assert cells.without_leading("0").tolist() == [s.lstrip("0") for s in strings]
         assert cells.char_lengths().tolist() == [len(s) for s in strings]
         assert cells[::-1].compact().tolist() == strings[::-1]
         codes, first = cells_module.factorize(cells, ordered=True)
@@ -439,3 +440,25 @@ def test_a_token_is_named_from_its_own_bytes(rows, chunk, limit):
                 assert token_text(cells, row, k) == token
                 assert token_text(cells, row, k, limit) == clip(token, limit)
                 assert token_holds(cells, row, k, ",") == ("," in token)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(asked=st.lists(st.sampled_from(["7", "07", "0", "", "x", "00" * 40 + "7", "70"]), min_size=1, max_size=5),
+       units=st.lists(st.sampled_from(["007", "7", "0", "8", "000", "x0", "0" * 90 + "7"]), max_size=6),
+       window=st.sampled_from([1, 64]))
+def test_ids_without_their_leading_zeros_are_found_among_the_units_as_python_finds_them(asked, units, window):
+    from scorer.tables import _zeros_dropped
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
+        found = _zeros_dropped(Cells.from_strings(asked), units)
+    assert found == any(a.lstrip("0") in {u.lstrip("0") for u in units} for a in asked)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(cells=st.lists(st.lists(st.sampled_from(["p", "P", "o", "O", "s", "S", "neu", "NEG", "正面", "中", "性", " ",
+                                                "\u3000", "\xa0", "\u212a", "\u0130", "ｐ", "x" * 30]), max_size=5)
+                      .map("".join), max_size=10), labels=st.sampled_from(["en", "zh", "either"]))
+def test_opinions_are_the_labels_of_the_stripped_lower_case_text(cells, labels):
+    from scorer.tasks.view_sentiment import LABEL_SETS, _opinions
+    table = LABEL_SETS[labels]
+    assert _opinions(Cells.from_strings(cells), table).tolist() == [table.get(c.strip().lower(), -1) for c in cells]

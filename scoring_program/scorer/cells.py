@@ -108,19 +108,42 @@ class Cells:
         out[:] = self.tolist()
         return out
 
-    def replaced(self, rows, texts):
-        """A compact copy of the cells in which cell ``rows[k]`` holds the bytes ``texts[k]`` instead."""
-        lengths = self.lengths()
-        lengths[rows] = [len(t) for t in texts]
-        end = np.cumsum(lengths)
-        start = end - lengths
-        keep = np.ones(len(self), dtype=bool)
-        keep[rows] = False
-        out = np.frombuffer(bytearray(int(end[-1]) if len(end) else 0), dtype=np.uint8)
-        _gather(self, np.flatnonzero(keep), out, start)
-        for i, text in zip(np.asarray(rows).tolist(), texts):  # only the cells being replaced
-            out[start[i]:end[i]] = np.frombuffer(text, dtype=np.uint8)
-        return Cells(out, start, end)
+    def without_bytes(self, offsets):
+        """A compact copy of the cells without the bytes at ``offsets`` (sorted offsets into the buffer, each inside
+        a cell): the cells that hold none are copied as they are, the others a block at a time, those bytes taken
+        out by one mask.
+
+        >>> c = Cells.from_strings(['a""b', 'x', '""'])
+        >>> c.without_bytes(np.array([1, 7])).tolist()
+        ['a"b', 'x', '"']
+        """
+        lengths = self.lengths().astype(np.int64)
+        first, last = np.searchsorted(offsets, self.start), np.searchsorted(offsets, self.end)
+        taken = last - first
+        kept = lengths - taken
+        end = np.cumsum(kept)
+        start = end - kept
+        out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
+        _gather(self, np.flatnonzero(taken == 0), out, start)
+        touched = np.flatnonzero(taken > 0)
+        if len(touched):
+            part = self[touched]
+            part_end = np.cumsum(lengths[touched])
+            part_start = part_end - lengths[touched]
+            joined_bytes = np.empty(int(part_end[-1]), dtype=np.uint8)
+            _gather(part, np.arange(len(touched)), joined_bytes, part_start)
+            n_taken = taken[touched]
+            cell = np.repeat(np.arange(len(touched)), n_taken)
+            rank = np.arange(len(cell)) - np.repeat(np.cumsum(n_taken) - n_taken, n_taken)
+            where = offsets[first[touched][cell] + rank]   # the offsets inside each touched cell, in order
+            keep = np.ones(len(joined_bytes), dtype=bool)
+            keep[part_start[cell] + (where - part.start[cell])] = False
+            packed = joined_bytes[keep]
+            packed_end = np.cumsum(kept[touched])
+            _gather(Cells(packed, packed_end - kept[touched], packed_end), np.arange(len(touched)), out,
+                    start[touched])
+        small = offset_dtype(len(out))
+        return Cells(out, start.astype(small, copy=False), end.astype(small, copy=False))
 
     def compact(self):
         """A copy holding only these cells' bytes, in order: the buffer they were cut from can go.
@@ -214,6 +237,20 @@ class Cells:
         rows = rows[_space_width(buf, start[rows], end[rows], False) > 0]
         end[rows] = _end_of_last_nonspace(buf, start[rows], end[rows])
         return Cells(buf, start, end)
+
+    def without_leading(self, char):
+        """The cells without the run of ``char`` (one ASCII character) they begin with, as ``str.lstrip(char)``.
+
+        >>> Cells.from_strings(["007", "0", "70", ""]).without_leading("0").tolist()
+        ['7', '', '70', '']
+        """
+        byte = ord(char)
+        start = self.start.copy()
+        if not len(self.buf):
+            return Cells(self.buf, start, self.end)
+        rows = np.flatnonzero((start < self.end) & (self.buf[np.minimum(start, len(self.buf) - 1)] == byte))
+        start[rows] = _first_where(self.buf, start[rows], self.end[rows], _other_bytes(byte))
+        return Cells(self.buf, start, self.end)
 
     def _may_be_padded(self):
         """False when no non-empty cell starts with a byte that can begin a space or ends with one that can end one."""
@@ -350,7 +387,14 @@ def _flat(counts, budget=None):
 
 def _first_nonspace(buf, start, end):
     """For each cell ``[start, end)`` beginning with white space, where its first other character begins (its end
-    when it is all space): windows of doubling width from the start, so a run of spaces costs its bytes."""
+    when it is all space)."""
+    return _first_where(buf, start, end, _nonspace_starts)
+
+
+def _first_where(buf, start, end, found_in):
+    """For each cell ``[start, end)``, the first offset that ``found_in(buf, lo, hi, end)`` gives (the (cell, offset)
+    pairs it finds in the windows ``[lo, hi)``, in order), or the cell's end: windows of doubling width from the
+    start, so a long run before the first find costs its bytes, whatever the cells' lengths."""
     start, end = start.astype(np.int64), end.astype(np.int64)
     found = end.copy()
     width = STRIP_WINDOW
@@ -358,7 +402,7 @@ def _first_nonspace(buf, start, end):
     lo = start.copy()
     while len(todo):
         hi = np.minimum(lo[todo] + width, end[todo])
-        seg, pos = _nonspace_starts(buf, lo[todo], hi, end[todo])
+        seg, pos = found_in(buf, lo[todo], hi, end[todo])
         first = np.full(len(todo), -1, dtype=np.int64)
         heads = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1]))) if len(seg) else seg
         first[seg[heads]] = pos[heads]   # cells, and positions within each, come in rising order
@@ -391,6 +435,21 @@ def _end_of_last_nonspace(buf, start, end):
         todo = todo[~hit & (lo > start[todo])]
         width *= 2
     return found
+
+
+def _other_bytes(byte):
+    """A ``found_in`` for ``_first_where``: the offsets in the windows whose byte is not ``byte``."""
+    def found_in(buf, lo, hi, end):
+        segs, positions = [], []
+        for seg, offset in _flat(hi - lo):
+            pos = lo[seg] + offset
+            keep = buf[pos] != byte
+            segs.append(seg[keep])
+            positions.append(pos[keep])
+        if not segs:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(segs), np.concatenate(positions)
+    return found_in
 
 
 def _nonspace_starts(buf, lo, hi, end):
