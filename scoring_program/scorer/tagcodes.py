@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, _Words, joined, offset_value
+from .cells import Cells, joined, offset_value
 from .quoting import clip
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens

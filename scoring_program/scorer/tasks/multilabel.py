@@ -29,7 +29,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf, safe_div
 from ..problems import Message
 from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, reference_table,
                       reference_units)
