@@ -164,3 +164,18 @@ def test_the_demo_lints_and_scores_both_boards(tmp_path):
         assert proc.returncode == 0, proc.stderr
         scores = read_scores(tmp_path / board / "output")
         assert 0.5 < scores["r2"] < 1 and scores["rmse"] > 0
+
+
+def test_kit_warns_when_every_value_is_a_test_id(tmp_path):
+    """Numeric ids written in the value column too (the columns swapped, then written back under id,value)."""
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    (kit / "test_public.csv").write_text("id,x\n" + "".join("%d,0\n" % i for i in range(1, 41)), encoding="utf-8")
+    config = dict(task="regression", board="A", language="en")
+    path = tmp_path / "ids.csv"
+    path.write_text("id,value\n" + "".join("%d,%d\n" % (i, 41 - i) for i in range(1, 41)), encoding="utf-8")
+    lines, code = report_lines(check(str(path), str(kit), config), path.name)
+    assert code == 0 and any("every value is itself a test id (for example 40)" in l for l in lines), lines
+    path.write_text("id,value\n" + "".join("%d,%d.5\n" % (i, 41 - i) for i in range(1, 41)), encoding="utf-8")
+    lines, code = report_lines(check(str(path), str(kit), config), path.name)
+    assert code == 0 and not any("test id" in l for l in lines), lines
