@@ -4,12 +4,22 @@ their text columns) and ``--views`` the list of views participants get.
 Reference data: gold.csv and sentences.csv (every test sentence, with or
 without views). The kit shows the inputs table and views.txt. Baseline: the
 views of views.txt found in each sentence's text (longest first, not
-overlapping), each with the neutral opinion.
+overlapping), each with the neutral opinion. The pages' example gives the views
+found in the first sentences made-up opinions, positive, negative, neutral in turn
+(never the gold's one).
 """
-from .base import Items, Start, code_list, csv_bytes, lines_file, read_table, text_columns
+import io
+
+import pandas as pd
+
+from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns
+from .render import fill, submission_fields
 
 GOLD = ["SentenceId", "View", "Opinion"]
 NEUTRAL = {"en": "neu", "zh": "中性", "either": "neu"}
+OPINIONS = {"en": ("pos", "neg", "neu"), "zh": ("正面", "负面", "中性"), "either": ("pos", "neg", "neu")}
+CANONICAL = {"正面": "pos", "中性": "neu", "负面": "neg"}   # the opinion_labels 'either' reads both
+EXAMPLE_ROWS = 3
 
 
 class ViewSentimentStart(Start):
@@ -59,14 +69,23 @@ class ViewSentimentStart(Start):
         return sorted({v for v in views if v}, key=lambda v: (-len(v), v))
 
     def baseline(self, items, options, args):
+        opinion = NEUTRAL[options["opinion_labels"]]
+        rows = [(sentence, view, opinion) for sentence, found in self.found(items, args) for view in found]
+        if not rows:
+            raise SystemExit("no view of --views occurs in any test sentence, so the sample submission would be "
+                             "empty; give the list of the views of this task")
+        lines = ["SentenceId,View,Opinion"] + [",".join(_csv(v) for v in row) for row in rows]
+        return {self.sample: ("\n".join(lines) + "\n").encode("utf-8")}
+
+    def found(self, items, args):
+        """(SentenceId, the views of views.txt found in its public text, longest first and not overlapping) of each
+        sentence, in order."""
         by_first = {}
         for view in self.views(args):  # longest first
             if len(view) >= 2:
                 by_first.setdefault(view[0], []).append(view)
         frame = items.inputs
         text = frame.drop(columns=["SentenceId"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
-        opinion = NEUTRAL[options["opinion_labels"]]
-        rows = []
         for sentence, content in zip(frame["SentenceId"], text):  # the organizer runs this once
             found, i = [], 0
             while i < len(content):
@@ -77,12 +96,29 @@ class ViewSentimentStart(Start):
                         i += len(view) - 1
                         break
                 i += 1
-            rows += [(sentence, view, opinion) for view in found]
-        if not rows:
-            raise SystemExit("no view of --views occurs in any test sentence, so the sample submission would be "
-                             "empty; give the list of the views of this task")
-        lines = ["SentenceId,View,Opinion"] + [",".join(_csv(v) for v in row) for row in rows]
-        return {self.sample: ("\n".join(lines) + "\n").encode("utf-8")}
+            yield sentence, found
+
+    def example(self, items, sample, options, texts, args):
+        """The views found in the first sentences that have some (up to three rows), with the opinions positive,
+        negative, neutral in turn: made up, whatever the sentence says. Two in three made-up opinions would not
+        be enough to keep gold rows out (most true opinions are neutral), so a row whose opinion is the gold's
+        takes the next one: the gold is read only to be avoided, and the example shows no true row."""
+        opinions = OPINIONS[options["opinion_labels"]]
+        rows = []
+        for sentence, found in self.found(items, args):
+            rows += [(str(sentence), view) for view in found[:EXAMPLE_ROWS - len(rows)]]
+            if len(rows) >= 2:
+                break
+        true = _true_opinions(items)
+        lines = [submission_fields(self.family)["header"]]
+        for k, (sentence, view) in enumerate(rows):
+            turn = opinions[k % len(opinions):] + opinions[:k % len(opinions)]
+            made_up = next(o for o in turn if CANONICAL.get(o, o) != true.get((sentence.strip(), view)))
+            lines.append(csv_line([sentence, view, made_up]))
+        first = rows[0][0]
+        note = fill(texts["example_note"], {"ex_id": plain(first), "ex_views": code_list(
+            [view for sentence, view in rows if sentence == first], texts["lang"])})
+        return {"example": "\n".join(lines), "example_note": note}
 
     def values(self, options, texts, items):
         steps = options["view_normalisation"]
@@ -90,6 +126,13 @@ class ViewSentimentStart(Start):
                 "repeats": texts["repeats_" + options["repeated_rows"]],
                 "normalisation": texts["normalisation_some"] if steps else texts["normalisation_none"],
                 "steps": "+".join(steps), "public_columns": code_list(list(items.inputs.columns), texts["lang"])}
+
+
+def _true_opinions(items):
+    """(SentenceId, View) -> the gold's opinion, in English."""
+    gold = pd.read_csv(io.BytesIO(items.reference["gold.csv"]), dtype=str, keep_default_na=False)
+    return {(s.strip(), v.strip()): CANONICAL.get(o.strip(), o.strip())
+            for s, v, o in zip(gold["SentenceId"], gold["View"], gold["Opinion"])}
 
 
 def _csv(value):
