@@ -103,7 +103,7 @@ class EmotionCauseStart(Start):
     def values(self, options, texts, items):
         subtasks = options["subtasks"]
         return {"summary_causes": texts["summary_" + subtasks], "files": texts["files_" + subtasks],
-                "absent": texts["absent_" + subtasks],
+                "absent": texts["absent_" + subtasks], "each_file": texts["each_file_" + subtasks],
                 "metric_subtasks": texts["metric_" + subtasks], "mode": texts["mode_" + options["mode"]],
                 "pair_rules": texts["pairs_" + subtasks],
                 # how cause texts become positions matters only where spans are scored (subtask 1)
