@@ -21,6 +21,7 @@ skips it). Options of the family (``--option k=5``, values in YAML) go into both
 board configs; the pages describe the options given.
 """
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import shutil
@@ -138,6 +139,14 @@ def family_options(family, fixed, given):
 
 
 # -- the folder ---------------------------------------------------------------------------------------------
+def without_answers(items, family, files):
+    """``items`` as the pages' example sees them: without the reference files that hold the units' answers (the
+    family's unit files). An example that read them, even to avoid the true answer, would tell participants
+    something of it."""
+    answers = {files[slot] for slot in family.unit_files if slot in files}
+    return dataclasses.replace(items, reference={k: v for k, v in items.reference.items() if k not in answers})
+
+
 def build(out, args, start, test, dev, options):
     family = families()[args.family]
     reference, kit = out / "reference_data", out / "starting_kit"
@@ -166,7 +175,8 @@ def build(out, args, start, test, dev, options):
                   dev_sample=start.dev_sample,
                   dev_gold=code_list(sorted(dev.reference), args.language) if dev is not None else "")
     # made-up answers on public ids; a $ of the data is no field of the templates
-    values.update({k: v.replace("$", "$$") for k, v in start.example(test, sample, options, text, args).items()})
+    shown = start.example(without_answers(test, family, files), sample, options, text, args)
+    values.update({k: v.replace("$", "$$") for k, v in shown.items()})
     for page in PAGES:
         write_files(out / "pages", {"%s.html" % page: page_html(page, values).encode("utf-8")})
     write_files(kit, {"README.md": kit_readme(values, dev is not None, start).encode("utf-8")})

@@ -6,11 +6,9 @@ without views). The kit shows the inputs table and views.txt. Baseline: the
 views of views.txt found in each sentence's text (longest first, not
 overlapping), each with the neutral opinion. The pages' example gives the views
 found in the first sentences made-up opinions, positive, negative, neutral in turn
-(never the gold's one).
+(the gold is not read).
 """
-import io
 
-import pandas as pd
 
 from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns
 from .render import fill, submission_fields
@@ -18,7 +16,6 @@ from .render import fill, submission_fields
 GOLD = ["SentenceId", "View", "Opinion"]
 NEUTRAL = {"en": "neu", "zh": "中性", "either": "neu"}
 OPINIONS = {"en": ("pos", "neg", "neu"), "zh": ("正面", "负面", "中性"), "either": ("pos", "neg", "neu")}
-CANONICAL = {"正面": "pos", "中性": "neu", "负面": "neg"}   # the opinion_labels 'either' reads both
 EXAMPLE_ROWS = 3
 
 
@@ -100,21 +97,18 @@ class ViewSentimentStart(Start):
 
     def example(self, items, sample, options, texts, args):
         """The views found in the first sentences that have some (up to three rows), with the opinions positive,
-        negative, neutral in turn: made up, whatever the sentence says. Two in three made-up opinions would not
-        be enough to keep gold rows out (most true opinions are neutral), so a row whose opinion is the gold's
-        takes the next one: the gold is read only to be avoided, and the example shows no true row."""
+        negative, neutral in turn: made up, whatever the sentence says. The gold is not read, not even to avoid
+        its rows: an example that steered clear of the true opinion would tell which opinion a test row does not
+        have. A row may agree with the gold by chance, which says nothing."""
         opinions = OPINIONS[options["opinion_labels"]]
         rows = []
         for sentence, found in self.found(items, args):
             rows += [(str(sentence), view) for view in found[:EXAMPLE_ROWS - len(rows)]]
             if len(rows) >= 2:
                 break
-        true = _true_opinions(items)
         lines = [submission_fields(self.family)["header"]]
         for k, (sentence, view) in enumerate(rows):
-            turn = opinions[k % len(opinions):] + opinions[:k % len(opinions)]
-            made_up = next(o for o in turn if CANONICAL.get(o, o) != true.get((sentence.strip(), view)))
-            lines.append(csv_line([sentence, view, made_up]))
+            lines.append(csv_line([sentence, view, opinions[k % len(opinions)]]))
         first = rows[0][0]
         note = fill(texts["example_note"], {"ex_id": plain(first), "ex_views": code_list(
             [view for sentence, view in rows if sentence == first], texts["lang"])})
@@ -126,13 +120,6 @@ class ViewSentimentStart(Start):
                 "repeats": texts["repeats_" + options["repeated_rows"]],
                 "normalisation": texts["normalisation_some"] if steps else texts["normalisation_none"],
                 "steps": "+".join(steps), "public_columns": code_list(list(items.inputs.columns), texts["lang"])}
-
-
-def _true_opinions(items):
-    """(SentenceId, View) -> the gold's opinion, in English."""
-    gold = pd.read_csv(io.BytesIO(items.reference["gold.csv"]), dtype=str, keep_default_na=False)
-    return {(s.strip(), v.strip()): CANONICAL.get(o.strip(), o.strip())
-            for s, v, o in zip(gold["SentenceId"], gold["View"], gold["Opinion"])}
 
 
 def _csv(value):
