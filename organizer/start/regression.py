@@ -9,7 +9,8 @@ option given on the command line wins.
 """
 import numpy as np
 
-from .base import Items, Start, code_list, csv_bytes, read_table, text_columns
+from .base import Items, Start, code_list, csv_bytes, read_table, text_columns, warnings_list
+from .render import fill
 
 ANSWERS = ("value",)
 
@@ -47,7 +48,11 @@ class RegressionStart(Start):
 
     def values(self, options, texts, items):
         span = options["value_range"]
-        return {"public_columns": code_list(list(items.inputs.columns), texts["lang"]),
+        keys = ["same", "ids"] + (["scale"] if span is not None else [])
+        low, high = ("%g" % span[0], "%g" % span[1]) if span else ("", "")
+        return {"kit_warnings": warnings_list(keys, dict(texts, warn_scale=fill(texts["warn_scale"],
+                                                                                {"low": low, "high": high}))),
+                "public_columns": code_list(list(items.inputs.columns), texts["lang"]),
                 "rmsle_rule": texts["rmsle_on" if options["rmsle"] else "rmsle_off"],
                 "smape_rule": texts["smape_" + options["smape_zero"]],
                 "range_rule": texts["range_none"] if span is None else texts["range_some"],
