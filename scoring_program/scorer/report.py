@@ -138,7 +138,7 @@ class Scores:
     labels: Dict[str, str] = field(default_factory=dict)
     interval: Optional[Tuple[float, float]] = None     # of the primary score
     level: float = 0.95
-    digits: int = 10
+    digits: int = 4     # the page is read by people; the scores files keep every digit
 
 
 @dataclass

@@ -159,10 +159,43 @@ class EcacSubmission:
     ignored: List[Any] = field(default_factory=list)  # notes (Problems) in the competition's language
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "weighted_strict_f1": Message("ecac.key.weighted_strict_f1", "S1 weighted strict F1", "子任务1 加权严格 F1"),
+    "weighted_strict_precision": Message("ecac.key.weighted_strict_precision", "S1 weighted strict P", "子任务1 加权严格 P"),
+    "weighted_strict_recall": Message("ecac.key.weighted_strict_recall", "S1 weighted strict R", "子任务1 加权严格 R"),
+    "weighted_Proportional_precision": Message("ecac.key.weighted_proportional_precision", "S1 weighted proportional P",
+                                               "子任务1 加权按比例 P"),
+    "weighted_Proportional_recall": Message("ecac.key.weighted_proportional_recall", "S1 weighted proportional R",
+                                            "子任务1 加权按比例 R"),
+    "weighted_Proportional_f1": Message("ecac.key.weighted_proportional_f1", "S1 weighted proportional F1",
+                                        "子任务1 加权按比例 F1"),
+    "strict_precision": Message("ecac.key.strict_precision", "S1 strict P", "子任务1 严格 P"),
+    "strict_recall": Message("ecac.key.strict_recall", "S1 strict R", "子任务1 严格 R"),
+    "strict_f1": Message("ecac.key.strict_f1", "S1 strict F1", "子任务1 严格 F1"),
+    "Proportional_precision": Message("ecac.key.proportional_precision", "S1 proportional P", "子任务1 按比例 P"),
+    "Proportional_recall": Message("ecac.key.proportional_recall", "S1 proportional R", "子任务1 按比例 R"),
+    "Proportional_f1": Message("ecac.key.proportional_f1", "S1 proportional F1", "子任务1 按比例 F1"),
+    "weighted_fuzzy_precision": Message("ecac.key.weighted_fuzzy_precision", "S1 weighted fuzzy P", "子任务1 加权模糊 P"),
+    "weighted_fuzzy_recall": Message("ecac.key.weighted_fuzzy_recall", "S1 weighted fuzzy R", "子任务1 加权模糊 R"),
+    "weighted_fuzzy_f1": Message("ecac.key.weighted_fuzzy_f1", "S1 weighted fuzzy F1", "子任务1 加权模糊 F1"),
+    "fuzzy_precision": Message("ecac.key.fuzzy_precision", "S1 fuzzy P", "子任务1 模糊 P"),
+    "fuzzy_recall": Message("ecac.key.fuzzy_recall", "S1 fuzzy R", "子任务1 模糊 R"),
+    "fuzzy_f1": Message("ecac.key.fuzzy_f1", "S1 fuzzy F1", "子任务1 模糊 F1"),
+    "precision_pair": Message("ecac.key.precision_pair", "S2 pair P", "子任务2 配对 P"),
+    "recall_pair": Message("ecac.key.recall_pair", "S2 pair R", "子任务2 配对 R"),
+    "f1_pair": Message("ecac.key.f1_pair", "S2 pair F1", "子任务2 配对 F1"),
+    "weighted_precision": Message("ecac.key.weighted_precision", "S2 weighted P", "子任务2 加权 P"),
+    "weighted_recall": Message("ecac.key.weighted_recall", "S2 weighted R", "子任务2 加权 R"),
+    "weighted_f1": Message("ecac.key.weighted_f1", "S2 weighted F1", "子任务2 加权 F1"),
+}
+
+
 class EmotionCause(TaskFamily):
     name = "emotion_cause"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     unit_files = {"subtask1_gold": UnitFile("json", "conversation_ID", canonical=conversation_id),
                   "subtask2_gold": UnitFile("json", "conversation_ID", canonical=conversation_id)}
     default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",

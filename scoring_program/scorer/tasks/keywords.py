@@ -151,10 +151,23 @@ class KeywordSubmission:
         return self.distinct[self.codes]
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "macro_f1": Message("keywords.key.macro_f1", "Macro F1 (mean per sample)", "宏平均 F1（按样本平均）"),
+    "macro_precision": Message("keywords.key.macro_precision", "Macro precision", "宏平均精确率"),
+    "macro_recall": Message("keywords.key.macro_recall", "Macro recall", "宏平均召回率"),
+    "f1_of_macro_pr": Message("keywords.key.f1_of_macro_pr", "F1 of macro P and R", "宏平均 P 与 R 的 F1"),
+    "micro_f1": Message("keywords.key.micro_f1", "Micro F1 (pooled)", "微平均 F1（合并计数）"),
+    "micro_precision": Message("keywords.key.micro_precision", "Micro precision", "微平均精确率"),
+    "micro_recall": Message("keywords.key.micro_recall", "Micro recall", "微平均召回率"),
+}
+
+
 class Keywords(TaskFamily):
     name = "keywords"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     default_files = {"gold": "gold.csv", "submission": "*.csv"}
     unit_files = {"gold": UnitFile("csv", "id", COLUMNS)}
     options = {
