@@ -68,11 +68,12 @@ SUBTASK_TITLE = Message("ecac.report.subtask", "Subtask {subtask}", "子任务 {
 ABSENT_SCORED_ZERO = Message("ecac.report.no_file", "No {file} in the submission: every subtask {subtask} score is 0.",
                              "提交中没有 {file}：子任务 {subtask} 的各项成绩均为 0。")
 NOT_SCORED_TITLE = Message("ecac.report.not_scored", "Not scored", "未计分")
-SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode {mode} (exact division, each gold span "
-                        "credited once).", "{n} 段对话；模式 {mode}（精确除法，每个标准答案片段只计一次）。")
-SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode {mode} (the official scorer's rules, "
+# each names its mode itself: the option's value is the organizer's English word
+SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode clean (exact division, each gold span "
+                        "credited once).", "{n} 段对话；精确模式（精确除法，每个标准答案片段只计一次）。")
+SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode official (the official scorer's rules, "
                            "+1e-8 in every denominator).",
-                           "{n} 段对话；模式 {mode}（官方评测脚本的规则，每个分母加 1e-8）。")
+                           "{n} 段对话；官方模式（官方评测脚本的规则，每个分母加 1e-8）。")
 NOT_THIS_PHASE = Message("ecac.report.not_this_phase", "{file} was not scored: this phase scores subtask {subtask} only.",
                          "{file} 未计分：本阶段只评测子任务 {subtask}。")
 PER_EMOTION_TITLE = Message("ecac.report.per_emotion", "Subtask {subtask}: per emotion", "子任务 {subtask}：各情绪")
@@ -337,7 +338,7 @@ class EmotionCause(TaskFamily):
                                _per_conversation(counted, subtask, in_board)))
         for line in sub.ignored:
             sections.append(report.Section(NOT_SCORED_TITLE, [report.Text(line, "note")]))
-        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()), mode=cfg.options["mode"])
+        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()))
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):

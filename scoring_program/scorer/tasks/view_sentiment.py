@@ -352,9 +352,11 @@ class ViewSentiment(TaskFamily):
         sections = [_count_section(counts), _table_section(table, counts)]
         if merged:
             sections.append(report.Section(REPEATED_TITLE, [report.Text(REPEATED_NOTE(n=merged), "note")]))
-        steps = "+".join(cfg.options["view_normalisation"])
+        steps = cfg.options["view_normalisation"]
+        # the option's values are the organizer's words: the page names the labels and steps themselves
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
-            n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=cfg.options["opinion_labels"], steps=steps)
+            n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=LABEL_HELP[cfg.options["opinion_labels"]](),
+            steps=advice.steps(steps))
         units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), per_sentence)]
         return Result(scores, sections, summary, units)
 
