@@ -518,9 +518,15 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     names = [labels[i] for i in shown]
     conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]
     f1_series = [(PART_NAMES[name], [float(s["f"][j - 1]) for j in order]) for name, s in parts]
+    # the counts and the first matching, then the other matchings beside the emotion: all 14 columns of
+    # subtask 1 at once fit neither a laptop's width nor a printed page
+    first = len(EMOTION_HEADERS) + len(PART_HEADERS)
+    tables = [report.Table(headers[:first], [row[:first] for row in rows])]
+    if len(headers) > first:
+        tables.append(report.Table(headers[:1] + headers[first:], [row[:1] + row[first:] for row in rows]))
     return [
         report.Section(PER_EMOTION_TITLE(subtask=subtask),
-                       [report.Table(headers, rows)] + notes + [
+                       tables + notes + [
                         report.Bars(F1_CHART(subtask=subtask), [EMOTIONS[j] for j in order], f1_series)],
                        per_class=True),
         report.Section((SAME_SPAN_TITLE if subtask == 1 else SAME_UTTERANCES_TITLE)(subtask=subtask), [
