@@ -241,7 +241,7 @@ def test_a_primary_score_without_counts_says_why_it_has_no_interval(tmp_path):
                                          "sample_submission.csv").read_bytes()})
     assert run_score(base, tmp_path / "out").returncode == 0
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
-    assert "No interval for macro_ap: it is not a sum of counts over the samples" in page
+    assert "No interval for Macro AP: it is not a sum of counts over the samples" in page   # the key's label
     assert "% interval</th>" not in page
 
 
