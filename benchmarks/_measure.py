@@ -186,16 +186,6 @@ def table(headers, rows):
     return "\n".join([line(headers), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
 
 
-def best_of(fn, repeat=3):
-    """Median wall time of fn() over ``repeat`` runs, and its last result."""
-    times, result = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), result
-
-
 def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None, program=None):
     """Measure one family at each size and print its table, the verdicts and (with several sizes) the growth.
 

@@ -19,7 +19,6 @@ shows no exact score (for example ``report: sealed`` on board A, or
 ``feedback: {round_to: 1, class_counts: false}``), otherwise the platform's
 own leaderboard gives the exact scores away.
 """
-import argparse
 import hashlib
 import json
 import sys
@@ -32,7 +31,8 @@ from .layout import load_board_config, place_submission
 from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
 from scorer import ladder, report
-from scorer.api import Competition, ordered_scores
+from scorer.api import Competition
+from scorer.published import History, publish, round_all
 from scorer.config import Feedback
 from scorer.errors import ScoringError
 from .inputs import OrganizerError, Parser, existing_folder, read_bytes, write_file
@@ -77,10 +77,13 @@ def settings_of(config, step=None, parameter_free=False):
     return Feedback(ladder="fixed", ladder_step=0.01, round_to=given.get("round_to"))
 
 
-def update(comp, board, teams, saved, settings, units_dir, seed):
-    """The state of every team after its submissions; ``saved`` is the previous run's (kept where unchanged)."""
-    cfg, primary = comp.cfg, comp.cfg.primary_key
-    lower = primary in comp.family.lower_is_better
+def update(comp, board, teams, saved, settings, units_dir):
+    """The state of every team after its submissions; ``saved`` is the previous run's (kept where unchanged).
+
+    Each submission is published on ``comp``'s board as score.py publishes it (scorer/published.py), with
+    these Ladder ``settings`` and the team's state kept here.
+    """
+    primary = comp.cfg.primary_key
     key = json.dumps([board, settings.ladder, settings.ladder_step, primary])
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,20 +114,14 @@ def update(comp, board, teams, saved, settings, units_dir, seed):
                 except OrganizerError as exc:   # a link or a special file: refused, never opened
                     errors[path.name] = str(exc)
                     continue
-                result = comp.score(submission, board)
-                scores = ordered_scores(result.scores, primary)
-                group = result.units_of(primary)
-                table = group.make() if group is not None else None
-                margin = None
-                if settings.ladder == "parameter_free" and table is not None and state is not None:
-                    statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[primary]  # noqa: E731
-                    margin = ladder.paired_margin(table, best_units, statistic, seed)
-                state = ladder.step(state, scores, primary, settings, lower, margin, number, key)
+                published = publish(comp, submission, History(state, best_units, number, key), settings,
+                                    interval=False)
+                state = published.ladder_state
                 if state.improved:
                     best_name = path.name
-                    if table is not None:
-                        np.save(units_path, table, allow_pickle=False)
-                        best_units = table
+                    if published.table is not None:   # the parameter-free Ladder's margin needs the best's counts
+                        np.save(units_path, published.table, allow_pickle=False)
+                        best_units = published.table
             out[team] = {"key": key, "done": done, "errors": errors, "best_name": best_name,
                          "state": dict(state.__dict__) if state else {}}
     return out
@@ -137,9 +134,7 @@ def board_rows(records, primary, sort, keys, settings):
     scored.sort(key=lambda tr: (sign * tr[1]["state"]["released"][primary], tr[0]))
     rows, rank, previous = [], 0, None
     for position, (team, record) in enumerate(scored, start=1):
-        released = record["state"]["released"]
-        if settings.round_to is not None:
-            released = {k: round(v, settings.round_to) for k, v in released.items()}
+        released = round_all(record["state"]["released"], settings.round_to)
         if released[primary] != previous:
             rank, previous = position, released[primary]
         rows.append([rank, team] + [float(released.get(k, 0.0)) for k in keys] + [record["best_name"],
@@ -170,7 +165,7 @@ def main(argv=None):
     (out / "units").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         comp = Competition.open(str(assemble_reference(reference, args.board, Path(tmp) / "ref", reveal=True)))
-        records = update(comp, args.board, teams, saved, settings, out / "units", comp.cfg.intervals.seed)
+        records = update(comp, args.board, teams, saved, settings, out / "units")
     write_file(path, json.dumps(records, indent=1, sort_keys=True).encode("utf-8"), "the Ladder's state")
     keys = list(comp.family.leaderboard_keys(comp.cfg.options))
     primary = comp.cfg.primary_key

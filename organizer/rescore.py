@@ -28,7 +28,6 @@ leaderboard.html (all of it on one self-contained page that fits a laptop
 screen, every string escaped). Per-team outputs are kept in
 OUT_DIR/runs/<board>/<team>/.
 """
-import argparse
 import concurrent.futures
 import csv
 import functools
@@ -303,7 +302,7 @@ def significance(refs, board, out_dir, records, primary, sort, alpha, permutatio
     group = group.pop()
     runs = Path(out_dir).resolve() / "runs" / board
     tables = {t: np.load(runs / t / UNITS, allow_pickle=False) for t in order}
-    statistic = lambda sums: comp.family.unit_scores(group, sums, comp.cfg)[comp.cfg.primary_key]  # noqa: E731
+    statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
     return tiers(order, tables, statistic, alpha, permutations, seed), comp, group
 
 

@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from helpers import ROOT, write_files
-from test_bundle_shared import bank_oracle, board_ids, comp_id, competitions, members, sample_submission
+from bundle_shared import bank_oracle, board_ids, comp_id, competitions, members, sample_submission
 
 from organizer import bundle  # noqa: E402
 from organizer import evalai  # noqa: E402

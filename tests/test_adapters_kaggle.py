@@ -308,7 +308,7 @@ def usage_of(competition):
 
 
 def test_real_bank_gold_per_usage_subset_equals_seqeval_and_sklearn():
-    from test_bundle_shared import bank_oracle, board_ids
+    from bundle_shared import bank_oracle, board_ids
     gold, sample = ROOT / "reference_data" / "gold.csv", ROOT / "starting_kit" / "sample_submission.csv"
     solution = pd.read_csv(gold, dtype=str, keep_default_na=False)
     solution["Usage"] = solution["id"].map(usage_of(ROOT))

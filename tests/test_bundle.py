@@ -16,7 +16,7 @@ from organizer import bundle
 from organizer import check as check_bundle
 from organizer.phase_data import phase_entries
 from scorer.tasks import families
-from test_bundle_shared import built, comp_id, competitions, members, phases
+from bundle_shared import built, comp_id, competitions, members, phases
 
 COMPETITIONS = competitions()
 

@@ -3,9 +3,12 @@
 ``csvscan.scan`` either gives exactly the cells pandas gives (names, every value, the rows, the file line
 where each row starts as ``tables.physical_lines`` counts it, the characters of every cell) or gives up
 (None), and the file is then read by pandas. Hostile files are made of the pieces that trouble CSV
-readers (quotes, doubled quotes, CR, CRLF, line breaks in quotes, spaces, separators, a BOM); valid
-files are written by Python's csv module, and those the scanner must take.
+readers (quotes, doubled quotes, CR, CRLF, line breaks in quotes, spaces, separators, a BOM): the scanner
+reads exactly those that have the shape its docstring promises (``in_shape``, a plain walk over the bytes
+written here from that list) and gives up on the others. Valid files are written by Python's csv module,
+and those the scanner must take.
 """
+import codecs
 import csv
 import io
 
@@ -16,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.cells import Cells, Index, duplicated, factorize
-from scorer.csvscan import scan
+from scorer.csvscan import MAX_LEADING_SPACES, scan
 from scorer.tables import physical_lines
 from scorer.textio import normalise_newlines
 
@@ -63,7 +66,71 @@ def check_against_pandas(data, sep, skip_blank_lines):
 def test_hostile_pieces_read_as_pandas_reads_them_or_not_at_all(pieces, header, bom, sep, skip):
     text = ("id,v\n" if header else "") + "".join(pieces)
     data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
-    check_against_pandas(data, sep, skip)
+    read = check_against_pandas(data, sep, skip)
+    assert bool(read) == in_shape(data, sep, skip), (data, read)   # it gives up on exactly the files it must
+
+
+def in_shape(data, sep, skip_blank_lines):
+    """Whether ``data`` has the shape csvscan's docstring promises to read, by a plain walk over its bytes."""
+    sep = sep.encode("ascii")
+    body = data[len(codecs.BOM_UTF8):] if data.startswith(codecs.BOM_UTF8) else data
+    if not body or any(body[i:i + 1] == b"\r" and body[i + 1:i + 2] != b"\n" for i in range(len(body))):
+        return False
+    lines, fields, i, n = [], [], 0, len(body)
+    while True:  # at the start of a field
+        spaces = 0
+        while body[i:i + 1] == b" ":
+            spaces += 1
+            i += 1
+        if spaces > MAX_LEADING_SPACES and body[i:i + 1] not in (sep, b"\n", b"\r", b""):
+            return False
+        if body[i:i + 1] == b'"':
+            if spaces:
+                return False                    # spaces before an opening quote
+            i += 1
+            value, quoted = bytearray(), True
+            while True:
+                if i >= n:
+                    return False                # an unclosed quote
+                if body[i:i + 1] == b'"':
+                    if body[i + 1:i + 2] == b'"':
+                        value += b'"'
+                        i += 2
+                        continue
+                    i += 1
+                    break
+                value += body[i:i + 1]
+                i += 1
+            if body[i:i + 1] not in (sep, b"\r", b"\n", b""):
+                return False                    # text after a closing quote
+        else:
+            start, quoted = i, False
+            while i < n and body[i:i + 1] not in (sep, b"\n"):
+                i += 1
+            value = body[start:i]
+            if value.endswith(b"\r"):
+                value = value[:-1]
+            if b'"' in value:
+                return False                    # a quote inside an unquoted field
+        fields.append((bytes(value), quoted))
+        if body[i:i + 1] == b"\r":
+            i += 1
+        if i >= n or body[i:i + 1] == b"\n":
+            lines.append(fields)
+            fields = []
+            i += 1
+            if i >= n:
+                break
+        else:
+            i += 1                              # past the separator
+    if skip_blank_lines:
+        lines = [f for f in lines if not (len(f) == 1 and not f[0][1] and not f[0][0].strip(b" \t"))]
+    if not lines:
+        return False
+    names = [v for v, _ in lines[0]]
+    if b"" in names or len(set(names)) != len(names):
+        return False                            # an empty or repeated header name
+    return all(len(f) <= len(names) for f in lines[1:])   # no row longer than the header
 
 
 VALUES = ['"', ",", "\n", "\r\n", " ", "a", "字", "\t", 'q"q', "", "x y", "\u3000", '""']

@@ -130,8 +130,19 @@ def write_rows(rows, quoting):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_sample_submission_scores(workspaces, family):
-    scores = workspaces[family].score(dict(workspaces[family].sample))
-    assert isinstance(scores, dict) and scores
+    """The baseline sample gets every leaderboard key, primary first, each a rate (coverage error a count of
+    labels), the primary one neither 0 nor 1; scores.json holds the same values."""
+    from scorer.api import Competition, ordered_keys
+
+    ws = workspaces[family]
+    scores = ws.score(dict(ws.sample))
+    comp = Competition.open(str(ws.input / "ref"))
+    assert list(scores) == ordered_keys(comp.family.leaderboard_keys(comp.cfg.options), comp.cfg.primary_key)
+    for key, value in scores.items():
+        assert (value >= 1.0 if key == "coverage_error" else 0.0 <= value <= 1.0), (key, value)
+    assert 0.0 < scores[comp.cfg.primary_key] < 1.0
+    on_disk = json.loads((ws.output / "scores.json").read_text(encoding="utf-8"))
+    assert on_disk == {k: pytest.approx(v, abs=5e-11) for k, v in scores.items()}
 
 
 def refused(outcome):

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from scorer.metrics.kappa import cohen_kappa, kappa_from_confusion
+from scorer.metrics.kappa import kappa_from_confusions
 from scorer.metrics.prf import prf, safe_div
-from scorer.metrics.spans import CONLLEVAL, IOB2, TagSet, decode, match, stray_inside
+from scorer.metrics.spans import CONLLEVAL, IOB2, TagSet, decode, match, segments
 from scorer.outputs import format_number, scores_txt
 from scorer.tagcodes import encode
 
@@ -36,7 +36,7 @@ def test_an_entity_never_crosses_a_document_boundary():
 def test_stray_inside_positions():
     codes = encode(["O I-PER B-LOC I-LOC I-ORG"], TAGS.tags).codes.astype(np.int64)
     starts = np.array([True, False, False, False, False])
-    assert stray_inside(codes, starts).tolist() == [1, 4]
+    assert segments(codes, starts).stray().tolist() == [1, 4]
 
 
 def test_match_needs_same_start_end_and_type():
@@ -50,6 +50,14 @@ def test_match_needs_same_start_end_and_type():
     assert g_hit.tolist() == [True, False] and p_hit.tolist() == [True, False]
 
 
+def cohen_kappa(gold, pred, n_classes):
+    """Kappa of two label lists: their confusion counts, made here with plain Python."""
+    matrix = np.zeros((n_classes, n_classes))
+    for g, p in zip(gold, pred):
+        matrix[g, p] += 1
+    return float(kappa_from_confusions(matrix))
+
+
 def test_kappa_worked_by_hand():
     # gold 0 0 1 1, pred 0 0 1 2: Po = 3/4, Pe = (2*2 + 2*1 + 0*1)/16 = 6/16, kappa = (12/16 - 6/16)/(10/16) = 0.6
     assert cohen_kappa([0, 0, 1, 1], [0, 0, 1, 2], 3) == pytest.approx(0.6, abs=1e-12)
@@ -61,7 +69,7 @@ def test_kappa_degenerate_cases_are_defined():
     assert cohen_kappa([], [], 3) == 0.0
     assert cohen_kappa([2, 2, 2], [2, 2, 2], 3) == 1.0       # one shared label: perfect agreement
     assert cohen_kappa([2, 2, 2], [1, 1, 1], 3) == 0.0       # Pe = 0, Po = 0
-    assert np.isfinite(kappa_from_confusion(np.zeros((3, 3))))
+    assert np.isfinite(kappa_from_confusions(np.zeros((3, 3))))
 
 
 def test_prf_zero_division_is_zero_never_nan():
@@ -96,13 +104,13 @@ def test_decoding_in_chunks_between_documents_gives_the_spans_of_one_pass(monkey
         codes = rng.integers(0, 7, n).astype(np.int8)
         doc_start = rng.random(n) < rng.choice([0.002, 0.05, 0.5])
         doc_start[0] = True
-        whole = [(decode(codes, doc_start, s), stray_inside(codes, doc_start)) for s in (IOB2, CONLLEVAL)]
+        whole = [(decode(codes, doc_start, s), segments(codes, doc_start).stray()) for s in (IOB2, CONLLEVAL)]
         monkeypatch.setattr(spans, "CHUNK", int(rng.integers(1, 200)))
         for (one, stray), scheme in zip(whole, (IOB2, CONLLEVAL)):
             chunked = decode(codes, doc_start, scheme)
             assert [a.tolist() for a in (chunked.start, chunked.end, chunked.type)] == \
                 [a.tolist() for a in (one.start, one.end, one.type)]
-            assert stray_inside(codes, doc_start).tolist() == stray.tolist()
+            assert segments(codes, doc_start).stray().tolist() == stray.tolist()
         monkeypatch.undo()
 
 

@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from test_bundle_shared import built, members
+from bundle_shared import built, members
 from helpers import ROOT, in_english
 
 

@@ -4,7 +4,7 @@ import json
 
 from helpers import ROOT, make_input, read_scores, run_score
 from scorer.public_check import check, report_lines
-from test_bundle_shared import read_csv
+from bundle_shared import read_csv
 
 EXAMPLES = ROOT / "examples"
 

@@ -44,6 +44,23 @@ def test_fixed_ladder_by_hand():
     assert released([3.0, 2.995, 2.9], 0.05, lower=True) == [(3.0, True), (3.0, False), (2.9, True)]
 
 
+def test_a_new_score_is_compared_with_the_released_score_not_the_exact_best():
+    """Algorithm 1 compares s_t with R_{t-1}, the score released last (rounded), not the best exact score."""
+    # 0.7349 is released as 0.73; 0.742 > 0.73 + 0.01, though only 0.0071 above the exact 0.7349: released 0.74
+    assert released([0.7349, 0.742]) == [(0.73, True), (0.74, True)]
+    # 0.7251 is released as 0.73; 0.7398 is not above 0.73 + 0.01 = 0.74, though 0.0147 above the exact 0.7251
+    assert released([0.7251, 0.7398]) == [(0.73, True), (0.73, False)]
+    # smaller is better: 2.96 is released as 2.95; 2.905 is not below 2.95 - 0.05 = 2.90 (0.055 below 2.96)
+    assert released([2.96, 2.905], 0.05, lower=True) == [(2.95, True), (2.95, False)]
+    # the margin is strict: exactly one step above the released score is not enough (binary fractions: no dust)
+    assert released([0.5, 0.75, 0.8125], 0.25) == [(0.5, True), (0.5, False), (0.75, True)]
+    # the state keeps the best submission's exact score beside the released one
+    settings = Feedback(ladder="fixed", ladder_step=0.01)
+    state = ladder.step(ladder.step(None, {"s": 0.7349}, "s", settings, number=1), {"s": 0.742}, "s", settings,
+                        number=2)
+    assert (state.best, state.best_submission, state.released) == (0.742, 2, {"s": 0.74})
+
+
 def test_other_keys_are_those_of_the_released_submission():
     settings = Feedback(ladder="fixed", ladder_step=0.01)
     first = ladder.step(None, {"s": 0.604, "r": 0.333}, "s", settings, number=1)
@@ -197,7 +214,6 @@ def test_feedback_settings_belong_to_board_a(tmp_path):
     with pytest.raises(ConfigError) as info:
         parse_config(raw, families())
     assert "feedback" in info.value.message and "board A only" in info.value.message
-    assert ROOT.is_dir() and read_scores
 
 
 # -- the state kept by the organizer tool ------------------------------------------------------------

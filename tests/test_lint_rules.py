@@ -14,7 +14,7 @@ import yaml
 from helpers import ROOT
 from organizer import bundle, check
 from organizer.lint_rules import ERROR, RULES, WARNING
-from test_bundle_shared import built, members
+from bundle_shared import built, members
 
 NOW = dt.datetime(2026, 11, 25, 12, 0)
 CASES = {}

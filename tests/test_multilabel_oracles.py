@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import fbeta_score, ndcg_score, precision_recall_fscore_support
 
-from test_multilabel_data import (config, gold_csv, gold_matrix, goemotions, rankings, score_in_process,
+from multilabel_data import (config, gold_csv, gold_matrix, goemotions, rankings, score_in_process,
                                   submission_csv, system_scores)
 
 EXACT = 1e-9

@@ -3,7 +3,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from test_multilabel_data import config, score_in_process
+from multilabel_data import config, score_in_process
 
 EXACT = 1e-9
 

@@ -18,7 +18,7 @@ from helpers import ROOT
 from scorer.report import SEALED_TITLE
 from platform_workers import participant_zip, plain_zip, run_codabench, run_v1
 from helpers import organizer
-from test_bundle_shared import (bank_oracle, board_ids, built, comp_id, competitions, members, phases,
+from bundle_shared import (bank_oracle, board_ids, built, comp_id, competitions, members, phases,
                                 sample_submission)
 from organizer import bundle  # noqa: E402
 from scorer.tasks import families

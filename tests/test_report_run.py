@@ -106,14 +106,19 @@ def test_interval_keys_only_on_request(tmp_path):
 
 
 def test_level_and_resamples_change_the_interval(tmp_path):
-    run_score(phase(tmp_path, name="a"), tmp_path / "a")
-    run_score(phase(tmp_path, edit=lambda raw: raw.update(intervals={"level": 0.8}), name="b"), tmp_path / "b")
-    run_score(phase(tmp_path, edit=lambda raw: raw.update(intervals={"resamples": 0}), name="c"), tmp_path / "c")
+    runs = {"a": None, "b": {"level": 0.8}, "c": {"resamples": 0}}
+    for name, intervals in runs.items():
+        edit = (lambda raw, given=intervals: raw.update(intervals=given)) if intervals else None
+        proc = run_score(phase(tmp_path, edit=edit, name=name), tmp_path / name)
+        assert proc.returncode == 0, (name, proc.stderr)
     wide, narrow = interval_on_page(tmp_path / "a"), interval_on_page(tmp_path / "b")
     assert narrow[0] > wide[0] and narrow[1] < wide[1]
     page = (tmp_path / "b" / "detailed_results.html").read_text(encoding="utf-8")
     assert "80% interval" in page and "80% percentile bootstrap" in page
-    assert "interval" not in (tmp_path / "c" / "detailed_results.html").read_text(encoding="utf-8")
+    # without resamples: the same scores, no interval anywhere
+    assert read_scores_json(tmp_path / "c") == read_scores_json(tmp_path / "a")
+    page = (tmp_path / "c" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "interval" not in page and "<code>score</code>" in page
 
 
 # -- provenance ----------------------------------------------------------------------------------------

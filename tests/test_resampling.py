@@ -147,6 +147,18 @@ def test_paired_randomization_by_enumeration():
     assert abs(p - 2 / 32) < 0.006, p
 
 
+def test_a_p_value_counts_the_observed_labelling_among_the_permutations():
+    """p = (r + 1) / (R + 1) (Noreen 1989; Riezler and Maxwell 2005): the observed labelling is one of the
+    R + 1, so p is never 0. Thirty units differ, each by one right answer: a permutation reaches the observed
+    difference only when all thirty swap or none (probability 2^-29), so no permutation reaches it, r = 0."""
+    a = np.array([[1, 1]] * 30, float)
+    b = np.array([[0, 1]] * 30, float)
+    for permutations in (1, 10, 999):
+        test = resampling.paired_randomization(a, b, accuracy, permutations, seed=5)
+        assert test.p_value == 1.0 / (permutations + 1), permutations
+        assert test.permutations == permutations and test.differing_units == 30
+
+
 def test_paired_standard_error_of_a_mean_is_std_over_root_n():
     rng = np.random.default_rng(1)
     n = 2000

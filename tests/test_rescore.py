@@ -6,7 +6,7 @@ import pytest
 from helpers import ROOT
 from helpers import organizer
 from organizer import bundle, rescore
-from test_bundle_shared import bank_oracle, board_ids, read_csv
+from bundle_shared import bank_oracle, board_ids, read_csv
 
 GOLD = ROOT / "reference_data" / "gold.csv"
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"

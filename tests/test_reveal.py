@@ -16,7 +16,7 @@ from fake_platforms import FakeCodabench, FakeEvalAI
 from helpers import ROOT
 from platform_workers import participant_zip
 from test_adapters import Challenge
-from test_bundle_shared import bank_oracle, board_ids, built, members, phases
+from bundle_shared import bank_oracle, board_ids, built, members, phases
 
 from organizer import reveal
 

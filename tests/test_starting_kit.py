@@ -7,7 +7,7 @@ import zipfile
 import pytest
 
 from helpers import ROOT, in_english, make_input, run_score
-from test_bundle_shared import bank_oracle, built, members, read_csv
+from bundle_shared import bank_oracle, built, members, read_csv
 
 
 

@@ -1,16 +1,16 @@
 """Per-unit counts: summed over a board they give the board's scores, summed over part of it they give that part's.
 
-Intervals and paired tests never re-run a metric: they sum the per-unit counts of the resampled units and
-let the family turn the sums into scores (``unit_scores``). That is only right if, for any set of units,
-the sums give exactly what scoring that set gives. Checked here against the family's own ``score`` on the
-same units (a different code path: decoding, matching, averaging), for every family and every key that has
-counts, on whole boards and on random halves, under several options.
+A family's keys are one formula (``unit_scores``) of the column sums of its per-unit table: the board's own
+scores are that formula of the whole table's sums (``Units.sums``, read from the same column declarations
+as the rows), and intervals and paired tests apply it to the sums of resampled rows. That is only right if
+the rows of any set of units sum to what scoring that set gives: checked here for every family and every
+key that has counts, on whole boards and on random halves (the half scored by ``score`` on its own mask),
+under several options.
 """
 import numpy as np
 import pytest
 import yaml
 
-from helpers import ROOT
 from organizer.phase_data import assemble_reference
 from scorer.api import Competition
 from test_review_determinism import DEMOS, sample_files, spoil_board_b
@@ -62,6 +62,10 @@ def test_summed_counts_give_the_scores_of_any_set_of_units(tmp_path, family, opt
             for group in result.units:
                 table = group.make()
                 assert table.shape[0] == int(mask.sum())
+                # the rows add up to the sums the scores come from, and every key is the formula of those sums
+                np.testing.assert_allclose(table.sum(axis=0), group.sums(), rtol=1e-12, atol=1e-9)
+                formula = comp.family.unit_scores(group.name, group.sums(), comp.cfg)
+                assert all(result.scores[key] == float(formula[key]) for key in group.keys), group.name
                 whole = comp.family.unit_scores(group.name, table.sum(axis=0), comp.cfg)
                 part = comp.family.unit_scores(group.name, table[half[mask]].sum(axis=0), comp.cfg)
                 for key in group.keys:
@@ -115,4 +119,3 @@ def test_every_demo_result_names_the_unit_noun_in_both_languages():
     for family in families().values():
         texts = family.unit_noun.texts
         assert texts["en"] and texts["zh"] and texts["en"] != texts["zh"], family.name
-    assert ROOT.is_dir()

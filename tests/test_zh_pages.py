@@ -2,11 +2,14 @@
 
 Each shipped competition is copied with `language: zh` in its board configs, and its sample submission is
 scored on board A, on sealed board B and on revealed board B, plus a broken copy of it. What a participant
-can see (the page's visible text, stdout, stderr) may keep only: words of the data itself (gold, inputs,
-the submission: labels, ids, texts), hex digests, tag and acronym-like codes (B-BANK, F1, ML-GCN), and a
-short list of technical terms that Chinese writing keeps as they are.
+can see (the page's visible text, stdout, stderr) may keep only: the few words the data itself puts there
+(the labels the gold gives: entity types, classes, opinions, emotions; the column names of the starting
+kit's tables; what the submission holds), the config's keys and values, hex digests, tag and acronym-like
+codes (B-BANK, F1, ML-GCN), and a short list of technical terms that Chinese writing keeps as they are.
 """
+import csv
 import html.parser
+import json
 import re
 import shutil
 from pathlib import Path
@@ -64,29 +67,44 @@ def visible_text(page):
     return "\n".join(parser.parts)
 
 
-def data_words(*folders):
-    """Every Latin word of the competition's data files: what the data says is not the program's English."""
+def page_words(competition):
+    """The data's own words a page may show: the labels the gold gives (entity types, classes, opinions,
+    emotions) and the column names of the starting kit's tables. A few dozen words, never the data's prose:
+    an English word of the program's (a header, a sentence) is caught even where the data uses it too."""
+    ref, kit = Path(competition) / "reference_data", Path(competition) / "starting_kit"
     found = set()
-    for folder in folders:
-        for path in Path(folder).rglob("*"):
-            if path.is_file() and path.suffix in (".csv", ".json", ".txt", ".tsv"):
-                found.update(WORD.findall(path.read_text(encoding="utf-8", errors="replace")))
-    return found | {part for word in found for part in word.split("-")}  # B-BANK: its type BANK too
+    for table in sorted(kit.rglob("*.csv")):
+        with open(table, encoding="utf-8-sig") as fh:
+            found.update(WORD.findall(fh.readline()))
+    task = yaml.safe_load((ref / "board_A.yaml").read_text(encoding="utf-8"))["task"]
+    if task == "bank_comments":
+        with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:
+            tags = {t for row in csv.DictReader(fh) for t in row["BIO_anno"].split()}
+        found.update(t[2:] for t in tags if t[:2] in ("B-", "I-"))
+    elif task == "multilabel":
+        found.update((ref / "labels.txt").read_text(encoding="utf-8").split())
+    elif task == "view_sentiment":
+        with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:
+            found.update(row["Opinion"] for row in csv.DictReader(fh, delimiter="\t"))
+    elif task == "emotion_cause":
+        for gold in ref.glob("Subtask_*_gold.json"):
+            for conversation in json.loads(gold.read_text(encoding="utf-8")):
+                found.update(u["emotion"] for u in conversation["conversation"])
+    return found
 
 
 def config_words(folder):
-    """Keys and values of the board configs (score keys, file names), not their comments nor the families'
-    options: an option's value (``either``, ``casefold``) is the organizer's English, which the page must say
-    in the page's language."""
+    """Keys and values of the board configs (score keys), not their comments, nor the names of their file
+    slots (gold, sentences: words no page needs), nor the families' options: an option's value (``either``,
+    ``casefold``) is the organizer's English, which the page must say in the page's language."""
     found = set()
 
     def walk(node):
         if isinstance(node, dict):
             for key, value in node.items():
-                if key == "options":
-                    continue
-                walk(key)
-                walk(value)
+                if key not in ("files", "options"):
+                    walk(key)
+                    walk(value)
         elif isinstance(node, list):
             for value in node:
                 walk(value)
@@ -160,7 +178,7 @@ def score(competition, board, submission, out, reveal=False):
 def test_a_zh_competition_shows_no_english(competition, tmp_path):
     comp = zh_copy(competition, tmp_path / "comp")
     sample = sample_of(competition)
-    allowed = data_words(comp / "reference_data", competition / "starting_kit") | config_words(comp / "reference_data")
+    allowed = page_words(competition) | config_words(comp / "reference_data")
     runs = {"A": ("A", sample, False), "B sealed": ("B", sample, False), "B revealed": ("B", sample, True),
             "error": ("A", broken_copy(sample, tmp_path / ("broken" + sample.suffix)), False)}
     leaks = {}
@@ -211,7 +229,7 @@ def test_a_zh_competition_names_every_upload_problem_in_chinese(tmp_path, case):
     proc = _zh_case_line(tmp_path, case)
     assert proc.returncode == 1, proc.stderr
     demo = DEMO[case.family]
-    allowed = data_words(demo / "reference_data", demo / "starting_kit") | config_words(demo / "reference_data")
+    allowed = page_words(demo) | config_words(demo / "reference_data")
     uploaded = set()
     for path in (tmp_path / "input" / "res").rglob("*"):
         uploaded.update(WORD.findall(path.name))

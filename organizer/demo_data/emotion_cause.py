@@ -60,7 +60,7 @@ def _utterance(rng, emotion, cause_clause):
     return " , ".join(clauses) + end
 
 
-def make_conversation(rng, conv_id):
+def make_conversation(rng):
     """One conversation: its utterances (with emotion) and its subtask 1 and 2 pairs."""
     n = rng.randint(3, 9)
     utts, pairs1, pairs2 = [], [], []
@@ -92,7 +92,7 @@ def make_gold(n_conversations, seed, first_id=1):
     gold1, gold2 = [], []
     for k in range(n_conversations):
         cid = first_id + k
-        utts, p1, p2 = make_conversation(rng, cid)
+        utts, p1, p2 = make_conversation(rng)
         gold1.append({"conversation_ID": cid, "conversation": utts, "emotion-cause_pairs": p1})
         gold2.append({"conversation_ID": cid, "conversation": utts, "emotion-cause_pairs": p2})
     return gold1, gold2

@@ -33,9 +33,31 @@ def texts(family, lang):
     out.update(own[lang])
     # YAML folds a line break into a space, which Chinese does not put between two of its characters
     out = {k: _CJK_GAP.sub("", v) if isinstance(v, str) else v for k, v in out.items()}
+    # the submission's declaration filled in at once: a text that quotes it may sit inside another field
+    declared = submission_fields(family)
+    out = {k: Template(v).safe_substitute(declared) if isinstance(v, str) else v for k, v in out.items()}
     out["lang"] = lang
     out["ascending"] = own.get("ascending") or []
     return out
+
+
+def submission_fields(family):
+    """The fields the family's declaration of its submission gives the texts (``scorer.tasks.base.SubmissionFile``),
+    so that no template restates it: ``header`` (the required columns), ``header_full`` (with the optional
+    ones) and ``separators`` of the submission table; ``file_<slot>``, the file name of each JSON file.
+
+    >>> submission_fields("multilabel")["header_full"], submission_fields("emotion_cause")["file_subtask2"]
+    ('id,labels,scores', 'Subtask_2_pred.json')
+    """
+    from scorer.tasks import families
+
+    fields = {}
+    for declared in families()[family].submission_files:
+        if declared.columns:
+            fields.update(header=declared.header, header_full=",".join(declared.columns + declared.optional))
+        else:
+            fields["file_" + declared.slot] = declared.pattern
+    return fields
 
 
 def _load(name):

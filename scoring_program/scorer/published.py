@@ -4,13 +4,23 @@
   ``SEALED_VALUE`` and nothing is computed from any answer (its phase's
   reference data holds none).
 - Board A's public values are rounded when ``feedback.round_to`` says so.
+- The primary score's bootstrap interval (``intervals``) is drawn from the
+  per-unit counts of its Units group, with the family's formula of the sums
+  (``TaskFamily.statistic``), and rounded as the scores are.
+- With the Ladder (``feedback.ladder`` on board A, or the organizer's own
+  settings), the values published are those the Ladder releases, given the
+  team's earlier state (``History``; scorer/ladder.py), rounded to
+  ``round_to``; no interval is shown then.
 
 >>> round_all({"f1": 0.123456}, 3), round_all({"f1": 0.123456}, None)
 ({'f1': 0.123}, {'f1': 0.123456})
 """
-from dataclasses import dataclass
-from typing import Dict, Optional
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
 
+import numpy as np
+
+from . import background, ladder, resampling
 from .api import ordered_keys, ordered_scores
 from .tasks.base import Result
 
@@ -18,22 +28,103 @@ SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its pha
 
 
 @dataclass
+class History:
+    """What the Ladder continues: the team's state after its last submission and its best one's per-unit counts."""
+
+    state: Optional[ladder.State] = None
+    best_units: Optional[np.ndarray] = None
+    number: Optional[int] = None   # this submission's number (None: unknown)
+    key: str = ""                  # the settings a state belongs to (a state of other settings is not continued)
+    notes: List[str] = field(default_factory=list)   # what the history held that is no state of this run (skipped)
+
+
+@dataclass
 class Published:
     scores: Dict[str, float]       # the leaderboard's values, the primary key first, as published
     result: Optional[Result]       # the board's Result (None on a sealed board: nothing was scored)
+    bounds: Optional[Tuple[float, float]] = None   # the primary score's interval, rounded as the scores
+    ladder_state: Optional[ladder.State] = None    # the Ladder's state after this submission (None: no Ladder)
+    table: Optional[np.ndarray] = None             # the primary's per-unit counts when the Ladder needed them
+    ladder_history_notes: List[str] = field(default_factory=list)   # for the organizer: the history's skipped parts
 
     @property
     def sealed(self):
         return self.result is None
 
+    def written(self, cfg):
+        """What scores.txt and scores.json hold: the scores, then the interval's keys when the config asks."""
+        out = dict(self.scores)
+        if self.bounds is not None:
+            out.update(zip(cfg.intervals.keys(cfg.primary_key), self.bounds))
+        return out
 
-def publish(comp, submission):
-    """The values ``submission`` gets on the board of ``comp``'s config, and the Result behind them."""
+
+def publish(comp, submission, history=None, settings=None, interval=True, sections=False):
+    """What ``submission`` publishes on the board of ``comp``'s config.
+
+    ``settings``: the Ladder's (a config Feedback); by default the config's own on board A, none elsewhere.
+    ``history``: the team's earlier state for the Ladder (None: a first submission). ``interval``: draw the
+    primary score's interval (not on a Ladder board, whose page shows the released scores only). ``sections``:
+    also build the report's sections (not on a Ladder board), the interval being drawn meanwhile on a second
+    thread.
+    """
     cfg = comp.cfg
     if cfg.report == "sealed":
         return Published(placeholders(comp), None)
     result = comp.score(submission)
-    return Published(round_all(ordered_scores(result.scores, cfg.primary_key), rounding(cfg)), result)
+    exact = ordered_scores(result.scores, cfg.primary_key)
+    settings = settings if settings is not None else ladder_settings(cfg)
+    if settings is not None:
+        history = history or History()
+        state, table = release(comp, result, exact, history, settings)
+        return Published(round_all(ordered_scores(state.released, cfg.primary_key), settings.round_to), result,
+                         ladder_state=state, table=table, ladder_history_notes=list(history.notes))
+    digits = rounding(cfg)
+    if interval and sections and callable(result.sections):   # the sections take time: the interval meanwhile
+        drawing = background.start(primary_interval, comp, result)
+        result.report_sections()
+        bounds = drawing.result()
+    else:
+        bounds = primary_interval(comp, result) if interval else None
+        if sections:
+            result.report_sections()
+    if bounds is not None and digits is not None:
+        bounds = tuple(round(v, digits) for v in bounds)
+    return Published(round_all(exact, digits), result, bounds)
+
+
+def primary_interval(comp, result):
+    """(low, high) of the primary score on the scored board, or None (turned off, or no sum over units)."""
+    cfg = comp.cfg
+    group = result.units_of(cfg.primary_key)
+    if group is None or cfg.intervals.resamples <= 0:
+        return None
+    return resampling.interval(group.make(), comp.family.statistic(group.name, cfg.primary_key, cfg),
+                               cfg.intervals.resamples, cfg.intervals.level, cfg.intervals.seed, salt=group.name)
+
+
+def ladder_settings(cfg):
+    """The config's Ladder (its Feedback) when this board runs one: board A only; else None."""
+    return cfg.feedback if cfg.board == "A" and cfg.feedback.ladder != "none" else None
+
+
+def release(comp, result, exact, history, settings):
+    """(the Ladder's state after this submission, the primary's per-unit counts or None).
+
+    The parameter-free Ladder's margin is the paired standard error of the difference with the best
+    submission's counts; the fixed Ladder's is its step (scorer/ladder.py).
+    """
+    cfg = comp.cfg
+    group = result.units_of(cfg.primary_key)
+    table, margin = None, None
+    if settings.ladder == "parameter_free" and group is not None:
+        table = group.make()
+        if history.state is not None:
+            margin = ladder.paired_margin(table, history.best_units,
+                                          comp.family.statistic(group.name, cfg.primary_key, cfg), cfg.intervals.seed)
+    state = ladder.step(history.state, exact, cfg.primary_key, settings,
+                        cfg.primary_key in comp.family.lower_is_better, margin, history.number, history.key)
+    return state, table
 
 
 def placeholders(comp):

@@ -12,12 +12,12 @@ reference data) and the Ladder's state.
 import os
 from dataclasses import dataclass
 
-from . import background, hosts, ladder, provenance, report, resampling
-from .api import Competition, ordered_scores, reference_dir, submission_dir
+from . import hosts, ladder, provenance, report
+from .api import Competition, reference_dir, submission_dir
 from .config import find_config
 from .outputs import write_scores, write_text
 from .problems import Message
-from .published import SEALED_VALUE, placeholders, round_all, rounding
+from .published import SEALED_VALUE, History, ladder_settings, publish, rounding
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
@@ -71,21 +71,33 @@ def run(input_dir, output_dir):
     if private:
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
             program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir)))
-    if comp.cfg.report == "sealed":
-        return _run_sealed(comp, submission, output_dir, program)
     cfg = comp.cfg
-    result = comp.score(submission)
-    scores = ordered_scores(result.scores, cfg.primary_key)
-    if cfg.board == "A" and cfg.feedback.ladder != "none":
-        shown = _ladder(comp, result, scores, input_dir, output_dir, private, program)
+    settings = ladder_settings(cfg)
+    history = _ladder_history(comp, input_dir) if settings is not None else None
+    published = publish(comp, submission, history, settings, sections=True)
+    if published.sealed:
+        return _run_sealed(comp, published, output_dir, program)
+    write_scores(output_dir, published.written(cfg))
+    if published.ladder_state is not None:
+        _ladder_page(comp, published, output_dir, private, program)
     else:
-        shown = _write_outputs(output_dir, comp, result, scores, program)
+        _write_page(output_dir, comp, published, program)
     if private:
         # Notes quote the gold (of the scored board only: a phase's reference data holds no other answers).
         notes = comp.reference.notes
         if notes and (cfg.private_output or hosts.organizer_run()):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
-    return RunResult(cfg.board, shown, report.words(result.summary, cfg.language))
+    return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language))
+
+
+def _ladder_history(comp, input_dir):
+    """The team's Ladder state from CodaLab v1's INPUT/history/ (none elsewhere: a first submission); what the
+    history held that is no state of this run is skipped, and noted for the organizer."""
+    cfg = comp.cfg
+    key = provenance.file_digest(find_config(cfg.ref_dir))
+    notes = []
+    state, best_units = ladder.previous(input_dir, key, set(comp.family.leaderboard_keys(cfg.options)), notes)
+    return History(state, best_units, ladder.run_metadata(input_dir)[1], key, notes)
 
 
 def page_title(comp):
@@ -113,38 +125,14 @@ def footer(comp, program):
     return report.FOOTER(program=provenance.short(program), config=provenance.short(config))
 
 
-def primary_interval(comp, result):
-    """(low, high) of the primary score on the scored board, or None (turned off, or no sum over units)."""
-    cfg = comp.cfg
-    group = result.units_of(cfg.primary_key)
-    if group is None or cfg.intervals.resamples <= 0:
-        return None
-    statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[cfg.primary_key]  # noqa: E731
-    return resampling.interval(group.make(), statistic, cfg.intervals.resamples, cfg.intervals.level,
-                               cfg.intervals.seed, salt=group.name)
-
-
-def _write_outputs(output_dir, comp, result, scores, program):
-    """scores.txt, scores.json and the page of a full report; returns the scores written."""
-    cfg = comp.cfg
+def _write_page(output_dir, comp, published, program):
+    """The page of a full report: the scores with their interval, what this board hides, the breakdowns."""
+    cfg, result, bounds = comp.cfg, published.result, published.bounds
     digits = rounding(cfg)
-    if callable(result.sections):  # sections still to build: the interval is drawn meanwhile, on a second thread
-        interval = background.start(primary_interval, comp, result)
-        breakdowns = result.report_sections()
-        bounds = interval.result()
-    else:
-        bounds, breakdowns = primary_interval(comp, result), result.sections
-    if bounds is not None and digits is not None:
-        bounds = tuple(round(v, digits) for v in bounds)
-    shown = round_all(scores, digits)
-    written = dict(shown)
-    if bounds is not None:
-        written.update(zip(cfg.intervals.keys(cfg.primary_key), bounds))
-    write_scores(output_dir, written)
-
     unit = comp.family.unit_noun()
-    labels = score_labels(comp, shown)
-    score_blocks = [report.Scores(shown, cfg.primary_key, labels, bounds, cfg.intervals.level, page_digits(cfg))]
+    labels = score_labels(comp, published.scores)
+    score_blocks = [report.Scores(published.scores, cfg.primary_key, labels, bounds, cfg.intervals.level,
+                                  page_digits(cfg))]
     if bounds is not None:
         score_blocks.append(report.Text(report.INTERVAL_NOTE(
             key=labels.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
@@ -161,37 +149,22 @@ def _write_outputs(output_dir, comp, result, scores, program):
         feedback.append(report.Text(NO_CLASS_COUNTS, "note"))
     if feedback:
         sections.append(report.Section(FEEDBACK_TITLE, feedback))
-    sections += [s for s in breakdowns if not (hide_classes and s.per_class)]
+    sections += [s for s in result.report_sections() if not (hide_classes and s.per_class)]
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.render(page_title(comp), sections, result.summary, cfg.language, footer(comp, program)))
-    return shown
 
 
-def _ladder(comp, result, scores, input_dir, output_dir, private, program):
-    """The Ladder's released scores (files, stdout and a page without details); the state to private/."""
+def _ladder_page(comp, published, output_dir, private, program):
+    """The page of the Ladder's released scores (no details); its state to private/."""
     cfg = comp.cfg
-    settings = cfg.feedback
-    key = provenance.file_digest(find_config(cfg.ref_dir))
-    notes = []
-    state, best_units = ladder.previous(input_dir, key, set(comp.family.leaderboard_keys(cfg.options)), notes)
-    _, number = ladder.run_metadata(input_dir)
-    group = result.units_of(cfg.primary_key)
-    margin, table = None, None
-    if settings.ladder == "parameter_free" and group is not None:
-        table = group.make()
-        statistic = lambda sums: comp.family.unit_scores(group.name, sums, cfg)[cfg.primary_key]  # noqa: E731
-        if state is not None:
-            margin = ladder.paired_margin(table, best_units, statistic, cfg.intervals.seed)
-    after = ladder.step(state, scores, cfg.primary_key, settings, cfg.primary_key in comp.family.lower_is_better,
-                        margin, number, key)
-    shown = round_all(ordered_scores(after.released, cfg.primary_key), settings.round_to)
-    write_scores(output_dir, shown)
+    settings, after = cfg.feedback, published.ladder_state
     outcome = LADDER_IMPROVED if after.improved else LADDER_KEPT
     if settings.ladder == "fixed":
         note = LADDER_FIXED(step="%g" % settings.ladder_step, outcome=outcome())
     else:
         note = LADDER_FREE(units=comp.family.unit_noun(), outcome=outcome())
-    sections = [report.Section(report.SCORES_TITLE, [report.Scores(shown, cfg.primary_key, score_labels(comp, shown),
+    labels = score_labels(comp, published.scores)
+    sections = [report.Section(report.SCORES_TITLE, [report.Scores(published.scores, cfg.primary_key, labels,
                                                                    digits=page_digits(cfg))]),
                 report.Section(LADDER_TITLE, [report.Text(note, "note")])]
     write_text(os.path.join(output_dir, "detailed_results.html"),
@@ -199,19 +172,18 @@ def _ladder(comp, result, scores, input_dir, output_dir, private, program):
     if private:
         def save():
             write_text(os.path.join(private, ladder.STATE_FILE), after.to_json())
-            if notes:   # the platform's history held something that is no state of this run: said, not used
-                write_text(os.path.join(private, HISTORY_NOTES), "\n".join(notes) + "\n")
-            if after.improved and table is not None:
+            if published.ladder_history_notes:   # the history held something that is no state of this run: said
+                write_text(os.path.join(private, HISTORY_NOTES), "\n".join(published.ladder_history_notes) + "\n")
+            if after.improved and published.table is not None:
                 with open(os.path.join(private, ladder.UNITS_FILE), "wb") as fh:
-                    fh.write(ladder.units_bytes(table))
+                    fh.write(ladder.units_bytes(published.table))
         _privately(private, save)
-    return shown
 
 
-def _run_sealed(comp, submission, output_dir, program):
+def _run_sealed(comp, published, output_dir, program):
     """Placeholders where participants look: nothing is scored while the board is sealed."""
     cfg = comp.cfg
-    values = placeholders(comp)
+    values = published.scores
     write_scores(output_dir, values)
     n_items = len(comp.contract.units)
     summary = report.SEALED_RECEIVED(n=n_items, board=cfg.board).text(cfg.language)

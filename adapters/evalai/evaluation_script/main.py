@@ -167,7 +167,8 @@ def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
         raise ConfigError(messages["evalai.no_split"](board=cfg.board, allowed=", ".join(splits)))
     os.makedirs(res_dir)
     shutil.copy(submission_file, os.path.join(res_dir, os.path.basename(submission_file)))
-    published = publish(comp, comp.read_submission(res_dir))
+    # the split's values are the leaderboard keys (challenge_config.yaml's schema): no interval is drawn
+    published = publish(comp, comp.read_submission(res_dir), interval=False)
     if published.sealed:   # nothing was scored: the split gets placeholders, the participant reads only this
         shown = report.SEALED_RECEIVED(n=len(comp.contract.units), board=cfg.board).text(lang)
         _say(sys.stdout, shown)

@@ -155,7 +155,8 @@ def _index_type(n):
 
 
 def coded_overlap_counts(gold_rows, gold_codes, gold_items, pred_rows, pred_codes, pred_items, n_rows):
-    """``overlap_counts`` of items given as codes into their distinct items (``code_items``).
+    """Per row: (|G & P|, |G|, |P|) of the item sets, items given as codes into their distinct items
+    (``code_items``).
 
     >>> g, p = code_items(["x_y", "z"], "_"), code_items(["y", "z_w"], "_")
     >>> [a.tolist() for a in coded_overlap_counts(*g, *p, 3)]
@@ -233,20 +234,6 @@ def pair_codes(rows, item_codes, n_items, recode=None):
     new[0] = True
     np.not_equal(pairs[1:], pairs[:-1], out=new[1:])
     return pairs if new.all() else pairs[new]
-
-
-def overlap_counts(gold_rows, gold_items, pred_rows, pred_items, n_rows):
-    """Per row: (|G & P|, |G|, |P|) of the item sets, items given as Cells or strings.
-
-    >>> c, g, p = overlap_counts([0, 0, 1], ["x", "y", "z"], [0, 1, 1], ["y", "z", "w"], 3)
-    >>> c.tolist(), g.tolist(), p.tolist()
-    ([1, 1, 0], [2, 1, 0], [1, 2, 0])
-    """
-    gold, pred = _as_cells(gold_items), _as_cells(pred_items)
-    gold_codes, gold_first = factorize(gold)
-    pred_codes, pred_first = factorize(pred)
-    return coded_overlap_counts(gold_rows, gold_codes, gold[gold_first], pred_rows, pred_codes, pred[pred_first],
-                                n_rows)
 
 
 def _as_cells(items):

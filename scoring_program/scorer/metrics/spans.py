@@ -112,21 +112,10 @@ def _chunks(doc_start, n):
     return list(zip(edges[:-1], edges[1:]))
 
 
-def continuations(codes, doc_start):
-    """Boolean mask of positions that continue the previous tag's chunk.
-
-    ``I-X`` (code 2k+2) continues when the previous tag, in the same document,
-    is ``B-X`` (2k+1) or ``I-X`` (2k+2).
-    """
-    codes = np.asarray(codes)
-    doc_start = np.asarray(doc_start)
-    out = np.empty(len(codes), dtype=bool)
-    for a, b in _chunks(doc_start, len(codes)):
-        out[a:b] = _continuations(codes[a:b], doc_start[a:b])
-    return out
-
-
 def _continuations(codes, doc_start):
+    """Boolean mask of the positions that continue the previous tag's chunk: ``I-X`` (code 2k+2) right after
+    ``B-X`` (2k+1) or ``I-X`` (2k+2) of the same document. Up to 7 types, a table of every (previous tag,
+    tag) pair coded in a byte; from 8 types on, the same rule written with comparisons."""
     if not len(codes):
         return np.zeros(0, dtype=bool)
     lowest, highest = int(codes.min()), int(codes.max())
@@ -230,19 +219,3 @@ def segments(codes, doc_start):
 def decode(codes, doc_start, scheme):
     """Entities of a tag-code stream under ``scheme`` (``segments`` has the details)."""
     return segments(codes, doc_start).entities(scheme)
-
-
-def stray_inside(codes, doc_start):
-    """Positions of ``I-X`` tags that continue nothing (ill-formed under IOB2): ``segments(...).stray()``
-    without finding the segments."""
-    codes = np.asarray(codes)
-    doc_start = np.asarray(doc_start)
-    parts = []
-    for a, b in _chunks(doc_start, len(codes)):
-        piece = codes[a:b]
-        stray = (piece > 0) & (piece % 2 == 0)
-        stray &= ~_continuations(piece, doc_start[a:b])
-        found = np.flatnonzero(stray)
-        found += a
-        parts.append(found)
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)

@@ -18,14 +18,15 @@ from .. import advice, digests, report
 from ..cells import Cells, Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.kappa import confusion, kappa_from_confusion, kappa_from_confusions
+from ..metrics.kappa import kappa_from_confusions
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
-from ..tables import Table, match_ids, missing_ids, public_table, read_table, reference_table, reference_units
-from ..tagcodes import Encoded, encode_cells, split_tokens
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, segment_order
+from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
+from ..tagcodes import Encoded, encode_cells, token_text
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
+from ._per_unit import Tally, TallyAt
 
 CLASSES = ("0", "1", "2")
 SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",
@@ -179,7 +180,8 @@ class BankComments(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     key_labels = KEY_LABELS
-    default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS),)
     unit_files = {"gold": UnitFile("csv", "id", ("id", "text", "BIO_anno", "class"))}
     options = {
         "scheme": Option("iob2", tuple(SCHEMES), "how tags become entities: strict IOB2 or conlleval chunking"),
@@ -230,7 +232,7 @@ class BankComments(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        table = read_table(files["submission"], COLUMNS, SubmissionError)
+        table = self.submission_file().read(files["submission"], SubmissionError)
         return ParsedBank(table, class_codes(table.cells("class").strip()),
                           encode_cells(table.cells("BIO_anno"), _tagset(cfg).tags))
 
@@ -257,8 +259,8 @@ class BankComments(TaskFamily):
         def bad_tag(row):  # one problem per row, naming its first unknown tag
             k, n = first_bad[row]
             pos = int(k - (ends[row] - enc.counts[row]))
-            token = split_tokens(tags.text(row))[pos]
-            return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(clip(token)), count=n,
+            token = token_text(tags, row, pos, limit=40)   # its first bytes only, cut as clip cuts
+            return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(token), count=n,
                               tags=", ".join(contract.tagset.tags))
 
         problems.add_rows(rows, line, bad_tag)
@@ -311,28 +313,15 @@ class BankComments(TaskFamily):
         tp_t = np.bincount(pred.type[pred_hit], minlength=n_types)
         pred_t = np.bincount(pred.type, minlength=n_types)
         gold_t = np.bincount(gold.type, minlength=n_types)
-        p, r, f1 = prf(tp_t.sum(), pred_t.sum(), gold_t.sum())
 
-        gold_class, pred_class = ref.classes[doc_mask], sub.classes[doc_mask]
-        matrix = confusion(gold_class, pred_class, len(CLASSES))
-        kappa = kappa_from_confusion(matrix)
-        accuracy = float(np.trace(matrix) / matrix.sum()) if matrix.sum() else 0.0
-        w = float(cfg.options["ner_weight"])
-        scores = {"score": w * f1 + (1.0 - w) * kappa, "ner_f1": f1, "kappa": kappa,
-                  "ner_precision": p, "ner_recall": r, "class_accuracy": accuracy}
-
-        def per_comment():
-            """Per comment: entities right, predicted and gold, then the one-hot (gold, predicted) class cell."""
-            n = len(lengths)
-            ends = np.cumsum(lengths)
-            # entities per comment: those starting before its end, less those starting before the previous end
-            per_doc = lambda start: np.diff(np.searchsorted(start, ends), prepend=0)  # noqa: E731
-            table = np.zeros((n, 3 + len(CLASSES) ** 2))
-            table[:, 0] = per_doc(pred.start[pred_hit])
-            table[:, 1] = per_doc(pred.start)
-            table[:, 2] = per_doc(gold.start)
-            table[np.arange(n), 3 + gold_class * len(CLASSES) + pred_class] = 1.0
-            return table
+        # per comment: entities right, predicted and gold (by their starts), then its (gold, predicted) class cell
+        ends = np.cumsum(lengths)
+        cell = (ref.classes[doc_mask] * len(CLASSES) + sub.classes[doc_mask]).astype(np.int8)   # 9 cells: a byte
+        units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)),
+                       [TallyAt(pred.start, ends, keep=pred_hit), TallyAt(pred.start, ends), TallyAt(gold.start, ends),
+                        Tally(None, len(lengths), cell, len(CLASSES) ** 2)], len(lengths))]
+        scores, sums = self.reduce(units, cfg)
+        matrix = sums["comments"][3:].reshape(len(CLASSES), len(CLASSES)).astype(np.int64)
 
         stray = len(pred_segments.stray())
         decodings = [(scheme, gold, pred)]
@@ -341,16 +330,17 @@ class BankComments(TaskFamily):
         del gold_segments, pred_segments
 
         def sections():  # the partial-match views take time: built when the page is written
-            return [_entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t),
+            return [_entity_section(ref.contract.tagset.types, tp_t, pred_t, gold_t, scores),
                     _error_section(gold, pred, gold_hit, pred_hit, stray, scheme),
                     _views_section(decodings, scheme),
-                    _class_section(matrix, kappa, accuracy)]
+                    _class_section(matrix, scores["kappa"], scores["class_accuracy"])]
 
         summary = SUMMARY(n=int(doc_mask.sum()), chars=int(lengths.sum()), scheme=SCHEME_TEXT[scheme.name])
-        units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), per_comment)]
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """S1 = micro F1 of the entity counts (right, predicted, gold), S2 = Cohen's kappa of the summed class
+        cells, S = w S1 + (1 - w) S2; accuracy = the cells' trace over their total (0 without a comment)."""
         sums = np.asarray(sums, dtype=float)
         p, r, f1 = prf(sums[..., 0], sums[..., 1], sums[..., 2])
         cells = sums[..., 3:].reshape(sums.shape[:-1] + (len(CLASSES), len(CLASSES)))
@@ -403,15 +393,15 @@ def _ill_formed_notes(stray, codes, lengths, units, tagset, scheme_name, name):
     return notes
 
 
-def _entity_section(types, tp, n_pred, n_gold):
+def _entity_section(types, tp, n_pred, n_gold, scores):
     rows, f1s = [], []
     order = report.by_support(n_gold)
     for k in order:
         p, r, f = prf(tp[k], n_pred[k], n_gold[k])
         rows.append([types[k], int(n_gold[k]), int(n_pred[k]), int(tp[k]), p, r, f])
         f1s.append(f)
-    p, r, f = prf(tp.sum(), n_pred.sum(), n_gold.sum())
-    rows.append([ALL_MICRO, int(n_gold.sum()), int(n_pred.sum()), int(tp.sum()), p, r, f])
+    rows.append([ALL_MICRO, int(n_gold.sum()), int(n_pred.sum()), int(tp.sum()), scores["ner_precision"],
+                 scores["ner_recall"], scores["ner_f1"]])
     return report.Section(ENTITIES, [
         report.Table([ENTITY_TYPE, report.GOLD, report.PREDICTED, report.CORRECT] + list(report.PRF_HEADERS), rows),
         report.Bars(TYPE_CHART, [types[k] for k in order], [(report.SERIES_F1, f1s)]),

@@ -56,6 +56,8 @@ import numpy as np
 
 from ..config import Option
 from ..problems import Message
+from ..tables import read_table
+from ._per_unit import column_sums, units_table
 
 UNITS = Message("report.unit.units", "units", "单元")
 
@@ -91,6 +93,34 @@ class UnitFile:
     canonical: Optional[Callable[[Any], Optional[str]]] = None
 
 
+@dataclass(frozen=True)
+class SubmissionFile:
+    """One file of a submission, declared once: the engine reads it by this declaration, and the tools that
+    describe or write submissions (the starting kit's texts, a host's adapter) can take it from here.
+
+    ``columns`` are a table's columns in order (none: a JSON file), ``optional`` those it may add after them;
+    the header line decides which of ``separators`` separates them; ``fullwidth``: a full-width comma in a
+    comma-separated file is refused (keywords hold them legitimately).
+    """
+
+    slot: str                              # its key in the config's ``files:``
+    pattern: str                           # the default file-name pattern matched in res/
+    columns: Tuple[str, ...] = ()
+    optional: Tuple[str, ...] = ()
+    separators: Tuple[str, ...] = (",",)
+    fullwidth: bool = True
+
+    @property
+    def header(self):
+        """The header line of the required columns, comma-separated (``id,BIO_anno,class``)."""
+        return ",".join(self.columns)
+
+    def read(self, file, error):
+        """The table of ``file`` (a SubmittedFile) with these columns (``tables.read_table``)."""
+        return read_table(file, self.columns, error, separators=self.separators, fullwidth=self.fullwidth,
+                          optional=self.optional)
+
+
 @dataclass
 class Reference:
     """The contract, plus what only the organizer has; families subclass it with their answers."""
@@ -115,15 +145,25 @@ class Reference:
 class Units:
     """The per-unit counts behind some leaderboard keys, one row per unit of the board (reference order).
 
-    Summing the rows of any sample of units and passing the sums to
-    ``family.unit_scores(name, sums, cfg)`` gives every key of ``keys`` on that
-    sample; on all the rows it gives the Result's own values. ``make`` builds
-    the table when asked (most runs resample one group only).
+    The table is declared column by column (``_per_unit``: Each, Ones, Tally, TallyAt). Summing the rows of
+    any sample of units and passing the sums to ``family.unit_scores(name, sums, cfg)`` gives every key of
+    ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the sums of every row
+    (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make`` builds the rows
+    when asked (most runs resample one group only).
     """
 
     name: str
     keys: Tuple[str, ...]
-    make: Callable[[], np.ndarray]
+    columns: Sequence[Any]
+    n: int                             # units of the board: the table's rows
+
+    def sums(self) -> np.ndarray:
+        """The column sums of the whole table, from the columns' declarations (no row is built)."""
+        return column_sums(self.columns)
+
+    def make(self) -> np.ndarray:
+        """The (units, columns) table."""
+        return units_table(self.columns, self.n)
 
 
 @dataclass
@@ -156,9 +196,10 @@ class TaskFamily:
 
     name = ""
     title = ""   # a Message (its text in each language) or a plain string
-    # slot -> default file name; submission slots hold globs matched in res/.
-    default_files: Dict[str, str] = {}
-    submission_slots: Sequence[str] = ("submission",)
+    # reference slot -> default file name
+    reference_files: Dict[str, str] = {}
+    # the files of a submission: slot, default pattern (a glob matched in res/), columns, separators
+    submission_files: Tuple[SubmissionFile, ...] = (SubmissionFile("submission", "*.csv"),)
     # None: every submission slot is required; () : at least one of them.
     required_slots: Optional[Sequence[str]] = None
     options: Dict[str, Option] = {}
@@ -174,6 +215,18 @@ class TaskFamily:
     # reference slot -> UnitFile: the files a phase's reference data keeps the scored board's units of; every
     # other reference file goes whole to every phase, so it must hold no answer (a list of class names)
     unit_files: Dict[str, UnitFile] = {}
+
+    @property
+    def submission_slots(self) -> Tuple[str, ...]:
+        return tuple(f.slot for f in self.submission_files)
+
+    @property
+    def default_files(self) -> Dict[str, str]:
+        """Slot -> default file name (reference files) or pattern (submission files)."""
+        return dict(self.reference_files, **{f.slot: f.pattern for f in self.submission_files})
+
+    def submission_file(self, slot="submission") -> SubmissionFile:
+        return next(f for f in self.submission_files if f.slot == slot)
 
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""
@@ -221,8 +274,24 @@ class TaskFamily:
         raise NotImplementedError("%s cannot score a phase's reference data (no take)" % self.name)
 
     def unit_scores(self, group, sums, cfg) -> Dict[str, np.ndarray]:
-        """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape)."""
+        """The keys of Units group ``group`` from column sums of its counts (``sums``: any leading shape): the
+        one formula of each of those keys, for a board (``reduce``) and for its resamples (``statistic``)."""
         raise NotImplementedError
+
+    def reduce(self, units, cfg):
+        """(every key of the Units groups ``units`` as a float, {group name: its column sums}): each key is
+        ``unit_scores`` of the sums of its group's whole table."""
+        scores, sums = {}, {}
+        for group in units:
+            sums[group.name] = group.sums()
+            found = self.unit_scores(group.name, sums[group.name], cfg)
+            scores.update((key, float(found[key])) for key in group.keys)
+        return scores, sums
+
+    def statistic(self, group, key, cfg):
+        """The function from column sums of Units group ``group`` (any leading shape) to ``key``: what
+        intervals, paired tests and the Ladder compute on resampled units."""
+        return lambda sums: self.unit_scores(group, sums, cfg)[key]
 
     def unit_answers(self, reference, submission) -> np.ndarray:
         """A uint64 digest of the submitted answer of each unit, in reference order."""

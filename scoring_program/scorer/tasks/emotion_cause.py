@@ -37,7 +37,8 @@ from ..metrics.emotion_prf import OFFICIAL_EPSILON, emotion_scores
 from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, Submitted, conversation_id, read_conversations, read_gold_pairs, read_json, read_submission
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
+from ._per_unit import Tally
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -199,9 +200,8 @@ class EmotionCause(TaskFamily):
     key_labels = KEY_LABELS
     unit_files = {"subtask1_gold": UnitFile("json", "conversation_ID", canonical=conversation_id),
                   "subtask2_gold": UnitFile("json", "conversation_ID", canonical=conversation_id)}
-    default_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json",
-                     "subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
-    submission_slots = ("subtask1", "subtask2")
+    reference_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json"}
+    submission_files = (SubmissionFile("subtask1", "Subtask_1_pred.json"), SubmissionFile("subtask2", "Subtask_2_pred.json"))
     required_slots = ()
     public_inputs = PUBLIC_INPUTS
     options = {
@@ -327,26 +327,28 @@ class EmotionCause(TaskFamily):
             pred = submitted.pairs.take(in_board[submitted.pairs.conv])
             n_neutral = int((pred.emotion == 0).sum())
             counted = _subtask1(gold, pred, clean) if subtask == 1 else _subtask2(gold, pred)
-            found, table = _subtask_scores(subtask, {name: _counts(*how) for name, how in counted.items()}, epsilon)
-            table["position"] = POSITION[subtask]
+            group = Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
+                          _per_conversation(counted, subtask, in_board), int(in_board.sum()))
+            found, sums = self.reduce([group], cfg)
             scores.update(found)
+            table = _subtask_scores(subtask, _blocks(subtask, sums[group.name]), epsilon)[1]
+            table["position"] = POSITION[subtask]
             n_read = int(in_board[submitted.read_conv].sum())
             odd = "" if clean else _odd_pairs_note(pred, ref.contract.convs, subtask)
             sections += _sections(subtask, table, gold, pred, n_read, n_neutral, submitted.n_unknown_conversations,
                                   odd)
-            units.append(Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
-                               _per_conversation(counted, subtask, in_board)))
+            units.append(group)
         for line in sub.ignored:
             sections.append(report.Section(NOT_SCORED_TITLE, [report.Text(line, "note")]))
         summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()))
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """A subtask's keys from its per-emotion sums (``BLOCKS``: seven columns each), as
+        ``metrics.emotion_prf`` computes them."""
         subtask = int(group[-1])
-        sums = np.asarray(sums, dtype=float)
-        blocks = {name: sums[..., 7 * j:7 * (j + 1)] for j, name in enumerate(BLOCKS[subtask])}
         epsilon = 0.0 if cfg.options["mode"] == "clean" else OFFICIAL_EPSILON
-        return _subtask_scores(subtask, blocks, epsilon)[0]
+        return _subtask_scores(subtask, _blocks(subtask, sums), epsilon)[0]
 
     def unit_answers(self, ref, sub):
         """Each conversation's pairs of every subtask scored."""
@@ -373,8 +375,10 @@ def _unknown_rule(options):
 POSITION = {1: ("conv", "emo_utt", "cause_utt", "start", "end"), 2: ("conv", "emo_utt", "cause_utt")}
 
 
-def _counts(conv, codes, weights=None):
-    return np.bincount(codes, weights=weights, minlength=N_EMOTIONS).astype(float)
+def _blocks(subtask, sums):
+    """The per-emotion counts of a subtask's sums, by name (``BLOCKS``; any leading shape)."""
+    sums = np.asarray(sums, dtype=float)
+    return {name: sums[..., N_EMOTIONS * j:N_EMOTIONS * (j + 1)] for j, name in enumerate(BLOCKS[subtask])}
 
 
 def _subtask1(gold, pred, clean):
@@ -415,18 +419,11 @@ def _subtask_scores(subtask, c, epsilon):
 
 
 def _per_conversation(counted, subtask, in_board):
-    """A builder of the per-conversation table of a subtask: the per-emotion counts of each conversation."""
-    def table():
-        row = np.cumsum(in_board) - 1
-        n = int(in_board.sum())
-        blocks = []
-        for name in BLOCKS[subtask]:
-            conv, emotion = counted[name][:2]
-            weights = counted[name][2] if len(counted[name]) > 2 else None
-            blocks.append(np.bincount(row[conv] * N_EMOTIONS + emotion, weights=weights,
-                                      minlength=n * N_EMOTIONS).reshape(n, N_EMOTIONS))
-        return np.concatenate(blocks, axis=1).astype(float)
-    return table
+    """The columns of a subtask's per-conversation table: each count of ``BLOCKS`` per emotion (seven columns)."""
+    row = np.cumsum(in_board) - 1
+    n = int(in_board.sum())
+    return [Tally(row[counted[name][0]], n, counted[name][1], N_EMOTIONS,
+                  counted[name][2] if len(counted[name]) > 2 else None) for name in BLOCKS[subtask]]
 
 
 def _dominant_emotion(gold, n_convs):

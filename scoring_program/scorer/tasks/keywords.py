@@ -17,8 +17,14 @@ By default every gold sample of the board counts: a sample with no row, or an
 empty cell, scores 0. ``mode: legacy`` keeps only the samples that have a
 non-empty prediction and a non-empty gold set, as the source document's code does.
 
->>> c, g, p = overlap_counts([0, 1, 1], ["你好,小米", "铅笔", "自动"], [0, 1, 1], ["小米", "气球", "自动"], 2)
->>> sample_scores(c, g, p, np.ones(2, dtype=bool))["micro_precision"]  # the document's example: 1/3
+>>> from scorer.cells import Cells
+>>> from scorer.tasks._per_unit import column_sums
+>>> gold = code_items(Cells.from_strings(["你好,小米", "铅笔_自动"]), "_", [])
+>>> pred = code_items(Cells.from_strings(["小米", "气球_自动"]), "_", [])
+>>> c, g, p = coded_overlap_counts(*gold, *pred, 2)
+>>> both = np.ones(2, dtype=bool)
+>>> sums = column_sums(sample_columns(c, g, p, both, both))
+>>> float(FAMILY.unit_scores("samples", sums, None)["micro_precision"])  # the document's example: 1/3
 0.3333333333333333
 """
 from dataclasses import dataclass
@@ -29,11 +35,12 @@ from .. import advice, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
-from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts, overlap_counts  # noqa: F401 (the example)
+from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
 from ..cells import factorize
-from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, read_table, reference_table
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
+from ._per_unit import Each
 
 COLUMNS = ("id", "keywords")
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
@@ -164,7 +171,9 @@ class Keywords(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     key_labels = KEY_LABELS
-    default_files = {"gold": "gold.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv"}
+    # keywords themselves hold full-width commas: only ids are checked for them
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t"), fullwidth=False),)
     unit_files = {"gold": UnitFile("csv", "id", COLUMNS)}
     options = {
         "keyword_separator": Option("_", Check(_separator, "a non-empty string without TAB, newline or quote"),
@@ -207,8 +216,7 @@ class Keywords(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        # keywords themselves hold full-width commas: only ids are checked for them
-        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"), fullwidth=False)
+        table = self.submission_file().read(files["submission"], SubmissionError)
         return table, _keyword_items(table.cells("keywords"), cfg)
 
     def read_submission(self, parsed, contract, cfg, problems):
@@ -264,7 +272,8 @@ class Keywords(TaskFamily):
             counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
-        scores = sample_scores(c, g, p, counted)
+        units = [Units("samples", tuple(KEYS), sample_columns(c, g, p, counted, on_board), int(on_board.sum()))]
+        scores, _ = self.reduce(units, cfg)
         sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
                     _keyword_section(c, g, p, counted),
                     _size_section(c, g, p, counted)]
@@ -272,24 +281,11 @@ class Keywords(TaskFamily):
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
             n=int(on_board.sum()), counted=int(counted.sum()), mode=MODE_NAMES[cfg.options["mode"]](),
             separator=repr(cfg.options["keyword_separator"]), steps=advice.steps(steps))
-
-        def per_sample():
-            """Per sample of the board: counted, then P, R, F, |G & P|, |G|, |P| where counted (0 elsewhere)."""
-            w = counted[on_board].astype(float)
-            cb, gb, pb = (np.asarray(a, dtype=float)[on_board] for a in (c, g, p))
-            out = np.empty((len(w), 7))  # filled column by column: one temporary at a time
-            out[:, 0] = w
-            out[:, 1] = w * safe_div(cb, pb)
-            out[:, 2] = w * safe_div(cb, gb)
-            out[:, 3] = w * safe_div(2 * cb, pb + gb)
-            out[:, 4] = w * cb
-            out[:, 5] = w * gb
-            out[:, 6] = w * pb
-            return out
-
-        return Result(scores, sections, summary, [Units("samples", tuple(KEYS), per_sample)])
+        return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """Over the n counted samples: macro P, R, F1 = the sums of P_i, R_i, F_i over n; f1_of_macro_pr =
+        2PR/(P+R) of those two; micro P = sum c / sum |P|, R = sum c / sum |G|, F1 = 2PR/(P+R)."""
         sums = np.asarray(sums, dtype=float)
         n = sums[..., 0]
         macro_p, macro_r, macro_f = (safe_div(sums[..., k], n) for k in (1, 2, 3))
@@ -306,17 +302,13 @@ class Keywords(TaskFamily):
         return digests.per_unit(pairs // width, len(ref.units), sub.items[first[pairs % width]].to_objects())
 
 
-def sample_scores(c, g, p, counted):
-    """The six leaderboard values from per-sample counts, over the samples where ``counted`` is true."""
-    c, g, p = (np.asarray(a, dtype=np.int64)[counted] for a in (c, g, p))
-    n = len(c)
-    macro_p = float(safe_div(c, p).sum() / n) if n else 0.0
-    macro_r = float(safe_div(c, g).sum() / n) if n else 0.0
-    macro_f = float(safe_div(2 * c, p + g).sum() / n) if n else 0.0
-    micro_p, micro_r, micro_f = prf(c.sum(), p.sum(), g.sum())
-    return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
-            "f1_of_macro_pr": float(f_beta(macro_p, macro_r)),
-            "micro_f1": float(f_beta(micro_p, micro_r)), "micro_precision": micro_p, "micro_recall": micro_r}
+def sample_columns(c, g, p, counted, on_board):
+    """The per-sample table of the board's samples: counted (1 or 0), then P_i, R_i, F_i, |G & P|, |G|, |P|
+    where counted and 0 elsewhere (the ratios made when asked: none kept between)."""
+    w = counted[on_board]
+    cb, gb, pb = (np.where(w, np.asarray(a, dtype=np.int64)[on_board], 0) for a in (c, g, p))
+    return [Each(w), Each(lambda: safe_div(cb, pb), 1), Each(lambda: safe_div(cb, gb), 1),
+            Each(lambda: safe_div(2 * cb, pb + gb), 1), Each(cb), Each(gb), Each(pb)]
 
 
 def _strata(rows, n_units):

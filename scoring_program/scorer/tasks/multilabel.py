@@ -29,13 +29,14 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf, safe_div
 from ..problems import Message
-from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, read_table, reference_table,
+from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, reference_table,
                       reference_units)
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers, uncoded
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
+from ._per_unit import Each, Ones
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000
@@ -133,6 +134,10 @@ OPTIONS = {
 SET_KEYS = ["micro_f1", "micro_precision", "micro_recall", "class_avg_f1", "class_avg_precision",
             "class_avg_recall", "macro_f1", "sample_avg_f1", "sample_avg_precision", "sample_avg_recall"]
 FBETA_KEYS = ["micro_fbeta", "macro_fbeta", "sample_avg_fbeta"]
+# the keys of the per-sample counts and of the per-class counts (those of F-beta only with option beta)
+SET_GROUP_KEYS = ("micro_f1", "micro_precision", "micro_recall", "sample_avg_f1", "sample_avg_precision",
+                  "sample_avg_recall", "micro_fbeta", "sample_avg_fbeta")
+CLASS_GROUP_KEYS = ("class_avg_f1", "class_avg_precision", "class_avg_recall", "macro_f1", "macro_fbeta")
 RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
 # scikit-learn's label ranking measures and macro average precision, on the score matrix (lower is better for
 # coverage_error and label_ranking_loss)
@@ -308,7 +313,8 @@ class Multilabel(TaskFamily):
     unit_noun = UNIT
     key_labels = KEY_LABELS
     lower_is_better = ("coverage_error", "label_ranking_loss")
-    default_files = {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv", "labels": "labels.txt"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, optional=("scores",)),)
     unit_files = {"gold": UnitFile("csv", "id", ("id", "labels", "grades"))}   # labels.txt holds the class names, which the kit has too
     options = OPTIONS
 
@@ -376,7 +382,7 @@ class Multilabel(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
         # encoding, emptiness, separator, columns: in that order, then the scores column the threshold needs
-        table = read_table(files["submission"], COLUMNS, SubmissionError, optional=("scores",))
+        table = self.submission_file().read(files["submission"], SubmissionError)
         threshold = cfg.options["set_threshold"]
         if threshold is not None and "scores" not in table.columns:
             raise SubmissionError(NEEDS_SCORES.at(table.name, 1, threshold=threshold))
@@ -401,12 +407,12 @@ class Multilabel(TaskFamily):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
         def unknown(j):
-            text = tokens.text(j)
+            quoted = tokens.quoted(j)   # the token's first bytes: a long one is not copied
             for sep in (",", ";", "|", "\uff0c"):
-                if sep in text:
-                    return LABEL_SEPARATOR.at(**at(j), token=repr(clip(text)), sep=repr(sep))
+                if tokens.holds(j, sep):
+                    return LABEL_SEPARATOR.at(**at(j), token=repr(quoted), sep=repr(sep))
             shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
-            return UNKNOWN_LABEL.at(**at(j), pos=int(tokens.position[j]) + 1, token=repr(clip(text)), n=len(labels),
+            return UNKNOWN_LABEL.at(**at(j), pos=int(tokens.position[j]) + 1, token=repr(quoted), n=len(labels),
                                     shown=shown)
 
         first_unknown = tokens.first_per_row(tokens.codes < 0)
@@ -466,119 +472,82 @@ class Multilabel(TaskFamily):
         grades = on_board(ref.grades)
         gold = grades > 0
         ranked = on_board(sub.ranked)
+        n = len(gold)
         # scikit-learn's label ranking measures, on other threads while the set and ranked metrics are computed
         listed = label_ranking.Listed.from_ranked(ranked, None if sub.ranked_scores is None
                                                   else on_board(sub.ranked_scores))
         by_sample = background.start(label_ranking.per_sample, listed, gold)
         by_class = background.start(label_ranking.per_class_ap, listed, gold)
-        counts = ml.count_sets(on_board(sub.predicted), gold)
-        mp, mr, mf = ml.micro(counts)
-        mask = ml.class_mask(counts, opts["classes"])
-        cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(counts, mask, beta)
-        samples = ml.per_sample(counts, beta)
-        rule = opts["both_empty"]
-        mean = lambda v: ml.sample_mean(v, samples.both_empty, rule)  # noqa: E731
-        scores = {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr, "class_avg_f1": cf1,
-                  "class_avg_precision": cp, "class_avg_recall": cr, "macro_f1": macro_f1,
-                  "sample_avg_f1": mean(samples.f1), "sample_avg_precision": mean(samples.precision),
-                  "sample_avg_recall": mean(samples.recall)}
-        if opts["beta"] is not None:
-            scores.update(micro_fbeta=float(ml.micro(counts, beta)[2]), macro_fbeta=macro_fb,
-                          sample_avg_fbeta=mean(samples.fbeta))
+        predicted = on_board(sub.predicted)
+        tp_sample = (predicted & gold).sum(axis=1, dtype=np.int64)
+        pred_sample, gold_sample = predicted.sum(axis=1, dtype=np.int64), gold.sum(axis=1, dtype=np.int64)
+        samples = ml.per_sample(tp_sample, pred_sample, gold_sample, beta)
+        n_classes = gold.shape[1]
+        units = [Units("sets", SET_GROUP_KEYS, [Ones(n), Each(samples.both_empty), Each(tp_sample), Each(pred_sample),
+                                                Each(gold_sample), Each(samples.precision), Each(samples.recall),
+                                                Each(samples.f1), Each(samples.fbeta)], n),
+                 Units("classes", CLASS_GROUP_KEYS, [Each(lambda: predicted & gold, n_classes), Each(predicted),
+                                                     Each(gold)], n)]
 
         list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
         ranked_both_empty = list_empty & ~gold.any(axis=1)
         # a default from the scored rows only: a board's score never depends on another board's gold
         g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else max(1, int(grades.max(initial=0)))
-        rank_rows, per_sample_at = [], {}
         for k in _ks(opts["k"]):  # one pass per cutoff
-            values = per_sample_at[k] = _ranked_measures(ranked, grades, k, opts, g_max)
-            row = [ml.sample_mean(v, ranked_both_empty, rule) for v in values]
-            scores.update(zip([t % k for t in RANK_KEYS], row))
-            rank_rows.append([k] + row)
-
-        (lrap, coverage, loss), class_ap = by_sample.result(), by_class.result()
-        average = lambda v: float(v.mean()) if len(v) else 0.0  # noqa: E731
-        scores.update(label_ranking_avg_precision=average(lrap), coverage_error=average(coverage),
-                      label_ranking_loss=average(loss), macro_ap=average(class_ap[mask]))
+            units.append(Units("ranking@%d" % k, tuple(t % k for t in RANK_KEYS),
+                               [Ones(n), Each(ranked_both_empty)]
+                               + [Each(v) for v in _ranked_measures(ranked, grades, k, opts, g_max)], n))
+        lrap, coverage, loss = by_sample.result()
+        units.append(Units("label_ranking", tuple(LABEL_RANKING_KEYS[:3]),
+                           [Ones(n), Each(lrap), Each(coverage), Each(loss)], n))
+        keys = self.leaderboard_keys(opts)
+        units = [Units(g.name, tuple(k for k in g.keys if k in keys), g.columns, g.n) for g in units]
+        scores, sums = self.reduce(units, cfg)
+        tp_class, pred_class, gold_class = (sums["classes"][k * n_classes:(k + 1) * n_classes].astype(np.int64)
+                                            for k in range(3))
+        mask = ml.class_mask(pred_class, gold_class, opts["classes"])
+        class_ap = by_class.result()
+        # macro AP ranks the samples of each class against each other: no sum over samples, its own formula here
+        scores["macro_ap"] = float(class_ap[mask].mean()) if mask.any() else 0.0
+        scores = {k: scores[k] for k in keys}
 
         sections = [
             _averages_section(scores, mask, opts),
-            _class_section(ref.contract.labels, counts, mask, class_ap),
-            _ranking_section(rank_rows, opts, g_max),
+            _class_section(ref.contract.labels, (tp_class, pred_class, gold_class), mask, class_ap),
+            _ranking_section([[k] + [scores[t % k] for t in RANK_KEYS] for k in _ks(opts["k"])], opts, g_max),
             _label_ranking_section(scores, mask, opts, sub.ranked_scores is not None),
-            _sizes_section(counts, samples.both_empty, ranked_both_empty, rule),
+            _sizes_section(gold_sample, pred_sample, samples.both_empty, ranked_both_empty, opts["both_empty"]),
         ]
         summary = SUMMARY(n=int(rows.sum()), classes=len(ref.contract.labels), rule=_set_rule(opts))
-        predicted = on_board(sub.predicted)
-
-        def sets():
-            columns = (1.0, samples.both_empty, counts.tp_sample, counts.pred_sample, counts.gold_sample,
-                       samples.precision, samples.recall, samples.f1, samples.fbeta)
-            out = np.empty((len(gold), len(columns)))  # filled a column at a time: no stacked copy
-            for j, column in enumerate(columns):
-                out[:, j] = column
-            return out
-
-        def classes():
-            return np.concatenate([predicted & gold, predicted, gold], axis=1).astype(float)
-
-        def at_k(k):
-            def table():
-                out = np.empty((len(gold), 5))
-                for j, column in enumerate((1.0, ranked_both_empty, *per_sample_at[k])):
-                    out[:, j] = column
-                return out
-            return table
-
-        set_keys = [k for k in SET_KEYS + FBETA_KEYS if k in scores]
-        units = [Units("sets", tuple(k for k in set_keys if k.startswith(("micro", "sample"))), sets),
-                 Units("classes", tuple(k for k in set_keys if k.startswith(("class", "macro"))), classes)]
-        units += [Units("ranking@%d" % k, tuple(t % k for t in RANK_KEYS), at_k(k)) for k in _ks(opts["k"])]
-        units.append(Units("label_ranking", tuple(LABEL_RANKING_KEYS[:3]),
-                           lambda: np.column_stack([np.ones(len(gold)), lrap, coverage, loss])))
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """Every key of a group from its sums (ml's kernels): sets: (n, both empty, tp, predicted, gold, then
+        the sums of per-sample P, R, F1, F-beta); classes: (tp, predicted, gold) per class; ranking@k: (n,
+        both empty, then the sums of per-sample AP@k, nDCG@k, ERR@k); label_ranking: (n, then the sums of
+        per-sample LRAP, coverage, ranking loss)."""
         opts = cfg.options
         sums = np.asarray(sums, dtype=float)
         rule = opts["both_empty"]
         beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
-
-        def mean(total, n, empty):  # ml.sample_mean's rules on sums (values are 0 where both sides are empty)
-            if rule == "one":
-                return safe_div(total + empty, n)
-            if rule == "skip":
-                return safe_div(total, n - empty)
-            return safe_div(total, n)
-
         if group == "sets":
             n, empty, tp, pred, gold = (sums[..., k] for k in range(5))
+            mean = lambda k: ml.sample_mean(sums[..., k], n, empty, rule)  # noqa: E731
             mp, mr, mf = prf(tp, pred, gold)
-            out = {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr,
-                   "sample_avg_precision": mean(sums[..., 5], n, empty),
-                   "sample_avg_recall": mean(sums[..., 6], n, empty), "sample_avg_f1": mean(sums[..., 7], n, empty)}
-            if opts["beta"] is not None:
-                out.update(micro_fbeta=prf(tp, pred, gold, beta)[2], sample_avg_fbeta=mean(sums[..., 8], n, empty))
-            return out
+            return {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr, "sample_avg_precision": mean(5),
+                    "sample_avg_recall": mean(6), "sample_avg_f1": mean(7),
+                    "micro_fbeta": prf(tp, pred, gold, beta)[2], "sample_avg_fbeta": mean(8)}
         if group == "classes":
             c = sums.shape[-1] // 3
             tp, pred, gold = sums[..., :c], sums[..., c:2 * c], sums[..., 2 * c:]
-            covered = _class_masks(tp, pred, gold, opts["classes"])
-            p, r, f1 = prf(tp, pred, gold)
-            fb = f_beta(p, r, beta)
-            k = covered.sum(axis=-1)
-            avg = lambda v: safe_div(np.where(covered, v, 0.0).sum(axis=-1), k)  # noqa: E731
-            cp, cr = avg(p), avg(r)
-            out = {"class_avg_f1": f_beta(cp, cr), "class_avg_precision": cp, "class_avg_recall": cr,
-                   "macro_f1": avg(f1)}
-            if opts["beta"] is not None:
-                out["macro_fbeta"] = avg(fb)
-            return out
+            cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(tp, pred, gold, ml.class_mask(pred, gold, opts["classes"]),
+                                                                beta)
+            return {"class_avg_f1": cf1, "class_avg_precision": cp, "class_avg_recall": cr, "macro_f1": macro_f1,
+                    "macro_fbeta": macro_fb}
         if group.startswith("ranking@"):
             k = int(group.split("@")[1])
             n, empty = sums[..., 0], sums[..., 1]
-            return {t % k: mean(sums[..., 2 + j], n, empty) for j, t in enumerate(RANK_KEYS)}
+            return {t % k: ml.sample_mean(sums[..., 2 + j], n, empty, rule) for j, t in enumerate(RANK_KEYS)}
         if group == "label_ranking":
             n = sums[..., 0]
             return dict(zip(LABEL_RANKING_KEYS[:3], (safe_div(sums[..., j], n) for j in (1, 2, 3))))
@@ -647,7 +616,7 @@ def _checked_scores(read, column, tokens, line, ids, name, problems):
     score_tokens = uncoded(column)
     first_bad = score_tokens.first_per_row(~np.isfinite(values))
     problems.add_rows(list(first_bad), line, lambda i: BAD_SCORE.at(
-        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(clip(score_tokens.text(first_bad[i])))))
+        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(score_tokens.quoted(first_bad[i]))))
     return values
 
 
@@ -747,19 +716,11 @@ def _averages_section(scores, mask, opts):
     return report.Section(SET_TITLE, [report.Table(headers, rows), report.Text(note, "note")])
 
 
-def _class_masks(tp, pred, gold, rule):
-    """``ml.class_mask`` for stacked counts (..., classes)."""
-    if rule == "all":
-        return np.ones(gold.shape, dtype=bool)
-    if rule == "gold":
-        return gold > 0
-    return (gold > 0) | (pred > 0)
-
-
 def _class_section(labels, counts, mask, class_ap):
-    p, r, f1, _ = ml.per_class(counts)
-    order = report.by_support(counts.gold_class)
-    rows = [[labels[c], int(counts.gold_class[c]), int(counts.pred_class[c]), int(counts.tp_class[c]),
+    tp, n_pred, n_gold = counts
+    p, r, f1 = prf(tp, n_pred, n_gold)
+    order = report.by_support(n_gold)
+    rows = [[labels[c], int(n_gold[c]), int(n_pred[c]), int(tp[c]),
              float(p[c]), float(r[c]), float(f1[c]), float(class_ap[c]), YES if mask[c] else NO]
             for c in order]
     shown = order[:CHART_CLASSES]
@@ -787,10 +748,10 @@ def _ranking_section(rows, opts, g_max):
     return report.Section(RANKED_TITLE, [report.Table(list(RANKED_HEADERS), rows), report.Text(note, "note")])
 
 
-def _sizes_section(counts, set_both_empty, list_both_empty, rule):
-    n = len(counts.gold_sample)
-    values = [n, float(counts.gold_sample.mean()) if n else 0.0, float(counts.pred_sample.mean()) if n else 0.0,
-              int((counts.gold_sample == 0).sum()), int((counts.pred_sample == 0).sum())]
+def _sizes_section(gold_sample, pred_sample, set_both_empty, list_both_empty, rule):
+    n = len(gold_sample)
+    values = [n, float(gold_sample.mean()) if n else 0.0, float(pred_sample.mean()) if n else 0.0,
+              int((gold_sample == 0).sum()), int((pred_sample == 0).sum())]
     rows = [[label, value] for label, value in zip(SIZE_ROWS, values)]
     rows += [[BOTH_EMPTY_SET_ROW(both_empty=BOTH_EMPTY_NAMES[rule]()), int(set_both_empty.sum())],
              [BOTH_EMPTY_LIST_ROW, int(list_both_empty.sum())]]

@@ -30,9 +30,9 @@ from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
-from ..tables import (check_reference_ids, indexed_units, match_ids, read_public_units, read_table, reference_table,
-                      unit_index)
-from .base import Contract, Reference, Result, TaskFamily, UnitFile, Units, kept_codes
+from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
+from ._per_unit import Tally
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
@@ -167,7 +167,8 @@ class ViewSentiment(TaskFamily):
     title = TITLE
     unit_noun = UNIT
     key_labels = KEY_LABELS
-    default_files = {"gold": "gold.csv", "sentences": "sentences.csv", "submission": "*.csv"}
+    reference_files = {"gold": "gold.csv", "sentences": "sentences.csv"}
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t")),)
     unit_files = {"gold": UnitFile("csv", "SentenceId", COLUMNS), "sentences": UnitFile("csv", "SentenceId", ("SentenceId",))}
     options = {
         "opinion_labels": Option("either", tuple(LABEL_SETS),
@@ -240,7 +241,7 @@ class ViewSentiment(TaskFamily):
 
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
-        table = read_table(files["submission"], COLUMNS, SubmissionError, separators=(",", "\t"))
+        table = self.submission_file().read(files["submission"], SubmissionError)
         view_code, views = code_cells(table.cells("View"), cfg.options["view_normalisation"])
         opinion = _opinions(table.cells("Opinion"), LABEL_SETS[cfg.options["opinion_labels"]])
         return ParsedViews(table, view_code, views, opinion)
@@ -323,30 +324,19 @@ class ViewSentiment(TaskFamily):
         table[:n_classes, n_classes] = np.bincount(first[missed], minlength=n_classes)
         table[n_classes, :n_classes] = np.bincount(pred_opinion[~found], minlength=n_classes)
 
-        n_gold, n_pred = len(keys), len(pred_keys)
-        tn = int(found.sum())
-        tp = int(right.sum())
-        counts = {"tp": tp, "fp": tn - tp, "fn1": n_gold - tn, "fn2": n_pred - tn, "tn": tn,
-                  "gold": n_gold, "predicted": n_pred}
-        precision = safe_div(tp, tp + counts["fp"] + counts["fn2"])
-        recall = safe_div(tp, tp + counts["fn1"])
-        f1 = float(f_beta(precision, recall))
-        view_p, view_r, view_f = prf(tn, n_pred, n_gold)
-        scores = {"f1": f1, "precision": precision, "recall": recall,
-                  "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
-
-        def per_sentence():
-            """Per sentence of the board: tp, fp, fn1, fn2."""
-            board = np.cumsum(on_board) - 1   # sentence code -> row of the board's table
-            n = int(on_board.sum())
-            sentence = board[sub.sentence[pred_in]]
-            found_in = np.bincount(sentence[found], minlength=n)
-            out = np.empty((n, 4))
-            out[:, 0] = np.bincount(sentence[found][right], minlength=n)
-            out[:, 1] = found_in - out[:, 0]
-            out[:, 2] = np.bincount(board[ref.key_sentence[gold_in]], minlength=n) - found_in
-            out[:, 3] = np.bincount(sentence, minlength=n) - found_in
-            return out
+        # per sentence of the board: tp (found, right opinion), fp (found, wrong opinion), fn1 (gold view
+        # missed), fn2 (spurious view)
+        board = np.cumsum(on_board) - 1   # sentence code -> row of the board's table
+        n = int(on_board.sum())
+        sentence = board[sub.sentence[pred_in]]
+        found_at = sentence[found]
+        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)),
+                       [Tally(found_at[right], n), Tally(found_at[~right], n),
+                        Tally(board[ref.key_sentence[gold_in]][missed], n), Tally(sentence[~found], n)], n)]
+        scores, sums = self.reduce(units, cfg)
+        tp, fp, fn1, fn2 = (int(v) for v in sums["sentences"])
+        counts = {"tp": tp, "fp": fp, "fn1": fn1, "fn2": fn2, "tn": tp + fp, "gold": len(keys),
+                  "predicted": len(pred_keys)}
 
         merged = int(on_board[sub.merged_sentence].sum()) if sub.merged_sentence is not None else 0
         sections = [_count_section(counts), _table_section(table, counts)]
@@ -355,12 +345,13 @@ class ViewSentiment(TaskFamily):
         steps = cfg.options["view_normalisation"]
         # the option's values are the organizer's words: the page names the labels and steps themselves
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
-            n=int(on_board.sum()), gold=n_gold, pred=n_pred, labels=LABEL_HELP[cfg.options["opinion_labels"]](),
+            n=n, gold=len(keys), pred=len(pred_keys), labels=LABEL_HELP[cfg.options["opinion_labels"]](),
             steps=advice.steps(steps))
-        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), per_sentence)]
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
+        """P = tp / (tp + fp + fn2), R = tp / (tp + fn1), F1 = 2PR / (P + R); views found tn = tp + fp:
+        view P = tn / (tn + fn2), view R = tn / (tn + fn1), view F1 (the source formula's terms)."""
         sums = np.asarray(sums, dtype=float)
         tp, fp, fn1, fn2 = (sums[..., k] for k in range(4))
         precision = safe_div(tp, tp + fp + fn2)
@@ -388,22 +379,45 @@ def _sentence_ids(cfg):
 def _opinions(cells, labels):
     """Class code per cell (-1 if not a label); case and surrounding spaces do not matter.
 
-    Cells spelled exactly as a label are coded at once; the few other distinct spellings are mapped once each.
+    Cells spelled exactly as a label are coded at once; the others as ``labels.get(text.strip().lower(), -1)``,
+    without a Python string per cell (``_loose_opinions``).
 
     >>> from scorer.cells import Cells
-    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu"]), LABEL_SETS["en"]).tolist()
-    [0, 2, -1, 1]
+    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu", "\u3000Pos ", "正面"]), LABEL_SETS["either"]).tolist()
+    [0, 2, -1, 1, 0, 0]
     """
     spellings = list(labels)
-    codes = Index(Cells.from_strings(spellings)).get_indexer(cells)
-    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings], dtype=np.int8)[np.maximum(codes, 0)],
-                     np.int8(-1))
+    index = Index(Cells.from_strings(spellings))
+    code_of = np.array([labels[s] for s in spellings] + [-1], dtype=np.int8)   # -1 reads the last
+    codes = code_of[index.get_indexer(cells)]
     other = np.flatnonzero(codes < 0)
     if len(other):
-        spelling, first = factorize(cells[other])
-        mapped = np.array([labels.get(cells.text(other[k]).strip().lower(), -1) for k in first], dtype=np.int64)
-        codes[other] = mapped[spelling]
+        codes[other] = _loose_opinions(cells[other], labels, index, code_of)
     return codes
+
+
+def _loose_opinions(cells, labels, index, code_of):
+    """``labels.get(text.strip().lower(), -1)`` for each cell: stripped as cells; an ASCII one lowered byte by byte
+    and looked up; the distinct short other ones by Python. A text whose lower case is a label has no more
+    characters than the label (lowering never joins characters), so a longer cell is none, whatever its case."""
+    out = np.full(len(cells), -1, dtype=np.int8)
+    stripped = cells.strip()
+    short = np.flatnonzero(stripped.lengths() <= 4 * max(len(label) for label in labels))   # 4 bytes a character
+    if not len(short):
+        return out
+    compact = stripped[short].compact()
+    high = np.zeros(len(compact.buf) + 1, dtype=np.int64)   # bytes above 0x7F before each offset
+    np.cumsum(compact.buf >= 0x80, out=high[1:])
+    plain = high[compact.end] == high[compact.start]
+    lowered = compact.buf + ((compact.buf >= 65) & (compact.buf <= 90)).astype(np.uint8) * np.uint8(32)
+    rows = np.flatnonzero(plain)
+    out[short[rows]] = code_of[index.get_indexer(Cells(lowered, compact.start[rows], compact.end[rows]))]
+    rows = np.flatnonzero(~plain)
+    if len(rows):
+        spelling, first = factorize(compact[rows])
+        mapped = np.array([labels.get(compact.text(rows[k]).lower(), -1) for k in first.tolist()], dtype=np.int8)
+        out[short[rows]] = mapped[spelling]
+    return out
 
 
 def _repeats(id_code, id_text, view_code, views, opinion, line, name, rule, problems):
