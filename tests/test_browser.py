@@ -59,6 +59,9 @@ LAID_OUT = ["%s-%s" % p for p in REPORTS] + LABELLED + REVEALED + ["keywords-lad
 # where it must be, and they make a label column as wide as they like)
 SHIPPED = [key for key in LAID_OUT if key != "every field"]
 PRINT_WIDTH = round(7.47 * 96)
+# the competition's own pages (overview, evaluation, data, terms) of every demo, as the platform shows them
+COMPETITION_PAGES = ["%s/%s" % (family, page.name) for family in DEMO
+                     for page in sorted((DEMO[family] / "pages").glob("*.html"))]
 MODES = (("screen", 400), ("screen", 1280), ("print", PRINT_WIDTH))
 MIN_CHART_FONT = 10
 
@@ -289,6 +292,14 @@ def shown(tmp_path_factory):
                 browser.viewport(width)
                 layouts[key, media, width] = json.loads(browser.evaluate(_LAYOUT))
             browser.media("")
+        for key in COMPETITION_PAGES:
+            family, name = key.split("/")
+            browser.open((DEMO[family] / "pages" / name).as_uri())
+            for media, width in MODES:
+                browser.media(media)
+                browser.viewport(width)
+                layouts[key, media, width] = json.loads(browser.evaluate(_LAYOUT))
+            browser.media("")
     out = {}
     for key, (path, title) in pages.items():
         out[key] = (title, {w: results["%s|%d" % (key, w)] for w in WIDTHS}, path)
@@ -413,3 +424,12 @@ def test_the_contents_lead_to_every_section(shown, key):
         assert sorted(href[1:] for href, _ in page["links"]) == sorted(sections)
     if key.endswith(("-A", "-labelled", "-zh", "-revealed")):
         assert len(sections) >= 3
+
+
+@pytest.mark.parametrize("key", COMPETITION_PAGES)
+def test_the_competition_pages_fit_a_phone_and_paper(shown, key):
+    """A format example's long line wraps instead of pushing the page sideways."""
+    for (media, width), page in _layouts(shown, key):
+        assert page["content"] <= width and not page["hiding"], (media, width, page["content"], page["hiding"])
+        assert all(in_box for _, in_box in page["beyond"]) and not page["broken"], (media, width, page["beyond"],
+                                                                                 page["broken"][:5])

@@ -208,7 +208,7 @@ def test_a_chinese_competition_speaks_chinese_to_participants(built):
         texts += [c["label"] for c in comp["leaderboard"]["columns"].values()]
         texts += [p["label"] + p["description"] for p in comp["phases"].values()] + [comp["description"]]
         for text in texts:
-            prose = re.sub(r"```.*?```|<pre>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
+            prose = re.sub(r"```.*?```|<pre[^>]*>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
             prose = re.sub(r"^    .*$", "", prose, flags=re.M)  # indented command lines
             words = set(re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", prose)) - ALLOWED_LATIN  # F1, PR: symbols
             assert not words, (family, sorted(words))

@@ -166,7 +166,9 @@ def markdown_html(text):
         line = lines[i]
         if line.startswith("```"):
             end = _fence_end(lines, i)
-            blocks.append("<pre>%s</pre>" % html.escape("\n".join(lines[i + 1:end]), quote=False))
+            # a format example's long line wraps at its spaces: on a phone the page must not scroll sideways
+            blocks.append('<pre style="white-space:pre-wrap">%s</pre>'
+                          % html.escape("\n".join(lines[i + 1:end]), quote=False))
             i = end + 1
         elif line.startswith("- "):
             items = []
