@@ -40,7 +40,7 @@ nav ul{list-style:none;margin:0;padding:0}nav li{display:inline-block;margin:0 1
 .wide{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:8px 0 16px}
 th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}td{white-space:nowrap}
-td.t{white-space:normal;text-align:left;min-width:5em}
+td.t{white-space:normal;text-align:left;min-width:5em}td.ci{white-space:normal}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 .primary{font-weight:bold;background:#eef6ff}.note{color:#555}.error{color:#a00;font-weight:bold}
 code{background:#f6f6f6;padding:1px 4px}small code{font-size:11px;color:#555}.key{display:block}

@@ -200,16 +200,16 @@ RANK_NOTE = Message("regression.report.rank_note", "A correlation with a constan
 
 # each score key's name on the page where the competition's columns give none
 KEY_LABELS = {
-    "rmse": Message("regression.key.rmse", "RMSE (root mean squared error)", "均方根误差 RMSE"),
-    "mae": Message("regression.key.mae", "MAE (mean absolute error)", "平均绝对误差 MAE"),
-    "mse": Message("regression.key.mse", "MSE (mean squared error)", "均方误差 MSE"),
-    "rmsle": Message("regression.key.rmsle", "RMSLE (root mean squared log error)", "均方根对数误差 RMSLE"),
-    "median_ae": Message("regression.key.median_ae", "Median absolute error", "绝对误差中位数"),
-    "mape": Message("regression.key.mape", "MAPE (mean absolute % error)", "平均绝对百分比误差 MAPE"),
-    "smape": Message("regression.key.smape", "sMAPE (symmetric MAPE)", "对称平均绝对百分比误差 SMAPE"),
-    "r2": Message("regression.key.r2", "R² (coefficient of determination)", "决定系数 R²"),
-    "pearson": Message("regression.key.pearson", "Pearson correlation", "皮尔逊相关系数"),
-    "spearman": Message("regression.key.spearman", "Spearman correlation", "斯皮尔曼相关系数"),
+    "rmse": Message("regression.key.rmse", "RMSE", "均方根误差 RMSE"),
+    "mae": Message("regression.key.mae", "MAE", "平均绝对误差 MAE"),
+    "mse": Message("regression.key.mse", "MSE", "均方误差 MSE"),
+    "rmsle": Message("regression.key.rmsle", "RMSLE", "均方根对数误差 RMSLE"),
+    "median_ae": Message("regression.key.median_ae", "Median abs. error", "绝对误差中位数"),
+    "mape": Message("regression.key.mape", "MAPE", "平均绝对百分比误差 MAPE"),
+    "smape": Message("regression.key.smape", "sMAPE", "对称平均绝对百分比误差 SMAPE"),
+    "r2": Message("regression.key.r2", "R²", "决定系数 R²"),
+    "pearson": Message("regression.key.pearson", "Pearson r", "皮尔逊相关系数"),
+    "spearman": Message("regression.key.spearman", "Spearman rho", "斯皮尔曼相关系数"),
     "kendall": Message("regression.key.kendall", "Kendall tau-b", "肯德尔 τb 相关系数"),
 }
 
