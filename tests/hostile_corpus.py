@@ -24,8 +24,9 @@ DEMO = {
     "keywords": ROOT / "examples" / "keywords",
     "multilabel": ROOT / "examples" / "multilabel",
     "emotion_cause": ROOT / "examples" / "emotion_cause",
+    "regression": ROOT / "examples" / "regression",
 }
-TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel")
+TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel", "regression")
 HOSTILE = "<script>document.title='PWNED'</script><img src=x onerror=alert(1)>\u202e\u200b"
 
 
@@ -361,6 +362,12 @@ def family_cases(family):
             Case(family, "scores-column-missing", 1, ("needs a scores column",),
                  {name: as_csv(header[:2], [r[:2] for r in body])}),
         ]
+    if family == "regression":
+        return regression_cases(one) + [
+            Case(family, "swapped-columns", 1, ("look swapped", "header id,value"),
+                 {name: as_csv(header, [[r[1], r[0]] for r in body])}),
+            one(0, 1, '"1,5"', "decimal-comma-quoted", ("is not a number", "decimal mark")),
+        ]
     # emotion_cause
     files = sample(family)
     s1 = json.loads(files["Subtask_1_pred.json"])
@@ -403,6 +410,23 @@ def family_cases(family):
     ]
 
 
+def regression_cases(one):
+    """The value cell of the first row, changed (``one(row, column, value, label, words)``)."""
+    return [
+        one(0, 1, "", "empty-value", ("is empty", "one number")),
+        one(0, 1, "nan", "value-nan", ("not a finite number",)),
+        one(0, 1, "-Infinity", "value-minus-infinity", ("not a finite number",)),
+        one(0, 1, "1e999", "value-overflowing", ("is not a number",)),   # pandas' C parser reads no number there
+        one(0, 1, "1e200", "value-too-large", ("too large",)),
+        one(0, 1, "12 13", "two-values", ("holds 2 numbers",)),
+        one(0, 1, "0x1A", "hexadecimal", ("is not a number",)),
+        one(0, 1, "1_000", "underscored-digits", ("is not a number",)),
+        one(0, 1, HOSTILE, "hostile-value", ("holds", "exactly one number per row")),
+        one(0, 1, "-3", "negative-under-rmsle", ("is negative", "RMSLE")),
+        one(0, 1, "9" * 400, "400-digit-value", ("is not a number",)),
+    ]
+
+
 # -- configurations and reference data ------------------------------------------------------------------------
 def config_cases(family):
     def cfg(label, edit, words):
@@ -439,6 +463,7 @@ def config_cases(family):
         "keywords": [("keyword_separator", ""), ("mode", {"x": 1})],
         "multilabel": [("k", 0), ("k", [1, 1]), ("classes", None)],
         "emotion_cause": [("subtasks", 3), ("mode", ["clean"])],
+        "regression": [("rmsle", "yes"), ("smape_zero", 0), ("value_range", [3, 1])],
     }[family]
     for key, value in bad_options:
         cases.append(cfg("option-%s-%s" % (key, type(value).__name__), opt(key, value), ("options.%s is" % key,)))
@@ -479,6 +504,9 @@ def reference_cases(family):
                          ("twice",)))
     if family == "multilabel":
         cases.append(ref("labels-empty", lambda f: (f / "labels.txt").write_text(""), ("lists no label",)))
+    if family == "regression":
+        cases.append(ref("gold-negative-under-rmsle", gold_bytes(lambda b: b.replace(b",", b",-", 2).replace(
+            b"id,-value", b"id,value")), ("is negative", "options.rmsle: false")))
     return cases
 
 
@@ -517,7 +545,7 @@ def shape_variants(family):
             Shape(family, "trailing-blank-lines", {name: as_csv(header, rows) + b"\n\n"}),
             Shape(family, "gb18030", {name: as_csv(header, rows).decode("utf-8").encode("gb18030")}),
         ]
-        if family in ("view_sentiment", "keywords"):
+        if family in ("view_sentiment", "keywords", "regression"):
             out.append(Shape(family, "tab-separated", {name: as_csv(header, rows, sep="\t")}))
         padding = " " * 70000 + "\u3000" * 30000   # stripped like str.strip(), however long
         padded = [[padding + rows[0][0] + padding] + rows[0][1:]] + rows[1:]

@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from helpers import ROOT, write_files
-from bundle_shared import bank_oracle, board_ids, comp_id, competitions, members, sample_submission
+from bundle_shared import bank_oracle, board_ids, comp_id, competitions, members, read_csv, sample_submission
 
 from organizer import bundle  # noqa: E402
 from organizer import evalai  # noqa: E402
@@ -257,6 +257,32 @@ def test_bank_scores_equal_seqeval_and_sklearn_and_board_b_stays_hidden(bank, tm
     assert not any(("%.4f" % v)[:6] in shown for v in expected.values())
     ordering = bank.config["leaderboard"][0]["schema"]
     assert ordering["default_order_by"] == "score" and ordering["labels"][0] == "score"
+
+
+def test_regression_scores_equal_sklearn_and_scipy_and_board_b_stays_hidden(tmp_path):
+    import numpy as np
+    from scipy import stats
+    from sklearn import metrics as skm
+
+    comp = ROOT / "examples" / "regression"
+    challenge = Challenge(comp, tmp_path)
+    sample = comp / "starting_kit" / "sample_submission.csv"
+    gold = {r["id"]: float(r["value"]) for r in read_csv(comp / "reference_data" / "gold.csv")}
+    pred = {r["id"]: float(r["value"]) for r in read_csv(sample)}
+    revealed = tmp_path / "reveal.zip"
+    revealed.write_bytes(bundle.reference_zip(comp, "B", reveal=True))
+    for board, split, annotation in (("A", "public_split", None), ("B", "private_split", revealed)):
+        ids = sorted(board_ids(comp, board))
+        y, p = np.array([gold[i] for i in ids]), np.array([pred[i] for i in ids])
+        expected = {"rmse": skm.mean_squared_error(y, p) ** 0.5, "mae": skm.mean_absolute_error(y, p),
+                    "r2": skm.r2_score(y, p), "rmsle": skm.mean_squared_log_error(y, p) ** 0.5,
+                    "spearman": stats.spearmanr(y, p)[0], "kendall": stats.kendalltau(y, p)[0]}
+        out, _ = challenge.submit(board, sample, annotation=annotation)
+        scores = out["result"][0][split]
+        for key, value in expected.items():
+            assert scores[key] == pytest.approx(value, rel=1e-9, abs=1e-12), (board, key)
+    out, _ = challenge.submit("B", sample)
+    assert set(out["result"][0]["private_split"].values()) == {-1.0}
 
 
 def test_a_zipped_submission_and_a_raw_reference_folder(bank, tmp_path):

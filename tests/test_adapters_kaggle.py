@@ -16,7 +16,8 @@ from fractions import Fraction as F
 
 import pandas as pd
 import pytest
-from sklearn.metrics import cohen_kappa_score, f1_score
+from scipy.stats import spearmanr
+from sklearn.metrics import cohen_kappa_score, f1_score, mean_squared_error, r2_score
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from helpers import ROOT
@@ -136,6 +137,51 @@ def test_multilabel_participant_error():
 def test_multilabel_without_labels_is_a_host_error():
     with pytest.raises(metric.HostVisibleError, match="labels"):
         metric.score(ML_SOLUTION, ML_SUBMISSION, "id", task="multilabel")
+
+
+# -- regression ----------------------------------------------------------------------------------------
+RG_SOLUTION = pd.DataFrame({"id": ["r1", "r2", "r3", "r4"], "value": [3.0, 0.5, 2.0, 7.0]})
+# floats that only read back as themselves when written with every digit (0.1 + 0.2 is 0.30000000000000004)
+RG_SUBMISSION = pd.DataFrame({"id": ["r4", "r1", "r2", "r3"], "value": [8.0, 2.5, 0.1 + 0.2, 2.0 / 3.0]})
+
+
+def test_regression_by_hand():
+    truth = [3.0, 0.5, 2.0, 7.0]
+    pred = [2.5, 0.1 + 0.2, 2.0 / 3.0, 8.0]      # the submission in the solution's order
+    got = metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression")
+    assert got == pytest.approx(mean_squared_error(truth, pred) ** 0.5, rel=1e-12)
+    # by hand: errors -0.5, -0.2, -4/3, 1 -> MAE = (0.5 + 0.2 + 4/3 + 1) / 4
+    mae = metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", metric="mae")
+    assert mae == pytest.approx((0.5 + (0.5 - (0.1 + 0.2)) + 4 / 3 + 1) / 4, rel=1e-12)
+    assert metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", metric="r2") == \
+        pytest.approx(r2_score(truth, pred), rel=1e-12)
+    assert metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", metric="spearman") == \
+        pytest.approx(spearmanr(truth, pred)[0], rel=1e-12)
+    # values given as text read as the same numbers
+    as_text = RG_SUBMISSION.assign(value=[repr(v) for v in RG_SUBMISSION["value"]])
+    assert metric.score(RG_SOLUTION, as_text, "id", task="regression") == got
+
+
+def test_regression_participant_errors():
+    text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, float("nan"), 1.0, 2.0]), task="regression")
+    assert "line 3 (id r1), column value" in text and "is empty" in text
+    text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=["8", "2,5", "1", "2"]), task="regression")
+    assert "'2,5' is not a number" in text and "decimal mark" in text
+    text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), task="regression")
+    assert "is negative" in text and "RMSLE" in text
+    # without RMSLE a negative prediction is a prediction
+    assert metric.score(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), "id", task="regression",
+                        options={"rmsle": False}) == pytest.approx(
+        mean_squared_error([3.0, 0.5, 2.0, 7.0], [-1.0, 1.0, 2.0, 8.0]) ** 0.5, rel=1e-12)
+
+
+def test_regression_gold_errors_are_the_hosts():
+    with pytest.raises(metric.HostVisibleError, match="rmsle: false"):
+        metric.score(RG_SOLUTION.assign(value=[3.0, -0.5, 2.0, 7.0]), RG_SUBMISSION, "id", task="regression")
+    with pytest.raises(metric.HostVisibleError, match="value_range"):
+        metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", options={"value_range": [0, 5]})
+    with pytest.raises(metric.HostVisibleError):
+        metric.score(RG_SOLUTION.rename(columns={"value": "target"}), RG_SUBMISSION, "id", task="regression")
 
 
 # -- view_sentiment ------------------------------------------------------------------------------------
@@ -334,7 +380,7 @@ def example_frames(name):
     config = yaml_load(ref / "board_A.yaml")
     kwargs = dict(task=name, options=config.get("options") or {}, metric=config.get("primary_key", ""))
     read = lambda p, sep=",": pd.read_csv(p, dtype=str, keep_default_na=False, sep=sep)  # noqa: E731
-    if name in ("keywords", "multilabel"):
+    if name in ("keywords", "multilabel", "regression"):
         solution, submission, row_id = read(ref / "gold.csv"), read(kit / "sample_submission.csv"), "id"
         if name == "multilabel":
             kwargs["labels"] = (ref / "labels.txt").read_text(encoding="utf-8")
@@ -368,7 +414,7 @@ def yaml_load(path):
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", ["keywords", "multilabel", "view_sentiment", "emotion_cause"])
+@pytest.mark.parametrize("name", ["keywords", "multilabel", "regression", "view_sentiment", "emotion_cause"])
 def test_examples_score_as_score_py_scores_their_files(name, tmp_path):
     """Not an oracle: the DataFrame mapping checked against the files score.py reads (same engine), on the demo
     competitions' data, per Usage subset = board."""

@@ -132,6 +132,16 @@ def _multilabel(kind):
     return apply
 
 
+def _regression(kind):
+    def edit(r):
+        if kind == "values doubled":
+            r["value"] = "%g" % (2 * float(r["value"]))
+        elif kind == "all zero":
+            r["value"] = "0"
+        return r
+    return lambda ref, hidden: _edit_table(ref, "gold.csv", "id", hidden, edit)
+
+
 def _emotion_cause(kind):
     def apply(ref, hidden):
         for name in ("Subtask_1_gold.json", "Subtask_2_gold.json"):
@@ -161,9 +171,10 @@ CHANGES = [
     ("multilabel", "no labels", True), ("multilabel", "other labels", True), ("multilabel", "higher grades", True),
     ("emotion_cause", "no pairs", True), ("emotion_cause", "other emotions", True),
     ("emotion_cause", "unlocatable spans", True),
+    ("regression", "values doubled", True), ("regression", "all zero", True),
 ]
 EDITORS = {"bank_comments": _bank, "view_sentiment": _views, "keywords": _keywords, "multilabel": _multilabel,
-           "emotion_cause": _emotion_cause}
+           "emotion_cause": _emotion_cause, "regression": _regression}
 
 
 def board_b_ids(reference):

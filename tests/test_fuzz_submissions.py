@@ -39,6 +39,8 @@ DEMOS = {
     "multilabel": (ROOT / "examples" / "multilabel",
                    ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv"),
     "emotion_cause": (ROOT / "examples" / "emotion_cause", ROOT / "examples" / "emotion_cause" / "starting_kit" / "submission"),
+    "regression": (ROOT / "examples" / "regression",
+                   ROOT / "examples" / "regression" / "starting_kit" / "sample_submission.csv"),
 }
 FAMILIES = sorted(DEMOS)
 CSV_FAMILIES = [f for f in FAMILIES if f != "emotion_cause"]
@@ -127,11 +129,17 @@ def write_rows(rows, quoting):
 
 
 # --- every family ------------------------------------------------------------------------------
+# keys that are no rate: their bounds (the others lie in [0, 1]); regression's errors are in the data's units
+RANGES = {"coverage_error": (1.0, float("inf")), "rmse": (0.0, float("inf")), "mae": (0.0, float("inf")),
+          "mse": (0.0, float("inf")), "rmsle": (0.0, float("inf")), "median_ae": (0.0, float("inf")),
+          "mape": (0.0, float("inf")), "smape": (0.0, 2.0), "r2": (-float("inf"), 1.0), "pearson": (-1.0, 1.0),
+          "spearman": (-1.0, 1.0), "kendall": (-1.0, 1.0)}
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_sample_submission_scores(workspaces, family):
     """The baseline sample gets every leaderboard key, primary first, each a rate (coverage error a count of
-    labels), the primary one neither 0 nor 1; scores.json holds the same values."""
+    labels, regression's keys within their own bounds), the primary one at neither bound; scores.json holds the
+    same values."""
     from scorer.api import Competition, ordered_keys
 
     ws = workspaces[family]
@@ -139,10 +147,13 @@ def test_sample_submission_scores(workspaces, family):
     comp = Competition.open(str(ws.input / "ref"))
     assert list(scores) == ordered_keys(comp.family.leaderboard_keys(comp.cfg.options), comp.cfg.primary_key)
     for key, value in scores.items():
-        assert (value >= 1.0 if key == "coverage_error" else 0.0 <= value <= 1.0), (key, value)
-    assert 0.0 < scores[comp.cfg.primary_key] < 1.0
+        low, high = RANGES.get(key, (0.0, 1.0))
+        assert low <= value <= high, (key, value)
+    low, high = RANGES.get(comp.cfg.primary_key, (0.0, 1.0))
+    assert low < scores[comp.cfg.primary_key] < high
     on_disk = json.loads((ws.output / "scores.json").read_text(encoding="utf-8"))
-    assert on_disk == {k: pytest.approx(v, abs=5e-11) for k, v in scores.items()}
+    # 10 decimals; a value in the hundred thousands (an MSE) is also one last bit away
+    assert on_disk == {k: pytest.approx(v, rel=1e-15, abs=5e-11) for k, v in scores.items()}
 
 
 def refused(outcome):
@@ -328,7 +339,7 @@ def test_wrong_separator(workspaces, family, sep):
     rows = sample_rows(ws)
     data = "\n".join(sep.join(r) for r in rows).encode("utf-8")
     outcome = ws.score(with_main(ws, data))
-    tab_allowed = family in ("view_sentiment", "keywords")  # these tables are comma- or TAB-separated
+    tab_allowed = family in ("view_sentiment", "keywords", "regression")  # these tables are comma- or TAB-separated
     assert refused(outcome) != (sep == "\t" and tab_allowed), outcome
 
 

@@ -27,6 +27,8 @@ DEMOS = {
                    ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv", "id"),
     "emotion_cause": (ROOT / "examples" / "emotion_cause", ROOT / "examples" / "emotion_cause" / "starting_kit" / "submission",
                       "conversation_ID"),
+    "regression": (ROOT / "examples" / "regression",
+                   ROOT / "examples" / "regression" / "starting_kit" / "sample_submission.csv", "id"),
 }
 OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
 
@@ -78,6 +80,8 @@ def spoil_board_b(family, files):
         elif family == "multilabel":
             frame.loc[in_b, "labels"] = ""
             frame.loc[in_b, "scores"] = ""
+        elif family == "regression":
+            frame.loc[in_b, "value"] = "0"
         spoiled[name] = frame.to_csv(index=False).encode("utf-8")
     return spoiled
 

@@ -23,6 +23,7 @@ CASES = [
     ("multilabel", {}), ("multilabel", {"both_empty": "skip", "classes": "all", "beta": 2, "k": [1, 5]}),
     ("multilabel", {"both_empty": "zero", "classes": "gold", "map_denominator": "min_k_relevant"}),
     ("emotion_cause", {}), ("emotion_cause", {"mode": "clean"}),
+    ("regression", {}), ("regression", {"rmsle": False, "smape_zero": "skip"}),
 ]
 
 
@@ -68,13 +69,14 @@ def test_summed_counts_give_the_scores_of_any_set_of_units(tmp_path, family, opt
                 assert all(result.scores[key] == float(formula[key]) for key in group.keys), group.name
                 whole = comp.family.unit_scores(group.name, table.sum(axis=0), comp.cfg)
                 part = comp.family.unit_scores(group.name, table[half[mask]].sum(axis=0), comp.cfg)
-                for key in group.keys:
-                    assert float(whole[key]) == pytest.approx(result.scores[key], abs=1e-12), (group.name, key)
-                    assert float(part[key]) == pytest.approx(on_half[key], abs=1e-12), (group.name, key)
+                for key in group.keys:   # relative too: a regression error is in the units of the data
+                    assert float(whole[key]) == pytest.approx(result.scores[key], rel=1e-12, abs=1e-12), (group.name, key)
+                    assert float(part[key]) == pytest.approx(on_half[key], rel=1e-12, abs=1e-12), (group.name, key)
                     covered.add(key)
     keys = comp.family.leaderboard_keys(comp.cfg.options)
-    # every key has counts but multi-label macro AP, which ranks the samples of a class against each other
-    assert covered == set(keys) - {"macro_ap"}
+    # every key has counts but those that rank all the units at once: multi-label macro AP (the samples of a
+    # class against each other), regression's median absolute error, Spearman and Kendall
+    assert covered == set(keys) - {"macro_ap", "median_ae", "spearman", "kendall"}
 
 
 def test_stacked_sums_give_the_scores_of_each_row(tmp_path):

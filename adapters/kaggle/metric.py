@@ -23,6 +23,7 @@ Public rows score board A, the Private rows board B.
 | bank_comments | ``BIO_anno``, ``class`` (``text`` optional) | exactly ``BIO_anno``, ``class`` |
 | keywords | ``keywords`` (joined by ``keyword_separator``) | exactly ``keywords`` |
 | multilabel | ``labels`` (``grades`` optional); the class names in ``labels=`` | ``labels`` (``scores`` optional) |
+| regression | ``value`` | exactly ``value`` |
 | view_sentiment | ``views``: JSON list of ``[View, Opinion]`` pairs | exactly ``views``, the same JSON |
 | emotion_cause | ``conversation`` (the JSON utterance list), ``subtask1`` and/or ``subtask2`` (JSON pair lists) | ``subtask1`` and/or ``subtask2`` (JSON pair lists) |
 
@@ -366,6 +367,7 @@ LAYOUTS = {
     "bank_comments": TableLayout(gold_needs=("BIO_anno", "class")),
     "keywords": TableLayout(gold_needs=("keywords",)),
     "multilabel": TableLayout(gold_needs=("labels",), extra=_labels_file),
+    "regression": TableLayout(gold_needs=("value",)),
     "view_sentiment": ViewLayout(),
     "emotion_cause": EcacLayout(),
 }

@@ -7,7 +7,10 @@ Two kinds, both drawn in black, white and greys only:
   and every bar carries its value as text, so neither colour nor the eye's
   reading of a length is needed;
 - ``heatmap``: a matrix of counts (gold rows, predicted columns), each cell
-  shaded by its share of the row and carrying the count itself.
+  shaded by its share of the row and carrying the count itself;
+- ``scatter``: one value against another on a shared square scale with the
+  line y = x: a dot per point, or (many points) a grid of counts, each cell
+  shaded by the logarithm of its count, so the page stays small.
 
 Every string passes ``text`` (the caller's escaping: report.py gives its own),
 numbers are formatted here. The SVG has a viewBox and scales down to a narrow
@@ -20,6 +23,8 @@ with many classes may need the box.
 >>> svg.count("<rect") >= 2 and "b&lt;" in svg and "0.5000" in svg and "<script" not in svg
 True
 """
+import math
+
 MAX_WIDTH = 560
 FONT = 12
 MIN_FONT = 10          # the smallest text size a chart is shown at, in CSS px
@@ -135,3 +140,45 @@ def heatmap(row_labels, col_labels, matrix, text, title, row_axis, col_axis, uid
 def _count(value):
     value = float(value)
     return "%d" % value if value.is_integer() else "%.2f" % value
+
+
+_PLOT = 300            # side of a scatter's square plot area
+_MARGIN = (70, 26, 14, 40)   # left, top, right, bottom
+
+
+def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0):
+    """``points`` [(x, y)] as dots, or ``grid`` (rows of counts, the first row at the bottom: y bin i, x bin j)
+    as shaded cells, on the square [low, high] x [low, high] with the line y = x; three ticks per axis."""
+    left, top, right, bottom = _MARGIN
+    width, height = left + _PLOT + right, top + _PLOT + bottom
+    span = float(high - low) or 1.0
+    x_of = lambda v: left + (float(v) - low) / span * _PLOT             # noqa: E731
+    y_of = lambda v: top + _PLOT - (float(v) - low) / span * _PLOT      # noqa: E731
+    parts = ['<rect x="%d" y="%d" width="%d" height="%d" fill="#fff" stroke="#000" stroke-width="0.8"/>'
+             % (left, top, _PLOT, _PLOT)]
+    if grid is not None:
+        g = len(grid)
+        side = _PLOT / float(g)
+        most = max((max(row) for row in grid), default=0)
+        for i, row in enumerate(grid):
+            for j, count in enumerate(row):
+                if not count:
+                    continue
+                share = math.log1p(count) / math.log1p(most)
+                grey = int(round(230 - share * 200))   # 230 (one unit) .. 30 (the fullest cell)
+                parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="rgb(%d,%d,%d)"/>'
+                             % (left + j * side, top + _PLOT - (i + 1) * side, side, side, grey, grey, grey))
+    for x, y in points:
+        parts.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#000" fill-opacity="0.45"/>' % (x_of(x), y_of(y)))
+    parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#000" stroke-width="1" stroke-dasharray="4 3"/>'
+                 % (left, top + _PLOT, left + _PLOT, top))
+    for k, anchor in enumerate(("start", "middle", "end")):   # the end ticks stay inside the picture
+        value = low + k * (high - low) / 2.0
+        label = text("%.4g" % value)
+        parts.append('<text x="%.1f" y="%d" text-anchor="%s">%s</text>' % (x_of(value), top + _PLOT + 15, anchor,
+                                                                          label))
+        parts.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 5, y_of(value) + 4, label))
+    parts.append('<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s \u2192</text>'
+                 % (left + _PLOT, top + _PLOT + 33, text(_cut(x_axis, 30))))
+    parts.append('<text x="4" y="%d" font-weight="bold">%s \u2191</text>' % (top - 10, text(_cut(y_axis, 20))))
+    return _svg(width, height, title, "".join(parts), text, uid)

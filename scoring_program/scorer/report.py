@@ -1,6 +1,6 @@
 """The detailed results page: one self-contained HTML file, the same bytes for the same inputs.
 
-Families describe what to show with plain blocks (Table, Text, Bars, Heatmap)
+Families describe what to show with plain blocks (Table, Text, Bars, Heatmap, Scatter)
 inside Sections; the runner adds the Scores and the footer. This module alone
 turns them into HTML, escaping every string (``_text``: control, bidi and
 zero-width characters as escapes, then HTML escaping), so no family writes
@@ -40,7 +40,7 @@ nav ul{list-style:none;margin:0;padding:0}nav li{display:inline-block;margin:0 1
 .wide{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:8px 0 16px}
 th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}td{white-space:nowrap}
-td.t{white-space:normal;text-align:left;min-width:5em}
+td.t{white-space:normal;text-align:left;min-width:5em}td.ci{white-space:normal}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 .primary{font-weight:bold;background:#eef6ff}.note{color:#555}.error{color:#a00;font-weight:bold}
 code{background:#f6f6f6;padding:1px 4px}small code{font-size:11px;color:#555}.key{display:block}
@@ -137,6 +137,21 @@ class Heatmap:
     columns: Sequence[Any]
     matrix: Sequence[Sequence[float]]
     caption: Any = MATRIX_NOTE
+
+
+@dataclass
+class Scatter:
+    """One value against another (gold across, prediction up) on the square [low, high]: ``points`` [(x, y)]
+    drawn one by one, or ``grid`` (rows of counts, the first row at the bottom) for many points."""
+
+    title: Any
+    low: float
+    high: float
+    x_axis: Any
+    y_axis: Any
+    points: Sequence[Tuple[float, float]] = ()
+    grid: Optional[Sequence[Sequence[int]]] = None
+    caption: Any = ""
 
 
 @dataclass
@@ -248,6 +263,12 @@ class _Page:
             svg = charts.heatmap([words(l, self.lang) for l in block.rows], [words(c, self.lang) for c in block.columns],
                                  block.matrix, self.text, words(block.title, self.lang),
                                  words(CHART_AXES[0], self.lang), words(CHART_AXES[1], self.lang), self.charts)
+            return self.figure(svg, block.title, block.caption)
+        if isinstance(block, Scatter):
+            self.charts += 1
+            svg = charts.scatter(block.low, block.high, self.text, words(block.title, self.lang),
+                                 words(block.x_axis, self.lang), words(block.y_axis, self.lang), block.points,
+                                 block.grid, self.charts)
             return self.figure(svg, block.title, block.caption)
         raise TypeError("unknown report block %r" % type(block).__name__)
 

@@ -1,0 +1,209 @@
+"""Regression kernels: errors per unit, correlations from centred sums, ranks and Kendall's tau-b.
+
+Every function takes float arrays (gold ``y``, prediction ``p``) or sums of them and is vectorised: no loop
+over units. Where a formula divides by zero the value is defined here, never NaN:
+
+- a correlation whose column is constant (its spread is zero, or below what rounding can tell from zero) is
+  0.0, where scipy.stats returns NaN;
+- R² with a constant gold is 1.0 for a perfect prediction and 0.0 otherwise (scikit-learn's ``r2_score``,
+  ``force_finite=True``), also for a single unit (where scikit-learn returns NaN).
+
+References: scikit-learn ``sklearn.metrics`` (``mean_squared_error``, ``r2_score``,
+``mean_absolute_percentage_error``, ...); scipy.stats ``pearsonr``, ``spearmanr``, ``kendalltau`` (tau-b);
+W. R. Knight, "A computer method for calculating Kendall's tau with ungrouped data", JASA 61 (1966).
+
+>>> y, p = np.array([3.0, -0.5, 2.0, 7.0]), np.array([2.5, 0.0, 2.0, 8.0])
+>>> round(float(np.mean(percentage_errors(y, p))), 4)          # scikit-learn's MAPE example
+0.3274
+>>> round(kendall_tau_b(np.array([1.0, 2, 3, 4]), np.array([1.0, 3, 2, 4])), 6)   # 5 concordant, 1 discordant
+0.666667
+"""
+import numpy as np
+
+EPSILON = np.finfo(np.float64).eps   # MAPE's floor under |gold| (scikit-learn's)
+# a centred sum of squares at most this share of its raw sum of squares is rounding, not spread: the column is
+# constant (the rounding of the two sums is about log2(n) * eps of them; 1e-13 is some 450 eps)
+CONSTANT_SHARE = 1e-13
+BLOCK = 16          # Kendall: inversions inside blocks of this many are counted by direct comparison
+
+
+def percentage_errors(y, p):
+    """|p - y| / max(|y|, eps): each unit's term of MAPE (scikit-learn's floor, so a zero gold gives a huge term).
+
+    >>> percentage_errors(np.array([2.0, 0.0]), np.array([3.0, 0.0])).tolist()
+    [0.5, 0.0]
+    """
+    return np.abs(p - y) / np.maximum(np.abs(y), EPSILON)
+
+
+def symmetric_errors(y, p):
+    """(2|p - y| / (|y| + |p|), whether defined): each unit's term of sMAPE, 0.0 where gold and prediction
+    are both 0 (0/0; the caller decides whether such a unit counts).
+
+    >>> terms, defined = symmetric_errors(np.array([1.0, 0.0, 0.0]), np.array([3.0, 0.0, 2.0]))
+    >>> terms.tolist(), defined.tolist()
+    ([1.0, 0.0, 2.0], [True, False, True])
+    """
+    scale = np.abs(y) + np.abs(p)
+    defined = scale > 0
+    terms = np.divide(2.0 * np.abs(p - y), scale, out=np.zeros(len(y)), where=defined)
+    return terms, defined
+
+
+def log_errors(y, p):
+    """(log(1 + p) - log(1 + y))²: each unit's term of MSLE (values >= 0: the caller refuses negative ones).
+
+    >>> log_errors(np.array([0.0]), np.array([np.e - 1])).round(12).tolist()
+    [1.0]
+    """
+    d = np.log1p(p) - np.log1p(y)
+    return d * d
+
+
+def centred_spread(n, s, ss):
+    """n times the variance of a column from its count, sum and sum of squares (the column shifted so that its
+    mean is near 0, so the subtraction loses nothing); 0.0 where the rest is rounding (a constant column).
+
+    >>> float(centred_spread(3.0, 0.0, 2.0)), float(centred_spread(2.0, 2.0, 2.0))
+    (2.0, 0.0)
+    """
+    n, s, ss = (np.asarray(v, dtype=float) for v in (n, s, ss))
+    spread = ss - np.divide(s * s, n, out=np.zeros(np.broadcast(s, n).shape), where=n > 0)
+    return np.where(spread > CONSTANT_SHARE * ss, spread, 0.0)
+
+
+def pearson_from_sums(n, su, suu, sv, svv, suv):
+    """Pearson's r of two columns u, v from their count and sums (shifted columns: see ``centred_spread``):
+    r = Suv / sqrt(Suu Svv) with S the centred sums; 0.0 where a column is constant; within [-1, 1].
+
+    >>> u, v = np.array([-1.0, 0, 1]), np.array([-2.0, 0, 1])
+    >>> round(float(pearson_from_sums(3, u.sum(), u @ u, v.sum(), v @ v, u @ v)), 9)   # scipy: 0.981980506
+    0.981980506
+    """
+    n, su, sv, suv = (np.asarray(v, dtype=float) for v in (n, su, sv, suv))
+    sxx, syy = centred_spread(n, su, suu), centred_spread(n, sv, svv)
+    sxy = suv - np.divide(su * sv, n, out=np.zeros(np.broadcast(su, n).shape), where=n > 0)
+    scale = np.sqrt(sxx) * np.sqrt(syy)
+    r = np.divide(sxy, scale, out=np.zeros(np.broadcast(sxy, scale).shape), where=scale > 0)
+    return np.clip(r, -1.0, 1.0)
+
+
+def r2_from_sums(n, su, suu, see):
+    """R² = 1 - Σe² / Σ(y - ȳ)² from the count, the sums of the shifted gold u and u², and Σe²; a constant gold
+    gives 1.0 when Σe² = 0 and 0.0 otherwise (scikit-learn's ``force_finite``).
+
+    >>> float(r2_from_sums(3, 0.0, 2.0, 1.0)), float(r2_from_sums(2, 2.0, 2.0, 0.0)), float(r2_from_sums(2, 2.0, 2.0, 1.0))
+    (0.5, 1.0, 0.0)
+    """
+    spread = centred_spread(n, su, suu)
+    see = np.asarray(see, dtype=float)
+    r2 = 1.0 - np.divide(see, spread, out=np.ones(np.broadcast(see, spread).shape), where=spread > 0)
+    return np.where(see == 0, 1.0, np.where(spread > 0, r2, 0.0))
+
+
+def average_ranks(x):
+    """Ranks 1..n of ``x``, ties given the mean of their ranks (scipy's ``rankdata(method="average")``).
+
+    >>> average_ranks(np.array([10.0, 20, 10, 5])).tolist()
+    [2.5, 4.0, 2.5, 1.0]
+    """
+    n = len(x)
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], n)
+    mean_rank = (starts + ends + 1) / 2.0     # the ranks of a tie group run from start + 1 to end
+    ranks = np.empty(n)
+    ranks[order] = np.repeat(mean_rank, ends - starts)
+    return ranks
+
+
+def spearman(y, p):
+    """Spearman's rho: Pearson's r of the average ranks (scipy's ``spearmanr``); 0.0 for a constant column.
+
+    >>> round(spearman(np.array([1.0, 2, 3, 4]), np.array([10.0, 30, 20, 40])), 12)
+    0.8
+    """
+    n = len(y)
+    mid = (n + 1) / 2.0                       # the exact mean of average ranks
+    u, v = average_ranks(y) - mid, average_ranks(p) - mid
+    return float(pearson_from_sums(n, u.sum(), u @ u, v.sum(), v @ v, u @ v))
+
+
+def kendall_tau_b(y, p):
+    """Kendall's tau-b (scipy's ``kendalltau``, variant b): (C - D) / sqrt((T - Ty)(T - Tp)) with C and D the
+    concordant and discordant pairs, T = n(n-1)/2 and Ty, Tp the pairs tied in y, in p; 0.0 when every pair is
+    tied in one of them (a constant column, or fewer than two units). O(n log n): the discordant pairs are the
+    inversions of p's ranks once the units are sorted by (y, p) (Knight's method).
+
+    >>> round(kendall_tau_b(np.array([1.0, 1, 2, 3]), np.array([1.0, 2, 2, 3])), 12)   # 4 / sqrt(5 * 5)
+    0.8
+    """
+    n = len(y)
+    total = n * (n - 1) // 2
+    order = np.lexsort((p, y))
+    ys, ps = y[order], p[order]
+    y_new = np.r_[True, ys[1:] != ys[:-1]]
+    y_tied = _tied_pairs(y_new)
+    p_rank = np.empty(n, dtype=np.int64)               # dense ranks of p, in the (y, p) order
+    p_order = np.argsort(ps, kind="stable")
+    sorted_p = ps[p_order]
+    p_rank[p_order] = np.cumsum(np.r_[True, sorted_p[1:] != sorted_p[:-1]]) - 1
+    p_tied = _tied_pairs(np.r_[True, sorted_p[1:] != sorted_p[:-1]])
+    both_tied = _tied_pairs(y_new | np.r_[True, ps[1:] != ps[:-1]])
+    if y_tied == total or p_tied == total:
+        return 0.0
+    discordant = inversions(p_rank)
+    difference = total - y_tied - p_tied + both_tied - 2 * discordant   # C - D
+    tau = difference / np.sqrt(total - y_tied) / np.sqrt(total - p_tied)
+    return float(min(1.0, max(-1.0, tau)))
+
+
+def _tied_pairs(new):
+    """Pairs within runs of equal values, given where each run starts (``new``, sorted order)."""
+    if not len(new):
+        return 0
+    sizes = np.diff(np.append(np.flatnonzero(new), len(new))).astype(np.int64)
+    return int((sizes * (sizes - 1) // 2).sum())
+
+
+def inversions(a):
+    """Pairs i < j with a[i] > a[j] (non-negative integers), by merging sorted runs of doubling width.
+
+    Blocks of ``BLOCK`` values are compared directly; then at each width w, every block of 2w holds two sorted
+    halves: one stable sort of (block, value) keys merges them all (numpy's stable sort merges sorted runs in
+    linear time), and a right-half value passes the left-half values not yet placed before it.
+
+    >>> inversions(np.array([3, 1, 2, 2, 0]))
+    7
+    """
+    a = np.asarray(a, dtype=np.int64)
+    n = len(a)
+    if n < 2:
+        return 0
+    size = BLOCK
+    while size < n:
+        size *= 2
+    top = int(a.max()) + 1
+    seq = np.full(size, top, dtype=np.int64)   # padding above every value, after them all: no inversion
+    seq[:n] = a
+    blocks = seq.reshape(-1, BLOCK)
+    count = 0
+    for d in range(1, BLOCK):
+        count += int(np.count_nonzero(blocks[:, :-d] > blocks[:, d:]))
+    seq = np.sort(blocks, axis=1).reshape(-1)
+    shift = top.bit_length()
+    position = np.arange(size, dtype=np.int64)
+    width = BLOCK
+    while width < size:
+        block = position >> width.bit_length()          # position // (2 * width)
+        order = np.argsort((block << shift) | seq, kind="stable")
+        from_left = (order & width) == 0
+        left_placed = np.cumsum(from_left) - block * width   # left values placed so far in each block
+        count += int((width - left_placed[~from_left]).sum())
+        seq = seq[order]
+        width *= 2
+    return count

@@ -1,0 +1,121 @@
+"""The regression report against independent computations: the residual table by gold decile (groups made
+here with scipy's ranks, means with pandas), the scatter of prediction against gold (one dot per unit on a
+small board; on a large one a grid whose counts equal numpy's 2-D histogram), and the page's SVG."""
+import re
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from scorer import report
+from scorer.cells import Cells
+from scorer.tables import UnitIds
+from scorer.tasks.base import Contract
+from scorer.tasks.regression import FAMILY, GRID, POINTS_MAX, RegressionReference
+
+from helpers import make_input, run_score
+
+CFG = types.SimpleNamespace(options={"rmsle": False, "smape_zero": "zero", "value_range": None}, language="en")
+
+
+def sections(y, p):
+    units = UnitIds(Cells.from_strings(["u%d" % i for i in range(len(y))]).compact())
+    ref = RegressionReference(Contract(units), strata=None, values=np.asarray(y, dtype=float))
+    result = FAMILY.score(ref, np.asarray(p, dtype=float), np.ones(len(y), dtype=bool), CFG)
+    return result.report_sections()
+
+
+def blocks(y, p, kind):
+    return [b for s in sections(y, p) for b in s.blocks if isinstance(b, kind)]
+
+
+def decile_table(y, p):
+    """The documented rule: units sorted by gold, group = floor((rank - 1) * 10 / n) with the lowest rank of a
+    tie (equal values in one group); per group the gold range, count, means, MAE and RMSE."""
+    n = len(y)
+    group = ((stats.rankdata(y, method="min") - 1) * 10 // n).astype(int)
+    frame = pd.DataFrame({"g": group, "y": y, "p": p, "e": p - y})
+    frame["ae"], frame["se"] = frame["e"].abs(), frame["e"] ** 2
+    out = frame.groupby("g").agg(low=("y", "min"), high=("y", "max"), n=("y", "size"), gold=("y", "mean"),
+                                 pred=("p", "mean"), err=("e", "mean"), mae=("ae", "mean"), mse=("se", "mean"))
+    out["rmse"] = np.sqrt(out["mse"])
+    return out
+
+
+@pytest.mark.parametrize("seed, n, ties", [(1, 37, False), (2, 1000, False), (3, 250, True), (4, 9, True),
+                                           (5, 3, False)])
+def test_the_decile_table_is_the_documented_grouping(seed, n, ties):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 6, n).astype(float) if ties else rng.normal(50, 20, n)
+    p = y + rng.normal(0, 5, n)
+    [table] = [b for b in blocks(y, p, report.Table) if len(b.headers) == 8]
+    expected = decile_table(y, p)
+    assert len(table.rows) == len(expected)
+    for row, (g, want) in zip(table.rows, expected.iterrows()):
+        assert row[0] == "%d" % (g + 1)
+        assert row[1] == "%s / %s" % ("%.6g" % want["low"], "%.6g" % want["high"])
+        assert row[2] == want["n"]
+        for got, key in zip(row[3:], ("gold", "pred", "err", "mae", "rmse")):
+            assert got == pytest.approx(want[key], rel=1e-12, abs=1e-12), (g, key)
+
+
+def test_a_small_board_draws_each_unit_and_a_large_one_counts_them_in_a_grid():
+    rng = np.random.default_rng(7)
+    y = rng.uniform(0, 100, POINTS_MAX)
+    p = y + rng.normal(0, 10, POINTS_MAX)
+    [small] = blocks(y, p, report.Scatter)
+    assert small.grid is None and len(small.points) == POINTS_MAX
+    low, high = y.min(), y.max()
+    assert small.low == low and small.high == high
+    assert [x for x, _ in small.points] == pytest.approx(y.tolist())
+    assert [v for _, v in small.points] == pytest.approx(np.clip(p, low, high).tolist())   # the edge holds the rest
+    n = POINTS_MAX + 1
+    y = rng.uniform(0, 100, n)
+    p = y + rng.normal(0, 10, n)
+    [large] = blocks(y, p, report.Scatter)
+    assert large.points in ((), []) and len(large.grid) == GRID
+    edges = np.linspace(y.min(), y.max(), GRID + 1)
+    counts, _, _ = np.histogram2d(np.clip(p, y.min(), y.max()), y, bins=[edges, edges])
+    assert np.array_equal(np.array(large.grid), counts.astype(int))   # row i: prediction bin i, from the bottom
+    outside = int(((p < y.min()) | (p > y.max())).sum())
+    assert outside and ("%d prediction(s)" % outside) in str(large.caption.text("en"))
+
+
+def test_a_constant_gold_gets_a_window_around_its_value():
+    [block] = blocks(np.full(4, 5.0), np.array([4.0, 5.0, 6.0, 5.5]), report.Scatter)
+    assert block.low < 4.0 and block.high > 6.0
+
+
+def test_the_page_holds_the_scatter_as_inline_svg(tmp_path):
+    gold = "id,value\n" + "".join("u%d,%d\n" % (i, i % 50) for i in range(2000))
+    sub = "id,value\n" + "".join("u%d,%d\n" % (i, (i % 50) + 1) for i in range(2000))
+    inp = make_input(tmp_path, {"config.yaml": "task: regression\nboard: all\n", "gold.csv": gold},
+                     {"prediction.csv": sub})
+    proc = run_score(inp, tmp_path / "output")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
+    start = page.index("Prediction (up) against gold (across)")
+    svg = page[page.rindex("<svg", 0, start):page.index("</svg>", start)]
+    drawn = re.sub(r"<defs>.*?</defs>", "", svg)          # the fill patterns every chart defines
+    assert "<circle" not in drawn and 1 < drawn.count("<rect") <= GRID * GRID + 1   # cells, not 2,000 dots
+    assert "2000 units counted in a 24 x 24 grid" in page
+
+
+@pytest.mark.parametrize("class_counts", [True, False])
+def test_the_breakdowns_by_gold_value_follow_feedback_class_counts(tmp_path, class_counts):
+    """They tell the gold's distribution: hidden on board A with ``feedback: {class_counts: false}``."""
+    gold = "id,value\n" + "".join("u%d,%d\n" % (i, i % 7) for i in range(40))
+    boards = "id,board\n" + "".join("u%d,%s\n" % (i, "A" if i % 2 else "B") for i in range(40))
+    sub = "id,value\n" + "".join("u%d,%d\n" % (i, (i % 7) + 1) for i in range(40))
+    config = ("task: regression\nboard: A\nboards: {file: boards.csv}\nfeedback: {class_counts: %s}\n"
+              % ("true" if class_counts else "false"))
+    inp = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold, "boards.csv": boards},
+                     {"prediction.csv": sub})
+    proc = run_score(inp, tmp_path / "output")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
+    for title in ("Errors by gold decile", "Prediction against gold"):
+        assert (title in page) == class_counts, title
+    assert "Correlations" in page
