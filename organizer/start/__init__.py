@@ -9,7 +9,7 @@ public inputs). ``render`` fills the page, README and leaderboard templates of
 """
 import importlib
 
-FAMILIES = ("bank_comments", "keywords", "multilabel", "view_sentiment", "emotion_cause")
+FAMILIES = ("bank_comments", "keywords", "multilabel", "view_sentiment", "emotion_cause", "classification")
 
 
 def start_of(family):

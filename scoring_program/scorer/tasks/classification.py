@@ -63,6 +63,12 @@ def _class_name(value):
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
+def _names_list(value):
+    """A list of distinct class names (strings, or integers that YAML read from digits)."""
+    names = [_class_name(v) for v in value] if isinstance(value, list) else None
+    return names is not None and all(isinstance(v, str) for v in names) and len(set(names)) == len(names)
+
+
 OPTIONS = {
     "submission": Option("labels", ("labels", "probabilities"),
                          "labels: the label keys only (a probability file is read as its highest column per row); "
@@ -74,8 +80,7 @@ OPTIONS = {
     "positive_class": Option(None, Check(_optional(lambda v: isinstance(_class_name(v), str) and _class_name(v) != ""),
                                          "null (the second class of labels.txt) or a class name"),
                              "two classes only: the class of average binary, ROC AUC and average precision"),
-    "ordinal_order": Option(None, Check(_optional(lambda v: isinstance(v, list) and len(set(map(_class_name, v))) == len(v)
-                                                  and all(isinstance(_class_name(c), str) for c in v)),
+    "ordinal_order": Option(None, Check(_optional(_names_list),
                                         "null (the order of labels.txt) or a list of every class name, lowest first"),
                             "the order of the classes on the scale of the quadratic-weighted kappa"),
     "log_loss_eps": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v < 0.5),
@@ -101,8 +106,8 @@ BAD_PROBABILITY = Message("classification.bad_probability", "{where}: {value} is
 UNKNOWN_COLUMN = Message("classification.unknown_column", "{where}: column {column_name} is not a class of this task; "
                          "write id,label, or id and one probability column per class named exactly as in labels.txt "
                          "({shown}).",
-                         "{where}：列 {column_name} 不是本任务的类别；请写 id,label，或写 id 加每个类别一列概率，列名与 "
-                         "labels.txt 完全一致（{shown}）。")
+                         "{where}：列 {column_name} 不是本任务的类别；请写 id,label，或写 id 加每个类别一列概率，列名与类别名完全一致"
+                         "（{shown}）。")
 MISSING_COLUMN = Message("classification.missing_column", "{where}: there is no column for class {name}; write id and "
                          "one probability column for each of the {n} classes ({shown}).",
                          "{where}：缺少类别 {name} 的列；请写 id 加 {n} 个类别各一列概率（{shown}）。")
@@ -118,13 +123,13 @@ ADVICE_SAME = Message("classification.advice_same", "all {n} rows predict the sa
 ADVICE_SUM = Message("classification.advice_sum", "{n} row(s) have probabilities that do not sum to 1: {ids}. Log loss "
                      "reads each column as the probability of its class and does not rescale the row; write "
                      "probabilities (for example a softmax of the logits).",
-                     "有 {n} 行的概率之和不为 1：{ids}。对数损失把每一列当作该类别的概率，不会重新缩放整行；请写概率（例如对 "
-                     "logit 取 softmax）。")
+                     "有 {n} 行的概率之和不为 1：{ids}。对数损失把每一列当作该类别的概率，不会重新缩放整行；请写概率（例如把模型"
+                     "输出归一化为概率）。")
 ADVICE_RANGE = Message("classification.advice_range", "{n} row(s) hold values outside [0, 1]: {ids}. Log loss clips "
                        "them to [eps, 1 - eps], so they lose their meaning there; write probabilities, not raw scores "
                        "or logits.",
                        "有 {n} 行含有 [0, 1] 以外的值：{ids}。对数损失会把它们截断到 [eps, 1 - eps]，因而失去意义；请写概率，"
-                       "不要写原始分数或 logit。")
+                       "不要写未归一化的原始分数。")
 ADVICE_ORDER = Message("classification.advice_order", "the probability columns are in another order ({found}) than "
                        "labels.txt ({declared}). Columns are read by their names; check that each column holds the "
                        "probability of the class it names (a model's own class order may differ from labels.txt).",
@@ -146,9 +151,9 @@ NOTE_ABSENT = Message("classification.note.absent", "{file}: {n} class(es) of la
                       "{file}：labels.txt 中有 {n} 个类别没有标准答案样本：{labels}。")
 
 SUMMARY = Message("classification.summary", "{n} items, {classes} classes; {source}.", "{n} 个样本，{classes} 个类别；{source}。")
-SOURCE_LABELS = Message("classification.report.source_labels", "the submitted labels", "使用提交的标签")
+SOURCE_LABELS = Message("classification.report.source_labels", "the submitted labels", "使用提交的类别")
 SOURCE_ARGMAX = Message("classification.report.source_argmax", "each row's label is its highest probability (ties: "
-                        "the class listed first in labels.txt)", "每行的标签取概率最高的类别（并列时取 labels.txt 中靠前的类别）")
+                        "the class listed first in labels.txt)", "每行的类别取概率最高的类别（并列时取类别列表中靠前的类别）")
 AVERAGES_TITLE = Message("classification.report.averages", "Precision, recall and F1 by averaging", "按平均方式的精确率、召回率和 F1")
 AVERAGE_HEADER = Message("classification.report.average", "average", "平均方式")
 AVERAGE_NAMES = {
@@ -172,14 +177,14 @@ AGREEMENT_ROWS = (
             "平衡准确率（对有标准答案样本的类别的召回率取平均）"),
     Message("classification.report.kappa", "Cohen's kappa", "Cohen kappa 系数"),
     Message("classification.report.qwk", "quadratic-weighted kappa (scale: {scale})", "二次加权 kappa（顺序：{scale}）"),
-    Message("classification.report.mcc", "Matthews correlation", "Matthews 相关系数"),
+    Message("classification.report.mcc", "Matthews correlation", "马修斯相关系数"),
 )
 AGREEMENT_NOTE = Message(
     "classification.report.agreement_note", "A kappa is 1 when every item has one and the same gold and predicted "
     "class (perfect agreement; scikit-learn gives NaN there); the Matthews correlation is 0 when all gold or all "
     "predicted items are in one class.",
     "当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；scikit-learn 此时给出 NaN）；当标准答案或预测全部属于同一类别时，"
-    "Matthews 相关系数记为 0。")
+    "马修斯相关系数记为 0。")
 PROBABILITY_TITLE = Message("classification.report.probability", "Probabilities", "概率")
 PROBABILITY_ROWS = (
     Message("classification.report.log_loss", "log loss (lower is better; probabilities clipped to [{eps}, 1 - {eps}])",
@@ -187,7 +192,7 @@ PROBABILITY_ROWS = (
     Message("classification.report.roc_auc", "ROC AUC ({how})", "ROC AUC（{how}）"),
     Message("classification.report.roc_auc_weighted", "ROC AUC, weighted by gold count", "ROC AUC（按标准答案数量加权）"),
     Message("classification.report.ap", "average precision ({how})", "平均精度（{how}）"),
-    Message("classification.report.top_k", "top-{k} accuracy", "top-{k} 准确率"),
+    Message("classification.report.top_k", "top-{k} accuracy", "前 {k} 类准确率"),
 )
 HOW_BINARY = Message("classification.report.how_binary", "class {name} against the other", "类别 {name} 对另一类")
 HOW_MACRO = Message("classification.report.how_macro", "one-vs-rest, mean over {n} classes", "一对其余，对 {n} 个类别取平均")
@@ -197,7 +202,7 @@ PROBABILITY_NOTE = Message(
     "that have gold items; a score with no such class is 0. In top-k accuracy, equal probabilities rank the class "
     "listed first in labels.txt higher.",
     "每行按原样评分，不重新缩放到和为 1。一对其余的 ROC AUC 只对本榜单中既有该类别样本又有其他样本的类别取平均，平均精度只对有该类别样本的"
-    "类别取平均；没有这样的类别时记为 0。top-k 准确率中概率相同的类别，labels.txt 中靠前的排名更高。")
+    "类别取平均；没有这样的类别时记为 0。计算前几类准确率时，概率相同的类别以类别列表中靠前的排名更高。")
 CLASS_TITLE = Message("classification.report.class_title", "Per class", "各类别")
 CLASS = Message("classification.report.class", "class", "类别")
 CLASS_HEADERS = (CLASS, report.GOLD, report.PREDICTED, report.CORRECT,
