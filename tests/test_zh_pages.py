@@ -71,7 +71,7 @@ def page_words(competition):
         with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:
             tags = {t for row in csv.DictReader(fh) for t in row["BIO_anno"].split()}
         found.update(t[2:] for t in tags if t[:2] in ("B-", "I-"))
-    elif task == "multilabel":
+    elif task in ("multilabel", "classification"):
         found.update((ref / "labels.txt").read_text(encoding="utf-8").split())
     elif task == "view_sentiment":
         with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:

@@ -22,13 +22,13 @@ import numpy as np
 from ._files import ROOT, demo_arguments, write_csv
 
 RATINGS = {
-    "very_negative": ["broke after two days", "a complete waste of money", "the worst purchase I have made",
-                      "returned it at once"],
-    "negative": ["does not work as described", "cheaply made", "disappointing for the price", "the battery dies fast"],
-    "neutral": ["it does the job", "nothing special", "average quality", "fine for occasional use"],
-    "positive": ["works well", "good value", "happy with it", "arrived quickly and works"],
-    "very_positive": ["absolutely love it", "the best I have owned", "exceeded every expectation",
-                      "would buy it again tomorrow"],
+    "terrible": ["broke after two days", "a complete waste of money", "the worst purchase I have made",
+                 "returned it at once"],
+    "poor": ["does not work as described", "cheaply made", "disappointing for the price", "the battery dies fast"],
+    "okay": ["it does the job", "nothing special", "average quality", "fine for occasional use"],
+    "good": ["works well", "solid value", "happy with it", "arrived quickly and works"],
+    "excellent": ["absolutely love it", "the best I have owned", "exceeded every expectation",
+                  "would buy it again tomorrow"],
 }
 PRODUCTS = ["kettle", "headphones", "desk lamp", "backpack", "phone case", "blender", "keyboard", "water bottle"]
 SHARE = [0.08, 0.14, 0.2, 0.33, 0.25]   # more happy reviews than unhappy ones, as in real shops
@@ -49,7 +49,7 @@ def make_reviews(n, rng, first=1, prefix="r"):
             own[1] = str(rng.choice(RATINGS[names[other]]))
         text = "The %s: %s, %s." % (product, own[0], own[1])
         if rng.random() < 0.25:   # some reviewers name their rating, which the baseline reads
-            text += " I would call it %s." % names[c].replace("_", " ")
+            text += " I would call it %s." % names[c]
         ids.append("%s%05d" % (prefix, first + k))
         texts.append(text)
     return ids, texts, codes

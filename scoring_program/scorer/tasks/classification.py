@@ -183,7 +183,7 @@ AGREEMENT_NOTE = Message(
     "classification.report.agreement_note", "A kappa is 1 when every item has one and the same gold and predicted "
     "class (perfect agreement; scikit-learn gives NaN there); the Matthews correlation is 0 when all gold or all "
     "predicted items are in one class.",
-    "当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；scikit-learn 此时给出 NaN）；当标准答案或预测全部属于同一类别时，"
+    "当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；scikit-learn 此时不给出数值）；当标准答案或预测全部属于同一类别时，"
     "马修斯相关系数记为 0。")
 PROBABILITY_TITLE = Message("classification.report.probability", "Probabilities", "概率")
 PROBABILITY_ROWS = (
