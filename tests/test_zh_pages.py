@@ -83,6 +83,18 @@ def page_words(competition):
     return found
 
 
+def public_ids(competition):
+    """The test items' ids of the kit's test_public.csv (public): a message names the ones a file lacks."""
+    path = Path(competition) / "starting_kit" / "test_public.csv"
+    if not path.is_file():
+        return set()
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh)
+        header = next(reader)
+        column = header.index("id") if "id" in header else 0
+        return {w for row in reader if row for w in WORD.findall(row[column])}
+
+
 def config_words(folder):
     """Keys and values of the board configs (score keys, option values such as iob2), not their comments nor
     the names of their file slots (gold, sentences: words no page needs)."""
@@ -218,7 +230,7 @@ def test_a_zh_competition_names_every_upload_problem_in_chinese(tmp_path, case):
     proc = _zh_case_line(tmp_path, case)
     assert proc.returncode == 1, proc.stderr
     demo = DEMO[case.family]
-    allowed = page_words(demo) | config_words(demo / "reference_data")
+    allowed = page_words(demo) | config_words(demo / "reference_data") | public_ids(demo)
     uploaded = set()
     for path in (tmp_path / "input" / "res").rglob("*"):
         uploaded.update(WORD.findall(path.name))

@@ -526,7 +526,10 @@ def _header_names(data, name):
     if not text.strip():
         return []
     sep = sniff_separator(text, (",", "\t"))
-    return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
+    try:
+        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
+    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
+        return [c.strip().strip('"') for c in text.split(sep)]
 
 
 def _form(header, classes, cfg, name):
