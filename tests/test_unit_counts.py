@@ -23,6 +23,8 @@ CASES = [
     ("multilabel", {}), ("multilabel", {"both_empty": "skip", "classes": "all", "beta": 2, "k": [1, 5]}),
     ("multilabel", {"both_empty": "zero", "classes": "gold", "map_denominator": "min_k_relevant"}),
     ("emotion_cause", {}), ("emotion_cause", {"mode": "clean"}),
+    ("classification", {}), ("classification", {"average": "weighted",
+                                                "ordinal_order": ["good", "okay", "excellent", "poor", "terrible"]}),
 ]
 
 
