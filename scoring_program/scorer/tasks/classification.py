@@ -273,7 +273,8 @@ class ParsedClassification:
     classes: Tuple[str, ...]
     header: Tuple[str, ...]           # the columns as the file names them, in its order
     tokens: object = None             # the label column's tokens (labels form)
-    values: Optional[list] = None     # per class (declared order): (values, numbers per row) (probabilities form)
+    proba: Optional[np.ndarray] = None       # (rows, classes), file order (probabilities form)
+    first_bad: Optional[np.ndarray] = None   # per row, the first class whose cell is not one finite number; -1
 
 
 @dataclass
@@ -343,7 +344,8 @@ class Classification(TaskFamily):
             table = declared.read(file, SubmissionError)
             return ParsedClassification(table, classes, tuple(header), tokens=coded(table.cells("label"), classes))
         table = dataclasses.replace(declared, columns=("id",) + classes).read(file, SubmissionError)
-        return ParsedClassification(table, classes, tuple(header), values=[numbers(table.cells(c)) for c in classes])
+        proba, first_bad = _probability_matrix(table, classes)
+        return ParsedClassification(table, classes, tuple(header), proba=proba, first_bad=first_bad)
 
     def read_submission(self, parsed, contract, cfg, problems):
         table = parsed.table
@@ -351,27 +353,28 @@ class Classification(TaskFamily):
         position = match_ids(table, "id", contract.units, problems)
         classes = contract.classes
         if parsed.classes != classes:   # a contract of other classes than the parse knew: parse again
-            parsed = ParsedClassification(table, classes, parsed.header, tokens=coded(table.cells("label"), classes)
-                                          if parsed.tokens is not None else None,
-                                          values=None if parsed.values is None else
-                                          [numbers(table.cells(c)) for c in classes])
+            again = (dict(tokens=coded(table.cells("label"), classes)) if parsed.tokens is not None else
+                     dict(zip(("proba", "first_bad"), _probability_matrix(table, classes))))
+            parsed = ParsedClassification(table, classes, parsed.header, **again)
         if parsed.tokens is not None:
             pred, proba = _checked_labels(table, parsed.tokens, classes, problems), None
         else:
-            proba = _checked_probabilities(table, parsed.values, classes, problems)
+            proba = _checked_probabilities(table, parsed.proba, parsed.first_bad, classes, problems, position,
+                                           len(contract.units))
+            parsed.proba = parsed.first_bad = None
             pred = None
         missing_ids(table, contract.units, position, problems)
         if problems:
             return None
-        if proba is not None:
-            pred = np.argmax(proba, axis=1)   # the first highest column: ties go to the class declared first
         small = np.int16 if len(classes) < 2 ** 15 else np.int32
+        if proba is not None:   # already in the order of the units
+            # the first highest column: ties go to the class declared first
+            return ClassificationSubmission(pred=np.argmax(proba, axis=1).astype(small), proba=proba,
+                                            header=parsed.header)
         pred = pred.astype(small)
         if not np.array_equal(position, np.arange(len(position))):   # rows in the order of the units
-            order = np.argsort(position)
-            pred = pred[order]
-            proba = None if proba is None else proba[order]
-        return ClassificationSubmission(pred=pred, proba=proba, header=parsed.header)
+            pred = pred[np.argsort(position)]
+        return ClassificationSubmission(pred=pred, proba=None, header=parsed.header)
 
     def take(self, sub, contract, positions):
         return ClassificationSubmission(pred=sub.pred[positions], header=sub.header,
@@ -585,20 +588,29 @@ def _checked_labels(table, tokens, classes, problems):
     return codes
 
 
-def _checked_probabilities(table, values, classes, problems):
-    """The (rows, classes) matrix of the probability columns; a cell that is not one finite number is a problem
-    (the first such column of a row, in the declared class order)."""
+def _probability_matrix(table, classes):
+    """(matrix, first_bad): the (rows, classes) matrix of the probability columns in file order, and per row
+    the first class (declared order) whose cell is not one finite number, -1 for none. One column is read at
+    a time and let go once in the matrix: the file's numbers are never held twice."""
     n = len(table)
-    first_bad = np.full(n, -1, dtype=np.int64)
+    matrix = np.zeros((n, len(classes)))
+    first_bad = np.full(n, -1, dtype=np.int32)
     for k in range(len(classes) - 1, -1, -1):   # the last assignment is the first class
-        v, counts = values[k]
-        wrong = counts != 1
-        if not wrong.any() and np.isfinite(v).all():
-            continue
-        ok_rows = ~wrong
-        finite = np.zeros(n, dtype=bool)
-        finite[ok_rows] = np.isfinite(v) if len(v) == n and ok_rows.all() else _row_values(v, counts, ok_rows)
-        first_bad[wrong | ~finite] = k
+        v, counts = numbers(table.cells(classes[k]))
+        one = counts == 1
+        if len(v) == n and one.all():
+            matrix[:, k] = v
+        else:
+            first = np.cumsum(counts) - counts
+            matrix[one, k] = v[first[one]]
+        del v
+        first_bad[~one | ~np.isfinite(matrix[:, k])] = k
+    return matrix, first_bad
+
+
+def _checked_probabilities(table, matrix, first_bad, classes, problems, position, n_units):
+    """The (units, classes) matrix, row i of the file at ``position[i]``, or None after a problem: a cell that
+    is not one finite number (``first_bad``), or a row of no unit (``position`` -1, the caller's problem)."""
     bad = np.flatnonzero(first_bad >= 0)
     if len(bad):
         ids, line = table.cells("id").strip(), table.line
@@ -606,13 +618,13 @@ def _checked_probabilities(table, values, classes, problems):
             table.name, int(line[i]), unit=ids.text(i) or None, column=classes[first_bad[i]],
             value=repr(clip(table.cells(classes[first_bad[i]]).text(i)))))
         return None
-    return np.column_stack([v for v, _ in values]) if n else np.zeros((0, len(classes)))
-
-
-def _row_values(v, counts, ok_rows):
-    """Whether each row of ``ok_rows`` (rows with one number) holds a finite one."""
-    first = np.cumsum(counts) - counts
-    return np.isfinite(v[first[ok_rows]])
+    if problems or (position < 0).any():
+        return None
+    if len(position) == n_units and np.array_equal(position, np.arange(n_units)):
+        return matrix
+    proba = np.zeros((n_units, len(classes)))   # a unit with no row is the caller's problem
+    proba[position] = matrix
+    return proba
 
 
 # -- the per-unit table and the ranking scores ------------------------------------------------------
