@@ -15,7 +15,7 @@ the gold class code of each item.
   distinct thresholds): AP = sum over thresholds t, highest first, of
   (R(t) - R(t_prev)) P(t), where P and R count every item scoring >= t.
 
-Both ranking scores need one sort of the class's column (O(n log n)) and are
+Both ranking scores need a sort of the class's column (O(n log n)) and are
 undefined without positives (AP, AUC) or without negatives (AUC): they are
 then NaN here, and the caller decides what an average makes of them.
 
@@ -61,25 +61,29 @@ def top_k_hits(proba, gold, k):
     return hits
 
 
-def _tied_groups(scores):
-    """(order ascending by score, start of each group of equal scores in that order, the groups' sizes)."""
-    order = np.argsort(scores)
-    ranked = scores[order]
-    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if len(ranked) else np.zeros(0, np.int64)
+def _tied_groups(positive, scores):
+    """(items, positives) per distinct score, scores ascending: two sorts of values (no argsort, which moves
+    indices and takes about twice as long), the positives counted by searching their own sorted scores."""
+    ranked = np.sort(scores)
+    if not len(ranked):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    distinct = ranked[starts]
     sizes = np.diff(np.r_[starts, len(ranked)])
-    return order, starts, sizes
+    hits = np.sort(scores[positive])
+    pos = np.searchsorted(hits, distinct, side="right") - np.searchsorted(hits, distinct, side="left")
+    return sizes, pos
 
 
 def auc_and_ap(positive, scores):
-    """(ROC AUC, average precision) of ``scores`` for the items where ``positive`` is True, from one sort; NaN
+    """(ROC AUC, average precision) of ``scores`` for the items where ``positive`` is True, from sorted scores; NaN
     where undefined (no positive; for AUC also no negative)."""
     positive = np.asarray(positive, dtype=bool)
     n_pos = int(positive.sum())
     n_neg = len(positive) - n_pos
     if n_pos == 0:
         return np.nan, np.nan
-    order, starts, sizes = _tied_groups(np.asarray(scores, dtype=float))
-    pos = np.add.reduceat(positive[order].astype(np.int64), starts) if len(starts) else np.zeros(0, np.int64)
+    sizes, pos = _tied_groups(positive, np.asarray(scores, dtype=float))
     neg = sizes - pos
     # AUC: each positive beats the negatives of lower groups and ties half of its own group's
     below = np.cumsum(neg) - neg
