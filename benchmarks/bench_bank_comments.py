@@ -36,7 +36,24 @@ def gold_codes(rng, n):
     return np.where(within, 1 + 2 * kind[safe] + (idx != safe), 0)
 
 
+BLOCK = 1000000   # documents generated at once; a larger input is written block after block
+
+
 def make_files(folder, n_docs, seed=0):
+    """Gold and submission of ``n_docs`` documents in folder/input (block k drawn with seed + k; up to BLOCK, one
+    block)."""
+    ref = folder / "input" / "ref"
+    res = folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    for k, first in enumerate(range(0, n_docs, BLOCK)):
+        write_block(ref, res, first, min(BLOCK, n_docs - first), seed + k, append=k > 0)
+    (ref / "config.yaml").write_text("task: bank_comments\nboard: all\n")
+    return [(ref / "gold.csv", ","), (res / "submission.csv", ",")]
+
+
+def write_block(ref, res, first, n_docs, seed, append):
+    """Documents first .. first + n_docs - 1, written to (or after the rows already in) the gold and submission."""
     rng = np.random.default_rng(seed)
     lengths = rng.integers(20, 101, n_docs)
     total = int(lengths.sum())
@@ -51,15 +68,12 @@ def make_files(folder, n_docs, seed=0):
     g_rows = [" ".join(gold_tags[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
     p_rows = [" ".join(pred_tags[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
     texts = ["字" * int(k) for k in lengths]
-    ids = np.arange(n_docs)
-    ref = folder / "input" / "ref"
-    res = folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    pd.DataFrame({"id": ids, "text": texts, "BIO_anno": g_rows, "class": cls}).to_csv(ref / "gold.csv", index=False)
-    pd.DataFrame({"id": ids, "BIO_anno": p_rows, "class": pcls}).to_csv(res / "submission.csv", index=False)
-    (ref / "config.yaml").write_text("task: bank_comments\nboard: all\n")
-    return [(ref / "gold.csv", ","), (res / "submission.csv", ",")]
+    ids = np.arange(first, first + n_docs)
+    mode, header = ("a", False) if append else ("w", True)
+    pd.DataFrame({"id": ids, "text": texts, "BIO_anno": g_rows, "class": cls}).to_csv(ref / "gold.csv", index=False,
+                                                                                      mode=mode, header=header)
+    pd.DataFrame({"id": ids, "BIO_anno": p_rows, "class": pcls}).to_csv(res / "submission.csv", index=False,
+                                                                        mode=mode, header=header)
 
 
 def seqeval_peer(folder):

@@ -23,7 +23,22 @@ from _measure import family_main
 ROOT = Path(__file__).resolve().parents[1]
 
 
+BLOCK = 1000000   # samples generated at once; a larger input is written block after block
+
+
 def make_files(folder, n, seed=0):
+    """Gold and prediction of ``n`` samples in folder/input (block k drawn with seed + k; up to BLOCK, one block)."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    for k, first in enumerate(range(0, n, BLOCK)):
+        write_block(ref, res, first, min(BLOCK, n - first), seed + k, append=k > 0)
+    (ref / "config.yaml").write_text("task: keywords\nboard: all\n", encoding="utf-8")
+    return [(ref / "gold.csv", ","), (res / "prediction.csv", "\t")]
+
+
+def write_block(ref, res, first, n, seed, append):
+    """Samples first .. first + n - 1, written to (or after the rows already in) the gold and the prediction."""
     rng = np.random.default_rng(seed)
     vocabulary = np.array(["术语%05d" % i for i in range(50000)], dtype=object)
     size = rng.integers(2, 7, n)
@@ -33,21 +48,18 @@ def make_files(folder, n, seed=0):
     kept = gold[rng.random(len(gold)) > 0.3]
     added = pd.DataFrame({"s": rng.integers(0, n, n), "k": vocabulary[rng.zipf(1.3, n) % len(vocabulary)]})
     pred = pd.concat([kept, added]).drop_duplicates()
-    ids = np.char.add("doc", np.arange(n).astype(str)).astype(object)
+    ids = np.char.add("doc", np.arange(first, first + n).astype(str)).astype(object)
     join = lambda frame: frame.groupby("s")["k"].agg("_".join)  # noqa: E731
     gold_cells = join(gold).reindex(range(n), fill_value="")
     pred_cells = join(pred).reindex(range(n), fill_value="")
     roll = rng.random(n)
     pred_cells[roll < 0.05] = ""                        # empty rows
     present = roll >= 0.02                              # missing rows
-    ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    pd.DataFrame({"id": ids, "keywords": gold_cells.to_numpy()}).to_csv(ref / "gold.csv", index=False)
+    mode, header = ("a", False) if append else ("w", True)
+    pd.DataFrame({"id": ids, "keywords": gold_cells.to_numpy()}).to_csv(ref / "gold.csv", index=False, mode=mode,
+                                                                         header=header)
     pd.DataFrame({"id": ids[present], "keywords": pred_cells.to_numpy()[present]}).to_csv(
-        res / "prediction.csv", index=False, sep="\t")
-    (ref / "config.yaml").write_text("task: keywords\nboard: all\n", encoding="utf-8")
-    return [(ref / "gold.csv", ","), (res / "prediction.csv", "\t")]
+        res / "prediction.csv", index=False, sep="\t", mode=mode, header=header)
 
 
 def read(gold_path, pred_path):

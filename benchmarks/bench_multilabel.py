@@ -54,19 +54,25 @@ def _joined(names, codes_per_row):
     return out
 
 
-def write_files(folder, gold, ranked, scores):
+BLOCK = 1000000   # samples generated at once; a larger input is written block after block
+
+
+def write_files(folder, gold, ranked, scores, first=0, append=False):
+    """Samples first .. first + len(gold) - 1 written to (with ``append``, after the rows already in) the gold and
+    the submission; labels.txt and config.yaml too."""
     labels = ["label_%02d" % c for c in range(N_CLASSES)]
     ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
+    ref.mkdir(parents=True, exist_ok=append)
+    res.mkdir(parents=True, exist_ok=append)
     n = len(gold)
-    ids = np.char.add("s", np.arange(n).astype(str))
+    ids = np.char.add("s", np.arange(first, first + n).astype(str))
     names = np.asarray(labels, dtype=object)
     gold_rows = pd.Series([""] * n, dtype=object)
     for c in range(N_CLASSES):  # one pass per class
         has = gold[:, c]
         gold_rows[has] = (gold_rows[has] + " " + names[c]).str.strip()
-    pd.DataFrame({"id": ids, "labels": gold_rows}).to_csv(ref / "gold.csv", index=False)
+    mode, header = ("a", False) if append else ("w", True)
+    pd.DataFrame({"id": ids, "labels": gold_rows}).to_csv(ref / "gold.csv", index=False, mode=mode, header=header)
     (ref / "labels.txt").write_text("\n".join(labels) + "\n")
     (ref / "config.yaml").write_text("task: multilabel\nboard: all\noptions: {k: 3, ndcg_gain: linear}\n")
     score_text = np.char.mod("%.6f", scores).astype(object)
@@ -74,13 +80,15 @@ def write_files(folder, gold, ranked, scores):
     for j in range(1, LISTED):
         score_rows = score_rows + " " + score_text[:, j]
     pd.DataFrame({"id": ids, "labels": _joined(labels, ranked), "scores": score_rows}).to_csv(
-        res / "submission.csv", index=False)
+        res / "submission.csv", index=False, mode=mode, header=header)
     return ref / "gold.csv", res / "submission.csv"
 
 
 def make_files(folder, n):
-    gold, ranked, scores = make_data(n)
-    gold_path, sub_path = write_files(folder, gold, ranked, scores)
+    """The gold and submission of ``n`` samples (block k drawn with seed k; up to BLOCK, one block)."""
+    for k, first in enumerate(range(0, n, BLOCK)):
+        gold, ranked, scores = make_data(min(BLOCK, n - first), seed=k)
+        gold_path, sub_path = write_files(folder, gold, ranked, scores, first, append=k > 0)
     return [(gold_path, ","), (sub_path, ","), (folder / "input" / "ref" / "labels.txt", None)]
 
 

@@ -22,9 +22,26 @@ ROOT = Path(__file__).resolve().parents[1]
 OPINIONS = np.array(["pos", "neu", "neg"])
 
 
+BLOCK = 1000000   # sentences generated at once; a larger input is written block after block
+
+
 def make_files(folder, n_sentences, seed=0):
+    """Gold, sentence list and prediction of ``n_sentences`` in folder/input (block k drawn with seed + k; up to
+    BLOCK, one block)."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    for k, first in enumerate(range(0, n_sentences, BLOCK)):
+        write_block(ref, res, first, min(BLOCK, n_sentences - first), seed + k, append=k > 0)
+    (ref / "config.yaml").write_text("task: view_sentiment\nboard: all\n", encoding="utf-8")
+    return [(ref / "gold.csv", "\t"), (ref / "sentences.csv", ","), (res / "result.csv", ",")]
+
+
+def write_block(ref, res, first, n_sentences, seed, append):
+    """Sentences first .. first + n_sentences - 1, written to (or after the rows already in) the three files."""
     rng = np.random.default_rng(seed)
-    ids = np.char.zfill(np.arange(n_sentences).astype(str), 7).astype(object)
+    width = max(7, len(str(first + n_sentences - 1)))   # np.char.zfill cuts longer numbers to its width
+    ids = np.char.zfill(np.arange(first, first + n_sentences).astype(str), width).astype(object)
     views = np.array(["品牌%d型号%d" % (b, m) for b in range(200) for m in range(10)], dtype=object)
     per = rng.choice([0, 1, 1, 2, 2, 3], size=n_sentences)
     sentence = np.repeat(np.arange(n_sentences), per)
@@ -38,14 +55,10 @@ def make_files(folder, n_sentences, seed=0):
     extra = pd.DataFrame({"SentenceId": ids[rng.integers(0, n_sentences, len(gold) // 10)],
                           "View": views[rng.integers(0, len(views), len(gold) // 10)], "Opinion": "neu"})
     pred = pd.concat([pred, extra]).drop_duplicates(["SentenceId", "View"])
-    ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    gold.to_csv(ref / "gold.csv", sep="\t", index=False)
-    pd.DataFrame({"SentenceId": ids}).to_csv(ref / "sentences.csv", index=False)
-    (ref / "config.yaml").write_text("task: view_sentiment\nboard: all\n", encoding="utf-8")
-    pred.to_csv(res / "result.csv", index=False)
-    return [(ref / "gold.csv", "\t"), (ref / "sentences.csv", ","), (res / "result.csv", ",")]
+    mode, header = ("a", False) if append else ("w", True)
+    gold.to_csv(ref / "gold.csv", sep="\t", index=False, mode=mode, header=header)
+    pd.DataFrame({"SentenceId": ids}).to_csv(ref / "sentences.csv", index=False, mode=mode, header=header)
+    pred.to_csv(res / "result.csv", index=False, mode=mode, header=header)
 
 
 def read(gold_path, pred_path):

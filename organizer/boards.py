@@ -8,7 +8,6 @@ The same seed and gold always give the same file. An existing boards.csv is
 kept unless --force is given: a split that changes after submissions were
 scored changes every score.
 """
-import argparse
 import sys
 from pathlib import Path
 

@@ -20,7 +20,6 @@ visibility 1 (hosts only) when board_B.yaml says ``report: sealed``. Only keys
 EvalAI reads are written; docs/organizers.md cites where it reads each one.
 Every zip is deterministic.
 """
-import argparse
 import datetime as dt
 import html
 import re

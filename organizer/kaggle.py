@@ -6,7 +6,6 @@ language=...)`` for every task family; docs/organizers.md gives each family's
 DataFrame columns) and OUT_DIR/scorer/ (the engine it imports), ready to attach
 to a metric notebook.
 """
-import argparse
 import os
 import shutil
 import sys

@@ -19,7 +19,6 @@ shows no exact score (for example ``report: sealed`` on board A, or
 ``feedback: {round_to: 1, class_counts: false}``), otherwise the platform's
 own leaderboard gives the exact scores away.
 """
-import argparse
 import hashlib
 import json
 import sys

@@ -4,7 +4,6 @@ One line per message, ``key<TAB>text``, sorted by key, in the language asked for
 translation in one read. Messages under ``reference.`` reach the organizer only and are English; every other
 message has its text in each language (tests/test_languages.py keeps it so).
 """
-import argparse
 import importlib
 import pkgutil
 import sys

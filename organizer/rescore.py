@@ -28,7 +28,6 @@ leaderboard.html (all of it on one self-contained page that fits a laptop
 screen, every string escaped). Per-team outputs are kept in
 OUT_DIR/runs/<board>/<team>/.
 """
-import argparse
 import concurrent.futures
 import csv
 import functools

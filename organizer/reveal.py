@@ -25,7 +25,6 @@ OUT.zip is that phase's reference data with the board's answers and
 downloaded submissions offline with the same scores, on any platform.
 Exit codes: 0 done, 2 the competition or a platform call says no (one line).
 """
-import argparse
 import sys
 import tempfile
 from pathlib import Path

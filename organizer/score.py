@@ -11,7 +11,6 @@ As an organizer's run, the details quoting the gold are shown (and the real
 scores of a sealed board are in OUTPUT_DIR/output/private/). Exits with
 score.py's exit code.
 """
-import argparse
 import os
 import subprocess
 import sys

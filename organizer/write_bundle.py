@@ -4,7 +4,6 @@
 
 The layouts are organizer/bundle.py's; the rules, organizer/check.py's.
 """
-import argparse
 import sys
 from pathlib import Path
 

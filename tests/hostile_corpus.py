@@ -123,6 +123,25 @@ def _bad_utf8_name(data, old, new):
     return _patch_zip_flags(data.replace(old, new), flag=0x800)
 
 
+def _lying(data, declared=1000):
+    """A zip whose members' local headers and central directory say they unpack to ``declared`` bytes."""
+    data = bytearray(data)
+    for sig, size_at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        start = 0
+        while True:
+            at = data.find(sig, start)
+            if at < 0:
+                break
+            struct.pack_into("<I", data, at + size_at, declared)
+            start = at + 4
+    return bytes(data)
+
+
+def _lying_bomb(name, inflated=20 << 20):
+    """A small zip whose member says it holds 1000 bytes and inflates to ``inflated`` bytes of zeros."""
+    return _lying(zip_of({name: b"\0" * inflated}))
+
+
 def _bomb(name):
     """A small zip whose member inflates to 200 MB of zeros."""
     buf = io.BytesIO()
@@ -170,6 +189,13 @@ def generic_cases(family):
         Case(family, "many-entries", 1, ("entries", "zip just those"),
              {"upload.zip": zip_of(dict(files, **{"junk/%05d.txt" % i: b"" for i in range(10001)}), zipfile.ZIP_STORED)}),
         Case(family, "zip-bomb", 1, ("more than the", "accepts"), {"upload.zip": _bomb(main)}),
+        # the directory says 1000 bytes: the size check lets it through, the reading stops past 1000 bytes
+        Case(family, "zip-bomb-its-directory-understates", 1, ("unpacks to more than the 1000 B", "cap of"),
+             {"upload.zip": _lying_bomb(main)}),
+        Case(family, "zip-member-larger-than-its-directory-says", 1, ("unpacks to more than the 1000 B", "forged"),
+             {"upload.zip": _lying(zip_of(files))}),
+        Case(family, "bzip2-member-larger-than-its-directory-says", 1, ("unpacks to more than the 1000 B",),
+             {"upload.zip": _lying(zip_of(files, zipfile.ZIP_BZIP2))}),
         Case(family, "oversized-by-config", 1, ("more than the 0.0 MB", "accepts"), files,
              config=lambda c: c.__setitem__("max_submission_mb", 0.001)),
         Case(family, "two-matching-files", 1, ("files matching", "upload exactly one"),
@@ -263,6 +289,7 @@ def table_cases(family):
     add("empty-id", ("empty",), rows_=[[""] + body[0][1:]] + body[1:])
     huge = "9" * 100000
     add("100k-character-id", ("not in the test set", "..."), rows_=[[huge] + body[0][1:]] + body[1:])
+    add("2mb-id", ("not in the test set", "'7777777777"), rows_=[["7" * (2 << 20)] + body[0][1:]] + body[1:])
     add("1mb-header", ("columns are", "..."), header_=["h" * 1000000] + header[1:])
     add("hostile-id", ("not in the test set",), rows_=[[HOSTILE] + body[0][1:]] + body[1:])
     add("formula-id", ("not in the test set",), rows_=[["=cmd|'/c calc'!A0"] + body[0][1:]] + body[1:])
@@ -326,6 +353,12 @@ def family_cases(family):
             one(0, 2, " ".join(["abc"] + scores[1:]), "score-not-a-number", ("score",)),
             one(0, 2, " ".join(["nan"] + scores[1:]), "score-nan", ("score",)),
             one(0, 2, " ".join(["inf"] + scores[1:]), "score-inf", ("score",)),
+            # a number of 2 MB of digits is above 1e308: no finite number, quoted cut short
+            one(0, 2, " ".join(["1" + "0" * (2 << 20)] + scores[1:]), "score-of-2mb-digits",
+                ("score 1 is '1000000000", "...', which is not a finite number")),
+            one(0, 1, " ".join(["x" * (1 << 20)] + labels[1:]), "label-of-1mb", ("label 1 is 'xxxxxxxx", "...'")),
+            one(0, 1, " ".join(["x" * (1 << 20) + "|" + labels[0]] + labels[1:]), "labels-joined-by-bars-1mb-on",
+                ("not a label", "not '|'")),
             Case(family, "scores-column-missing", 1, ("needs a scores column",),
                  {name: as_csv(header[:2], [r[:2] for r in body])}),
         ]
@@ -536,6 +569,9 @@ def shape_variants(family):
            Shape(family, "zip-in-a-wrapping-folder", {"upload.zip": zip_of({"team/" + k: v for k, v in files.items()})}),
            Shape(family, "with-codabench-metadata-and-mac-junk",
                  dict(files, **{"metadata": b"exitCode: 0\n", ".DS_Store": b"\0\0", "__MACOSX/._x": b"\0"})),
+           Shape(family, "zipped-bzip2", {"upload.zip": zip_of(files, zipfile.ZIP_BZIP2)}),
+           Shape(family, "zipped-lzma", {"upload.zip": zip_of(files, zipfile.ZIP_LZMA)}),
+           Shape(family, "zipped-stored", {"upload.zip": zip_of(files, zipfile.ZIP_STORED)}),
            Shape(family, "utf8-bom", {k: codecs.BOM_UTF8 + v for k, v in files.items()}),
            Shape(family, "utf16-with-bom", {k: v.decode("utf-8").encode("utf-16") for k, v in files.items()})]
     if family in TABLES:
@@ -554,6 +590,14 @@ def shape_variants(family):
         ]
         if family in ("view_sentiment", "keywords"):
             out.append(Shape(family, "tab-separated", {name: as_csv(header, rows, sep="\t")}))
+        padding = " " * 70000 + "\u3000" * 30000   # stripped like str.strip(), however long
+        padded = [[padding + rows[0][0] + padding] + rows[0][1:]] + rows[1:]
+        out.append(Shape(family, "an-id-padded-with-160k-spaces", {name: as_csv(header, padded)}))
+        if family == "multilabel":   # the first score written with 2 MB of zeros: the same number
+            longer = [list(r) for r in rows]
+            first, rest = longer[0][2].split(" ", 1)
+            longer[0][2] = first + ("" if "." in first else ".") + "0" * (2 << 20) + " " + rest
+            out.append(Shape(family, "a-score-written-with-2mb-of-zeros", {name: as_csv(header, longer)}))
     else:
         compact = {k: json.dumps(json.loads(v), separators=(",", ":")).encode("utf-8") for k, v in files.items()}
         reordered = {k: json.dumps(list(reversed(json.loads(v))), indent=2).encode("utf-8") for k, v in files.items()}

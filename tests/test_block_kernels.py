@@ -291,3 +291,174 @@ def test_numbers_are_pythons_floats(shape, draws, mixed):
         assert counts.tolist() == [len(c.split()) for c in cells]
         expected = [float(t) for t in tokens]
         assert [v if v != 0 else str(v) for v in values.tolist()] == [e if e != 0 else str(e) for e in expected]
+
+
+# pieces of cells of any length: spaces of one, two and three bytes, letters of one to three bytes, long runs
+PIECES = st.sampled_from(["a", "b", "字", "é", " ", "\t", "\u3000", "\xa0", "\u2029", "\x85", "\x1f", "x" * 37,
+                          "long keyword X " * 3, " " * 20, "\u3000" * 9, "0", "0" * 40])
+ANY_LENGTH = st.lists(st.lists(PIECES, max_size=24).map("".join), max_size=8)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(strings=ANY_LENGTH, other=ANY_LENGTH, collide=st.booleans(), run=st.sampled_from([1, 3, 1 << 16]),
+       short_words=st.sampled_from([0, 1, 4]), rounds=st.sampled_from([0, 1, 16]), window=st.sampled_from([1, 2, 64]))
+def test_cells_of_any_length_group_strip_count_and_copy_as_python_does(strings, other, collide, run, short_words,
+                                                                        rounds, window):
+    # run: words (or bytes) of long cells read per pass, a cell split over passes; short_words: how long a cell
+    # may be and still be read a word at a time; rounds: spaces taken off one at a time before the windows, the
+    # first of them ``window`` bytes wide
+    strings = strings + [s for s in other if s not in strings][:3]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "RUN", run)
+        monkeypatch.setattr(cells_module, "SHORT_WORDS", short_words)
+        monkeypatch.setattr(cells_module, "STRIP_ROUNDS", rounds)
+        monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
+        monkeypatch.setattr(cells_module, "SLICE_BYTES", 16)
+        monkeypatch.setattr(cells_module, "GATHER_BYTES", 5)
+        monkeypatch.setattr(cells_module, "LONG_CELL", 40)
+        if collide:
+            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
+        cells = Cells.from_strings(strings)
+        assert cells.strip().tolist() == [s.strip() for s in strings]
+        assert cells.without_leading("0").tolist() == [s.lstrip("0") for s in strings]
+        assert cells.char_lengths().tolist() == [len(s) for s in strings]
+        assert cells[::-1].compact().tolist() == strings[::-1]
+        codes, first = cells_module.factorize(cells, ordered=True)
+        assert codes.tolist() == python_codes(strings)[0]
+        distinct = list(dict.fromkeys(other))
+        where = {s: k for k, s in enumerate(distinct)}
+        index = cells_module.Index(Cells.from_strings(distinct))
+        assert index.get_indexer(cells).tolist() == [where.get(s, -1) for s in strings]
+        vocabulary = Vocabulary()
+        added = vocabulary.add(cells[: len(cells) // 2]).tolist() + vocabulary.add(cells[len(cells) // 2:]).tolist()
+        assert added == python_codes(strings)[0] and vocabulary.cells().tolist() == python_codes(strings)[1]
+        pairs = [(i, j) for i in range(len(strings)) for j in range(len(strings))]
+        rows_a, rows_b = np.array([i for i, _ in pairs], dtype=np.int64), np.array([j for _, j in pairs], dtype=np.int64)
+        assert cells_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
+
+
+def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
+    # one megabyte-long cell and its copy with one byte changed near the end, read with runs of one word
+    base = "k" * (1 << 20)
+    strings = [base, base[:-3] + "j" + base[-2:], base, "k" * 8]
+    for run in (1 << 16, 7):
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(cells_module, "RUN", run)
+            keys = cells_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
+            codes, _ = cells_module.factorize(Cells.from_strings(strings))
+        assert codes.tolist() == [0, 1, 0, 2]
+        assert keys is None or (keys[0] == keys[2] and len(set(keys)) == 3)
+
+
+def pandas_value(token):
+    """The value pandas' C parser gives one token of a float column (what the scores column meant before it was
+    read here), NaN where it gives none."""
+    import csv
+    import io
+    import pandas as pd
+    try:
+        return pd.read_csv(io.StringIO(token + "\n"), header=None, names=["v"], dtype=np.float64, sep="\t",
+                           quoting=csv.QUOTE_NONE, na_filter=False, engine="c")["v"].tolist()[0]
+    except ValueError:
+        return math.nan
+
+
+def pandas_values(tokens):
+    """pandas' values of ``tokens``, the column at once when every token is a number to it, else one by one."""
+    import csv
+    import io
+    import warnings
+    import pandas as pd
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # pandas' own cast of a column it cannot read
+        try:
+            return pd.read_csv(io.StringIO("\n".join(tokens) + "\n"), header=None, names=["v"], dtype=np.float64,
+                               sep="\t", quoting=csv.QUOTE_NONE, na_filter=False, engine="c")["v"].tolist()
+        except ValueError:
+            return [pandas_value(t) for t in tokens]
+
+
+def same_float(a, b):
+    return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+
+
+DIGIT_RUNS = st.sampled_from(["", "0", "7", "000000000000000000000", "12345678901234567890123", "9" * 40,
+                              "1" + "0" * 307, "1" + "0" * 308, "4" * 400])
+EXPONENTS = st.sampled_from(["", "e5", "E-3", "e+0", "e", "e-", "e308", "e-308", "e-324", "e-617", "e400",
+                             "e2147483648", "e4294967306", "e-2147483649", "e00000000000000005",
+                             "e000000000000000005", "e5x"])
+ODD = st.sampled_from(["inf", "-Infinity", "+INF", "nan", "x", "1.5.6", "--1", ".", "+", "1,5", "１", "0x10"])
+NUMBER_LIKE = st.tuples(st.sampled_from(["", "-", "+"]), DIGIT_RUNS, st.sampled_from(["", "."]), DIGIT_RUNS,
+                        EXPONENTS).map("".join).filter(bool) | ODD
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(tokens=st.lists(NUMBER_LIKE, min_size=1, max_size=12), scan=st.sampled_from([3, 64, 1 << 20]),
+       chunk=st.sampled_from([16, 1 << 20]))
+def test_numbers_of_any_length_are_what_pandas_parser_gives(tokens, scan, chunk):
+    """Long mantissas and exponents, leading zeros, wrapping exponents, infinities and non-numbers: the value
+    of every token is the one pandas' C parser gives it, read in pieces of any size."""
+    import scorer.tagcodes as tagcodes_module
+    import scorer.tokens as tokens_module
+    cells = [" ".join(tokens[k:k + 3]) for k in range(0, len(tokens), 3)]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tokens_module, "SCAN_BYTES", scan)
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        values, counts = numbers(cells)
+    assert counts.tolist() == [len(c.split()) for c in cells]
+    expected = pandas_values(tokens)
+    assert all(same_float(v, e) for v, e in zip(values.tolist(), expected)), list(zip(tokens, values.tolist(),
+                                                                                     expected))
+
+
+def test_a_number_of_megabytes_is_read_in_pieces():
+    import scorer.tokens as tokens_module
+    long_zero = "0.694" + "0" * (3 << 20)
+    cells = ["0.5 " + long_zero + " 1e-3", "-" + "9" * 308 + ".5", "1" + "0" * (1 << 20)]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tokens_module, "SCAN_BYTES", 1 << 16)
+        values, counts = numbers(cells)
+    assert counts.tolist() == [3, 1, 1]
+    assert [same_float(v, e) for v, e in zip(values.tolist(), [0.5, 0.694, 0.001, pandas_value(cells[1]),
+                                                               math.nan])] == [True] * 5
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(rows=st.lists(st.lists(st.sampled_from(["a", "bc,d", "字字字", "x" * 30, "é" * 9, "1;2"]), max_size=6).map(
+    lambda t: "\x01 ".join(t)), min_size=1, max_size=5), chunk=st.sampled_from([3, 16, 1 << 20]),
+    limit=st.sampled_from([1, 5, 40]))
+def test_a_token_is_named_from_its_own_bytes(rows, chunk, limit):
+    import scorer.tagcodes as tagcodes_module
+    from scorer.quoting import clip
+    from scorer.tagcodes import split_tokens, token_holds, token_text
+    cells = Cells.from_strings(rows)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
+        for row, text in enumerate(rows):
+            for k, token in enumerate(split_tokens(text)):
+                assert token_text(cells, row, k) == token
+                assert token_text(cells, row, k, limit) == clip(token, limit)
+                assert token_holds(cells, row, k, ",") == ("," in token)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(asked=st.lists(st.sampled_from(["7", "07", "0", "", "x", "00" * 40 + "7", "70"]), min_size=1, max_size=5),
+       units=st.lists(st.sampled_from(["007", "7", "0", "8", "000", "x0", "0" * 90 + "7"]), max_size=6),
+       window=st.sampled_from([1, 64]))
+def test_ids_without_their_leading_zeros_are_found_among_the_units_as_python_finds_them(asked, units, window):
+    from scorer.tables import _zeros_dropped
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
+        found = _zeros_dropped(Cells.from_strings(asked), units)
+    assert found == any(a.lstrip("0") in {u.lstrip("0") for u in units} for a in asked)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(cells=st.lists(st.lists(st.sampled_from(["p", "P", "o", "O", "s", "S", "neu", "NEG", "正面", "中", "性", " ",
+                                                "\u3000", "\xa0", "\u212a", "\u0130", "ｐ", "x" * 30]), max_size=5)
+                      .map("".join), max_size=10), labels=st.sampled_from(["en", "zh", "either"]))
+def test_opinions_are_the_labels_of_the_stripped_lower_case_text(cells, labels):
+    from scorer.tasks.view_sentiment import LABEL_SETS, _opinions
+    table = LABEL_SETS[labels]
+    assert _opinions(Cells.from_strings(cells), table).tolist() == [table.get(c.strip().lower(), -1) for c in cells]

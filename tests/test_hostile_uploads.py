@@ -120,3 +120,59 @@ def test_hostile_strings_reach_stderr_and_the_page_only_escaped(tmp_path):
     assert code == 1 and "\\u202e\\u200b" in err and "\u202e" not in err
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;" in page and "<script" not in page
+
+
+@pytest.mark.parametrize("method", ["stored", "deflated", "bzip2", "lzma"])
+def test_a_zip_member_is_unpacked_no_further_than_its_directory_says(tmp_path, method):
+    import zipfile
+    from hostile_corpus import _lying, zip_of
+    from scorer.discovery import list_files
+    from scorer.errors import SubmissionError
+    from scorer.limits import check_size
+
+    method = {"stored": zipfile.ZIP_STORED, "deflated": zipfile.ZIP_DEFLATED, "bzip2": zipfile.ZIP_BZIP2,
+              "lzma": zipfile.ZIP_LZMA}[method]
+    data = b"id,keywords\n" + b"k" * 50000 + b"\n"
+    (tmp_path / "upload.zip").write_bytes(zip_of({"s.csv": data}, method))
+    found, = list_files(str(tmp_path))
+    assert found.read_bytes() == data and check_size({"s": found}, 10 ** 6)["s"].read_bytes() == data
+    (tmp_path / "upload.zip").write_bytes(_lying(zip_of({"s.csv": data}, method)))
+    found, = list_files(str(tmp_path))
+    for file, words in ((found, "unpacks to more than the 1000 B"),   # the offline check: no cap
+                        (check_size({"s": found}, 10 ** 6)["s"], "this phase's cap of 976.6 KB")):
+        with pytest.raises(SubmissionError) as refused:
+            file.read_bytes()
+        assert words in refused.value.text("en") and "upload.zip/s.csv" in refused.value.text("zh")
+
+
+def test_a_zip_member_whose_data_ends_early_is_a_damaged_zip(tmp_path):
+    import zipfile
+    from hostile_corpus import zip_of
+    from scorer.discovery import list_files
+    from scorer.errors import SubmissionError
+
+    import struct
+    data = bytearray(zip_of({"s.csv": bytes(range(256)) * 400}, zipfile.ZIP_DEFLATED))
+    for sig, compressed_at in ((b"PK\x03\x04", 18), (b"PK\x01\x02", 20)):  # the stream said half as long
+        at = data.find(sig)
+        struct.pack_into("<I", data, at + compressed_at, struct.unpack_from("<I", data, at + compressed_at)[0] // 2)
+    (tmp_path / "upload.zip").write_bytes(bytes(data))
+    found, = list_files(str(tmp_path))
+    with pytest.raises(SubmissionError) as refused:
+        found.read_bytes()
+    assert "cannot be read from the zip" in refused.value.text("en")
+
+
+def test_a_keyword_of_megabytes_scores_as_any_other_keyword_outside_the_gold(tmp_path):
+    from hostile_corpus import as_csv, sample_table
+    name, header, rows = sample_table("keywords")
+    row = next(i for i, r in enumerate(rows) if r[1])
+    scored = {}
+    for label, extra in (("long", "k" * (3 << 20)), ("short", "no-such-keyword")):
+        changed = [list(r) for r in rows]
+        changed[row][1] += "_" + extra
+        inp = build_input(tmp_path / label, "keywords", {name: as_csv(header, changed)})
+        code, _, err = score_in_process(inp, tmp_path / label / "out")
+        assert code == 0, err
+        scored[label] = read_scores(tmp_path / label / "out")
+    assert scored["long"] == scored["short"]

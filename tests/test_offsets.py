@@ -15,7 +15,7 @@ from scorer.tagcodes import encode_cells, split_tokens
 from scorer.tokens import coded, numbers, token_counts
 
 WORDS = st.sampled_from(["a", "b", "ab", " a ", "A", "ａ", "字", "B-X", "I-X", "O", "0.25", "1e-3", "long keyword X",
-                         "\u3000b", "", "x_y", "12"])
+                         "\u3000b", "", "x_y", "12", "keyword " * 9, "字" * 30, " " * 70 + "x", "\u3000" * 25])
 CELLS = st.lists(st.lists(WORDS, max_size=4).map(" ".join) | WORDS, min_size=1, max_size=20)
 
 

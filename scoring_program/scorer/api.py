@@ -81,9 +81,7 @@ class Task:
     def submitted_files(self, res_dir):
         """The files of the submission in ``res_dir``, one per slot (None where an optional one is absent)."""
         files = find_files(res_dir, self.slots, self.family.required_slots)
-        if self.size_cap is not None:
-            check_size(files, self.size_cap)
-        return files
+        return files if self.size_cap is None else check_size(files, self.size_cap)
 
     def read_files(self, files: Dict[str, Optional[SubmittedFile]]):
         """The submission made of ``files`` (slot -> SubmittedFile); SubmissionError at its first problem."""

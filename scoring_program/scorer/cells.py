@@ -18,11 +18,20 @@ strings.
 import numpy as np
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
+_STEP = 0xC2B2AE3D27D4EB4F              # word k of a cell is offset by k times this before it is mixed
+_FINAL = np.uint64(0xFF51AFD7ED558CCD)  # odd multiplier of the key's last mixing
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
 PROBE_ROUNDS = 64   # hash-table rounds before crowded keys are sorted or searched instead
 _FAST_UFUNC_AT = np.lib.NumpyVersion(np.__version__) >= "1.25.0"   # before, ufunc.at was slower than a sort
 BLOCK = 1 << 16   # cells per numpy pass in keys, comparisons and look-ups: temporaries stay in cache
+SHORT_WORDS = 4   # cells of up to this many 8-byte words are read a word at a time across a block of cells
+RUN = 1 << 16     # words (or bytes) of longer cells read per pass, a cell's own split over passes if need be
+SLICE_BYTES = 1 << 12    # a cell at least this long is copied as one slice; shorter ones a block at a time
+GATHER_BYTES = 1 << 18   # bytes of shorter cells copied per pass (each byte costs a few 8-byte indices)
+STRIP_ROUNDS = 16        # spaces taken off each end one at a time, before longer runs are searched in windows
+STRIP_WINDOW = 64        # bytes of the first such window; each next one is twice as wide
+LONG_CELL = 1 << 20      # a cell longer than this has its characters counted a few megabytes at a time
 
 # the characters Python's str.strip() removes: ASCII ones as bytes, the others as their UTF-8 encodings
 ASCII_SPACE = np.zeros(256, dtype=bool)
@@ -99,19 +108,42 @@ class Cells:
         out[:] = self.tolist()
         return out
 
-    def replaced(self, rows, texts):
-        """A compact copy of the cells in which cell ``rows[k]`` holds the bytes ``texts[k]`` instead."""
-        lengths = self.lengths()
-        lengths[rows] = [len(t) for t in texts]
-        end = np.cumsum(lengths)
-        start = end - lengths
-        keep = np.ones(len(self), dtype=bool)
-        keep[rows] = False
-        out = np.frombuffer(bytearray(int(end[-1]) if len(end) else 0), dtype=np.uint8)
-        _gather(self, np.flatnonzero(keep), out, start)
-        for i, text in zip(np.asarray(rows).tolist(), texts):  # only the cells being replaced
-            out[start[i]:end[i]] = np.frombuffer(text, dtype=np.uint8)
-        return Cells(out, start, end)
+    def without_bytes(self, offsets):
+        """A compact copy of the cells without the bytes at ``offsets`` (sorted offsets into the buffer, each inside
+        a cell): the cells that hold none are copied as they are, the others a block at a time, those bytes taken
+        out by one mask.
+
+        >>> c = Cells.from_strings(['a""b', 'x', '""'])
+        >>> c.without_bytes(np.array([1, 7])).tolist()
+        ['a"b', 'x', '"']
+        """
+        lengths = self.lengths().astype(np.int64)
+        first, last = np.searchsorted(offsets, self.start), np.searchsorted(offsets, self.end)
+        taken = last - first
+        kept = lengths - taken
+        end = np.cumsum(kept)
+        start = end - kept
+        out = np.empty(int(end[-1]) if len(end) else 0, dtype=np.uint8)
+        _gather(self, np.flatnonzero(taken == 0), out, start)
+        touched = np.flatnonzero(taken > 0)
+        if len(touched):
+            part = self[touched]
+            part_end = np.cumsum(lengths[touched])
+            part_start = part_end - lengths[touched]
+            joined_bytes = np.empty(int(part_end[-1]), dtype=np.uint8)
+            _gather(part, np.arange(len(touched)), joined_bytes, part_start)
+            n_taken = taken[touched]
+            cell = np.repeat(np.arange(len(touched)), n_taken)
+            rank = np.arange(len(cell)) - np.repeat(np.cumsum(n_taken) - n_taken, n_taken)
+            where = offsets[first[touched][cell] + rank]   # the offsets inside each touched cell, in order
+            keep = np.ones(len(joined_bytes), dtype=bool)
+            keep[part_start[cell] + (where - part.start[cell])] = False
+            packed = joined_bytes[keep]
+            packed_end = np.cumsum(kept[touched])
+            _gather(Cells(packed, packed_end - kept[touched], packed_end), np.arange(len(touched)), out,
+                    start[touched])
+        small = offset_dtype(len(out))
+        return Cells(out, start.astype(small, copy=False), end.astype(small, copy=False))
 
     def compact(self):
         """A copy holding only these cells' bytes, in order: the buffer they were cut from can go.
@@ -183,7 +215,7 @@ class Cells:
             return Cells(self.buf, self.start, self.end)
         start, end = self.start.copy(), self.end.copy()
         buf = self.buf
-        for _ in range(64):  # each round takes one space character off each end that has one
+        for _ in range(STRIP_ROUNDS):  # each round takes one space character off each end that has one
             if not len(start):
                 break
             moved = False
@@ -197,18 +229,28 @@ class Cells:
                         moved = True
             if not moved:
                 return Cells(buf, start, end)
-        # more than 64 spaces at some end: the few such cells are stripped by Python
+        # more spaces than the rounds took at some end: the rest of each such run is found in windows
         rows = np.flatnonzero(start < end)
-        still = rows[(_space_width(buf, start[rows], end[rows], True) > 0)
-                     | (_space_width(buf, start[rows], end[rows], False) > 0)]
-        for i in still.tolist():
-            raw = bytes(buf[start[i]:end[i]])
-            text = raw.decode("utf-8", "surrogatepass")
-            core = text.strip().encode("utf-8", "surrogatepass")
-            lead = len(text[:len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
-            start[i] += lead
-            end[i] = start[i] + len(core)
+        rows = rows[_space_width(buf, start[rows], end[rows], True) > 0]
+        start[rows] = _first_nonspace(buf, start[rows], end[rows])
+        rows = np.flatnonzero(start < end)
+        rows = rows[_space_width(buf, start[rows], end[rows], False) > 0]
+        end[rows] = _end_of_last_nonspace(buf, start[rows], end[rows])
         return Cells(buf, start, end)
+
+    def without_leading(self, char):
+        """The cells without the run of ``char`` (one ASCII character) they begin with, as ``str.lstrip(char)``.
+
+        >>> Cells.from_strings(["007", "0", "70", ""]).without_leading("0").tolist()
+        ['7', '', '70', '']
+        """
+        byte = ord(char)
+        start = self.start.copy()
+        if not len(self.buf):
+            return Cells(self.buf, start, self.end)
+        rows = np.flatnonzero((start < self.end) & (self.buf[np.minimum(start, len(self.buf) - 1)] == byte))
+        start[rows] = _first_where(self.buf, start[rows], self.end[rows], _other_bytes(byte))
+        return Cells(self.buf, start, self.end)
 
     def _may_be_padded(self):
         """False when no non-empty cell starts with a byte that can begin a space or ends with one that can end one."""
@@ -225,7 +267,16 @@ class Cells:
     def char_lengths(self):
         """Characters (code points) in each cell: its bytes minus UTF-8 continuation bytes."""
         out = self.lengths().copy()
-        for rows, lo, hi in _spans(self, 1 << 22):
+        is_long = out > LONG_CELL
+        long = np.flatnonzero(is_long)
+        for i in long.tolist():  # each at least a megabyte: a few megabytes of it at a time
+            for a in range(int(self.start[i]), int(self.end[i]), 4 * LONG_CELL):
+                piece = self.buf[a:min(a + 4 * LONG_CELL, int(self.end[i]))]
+                out[i] -= int(np.count_nonzero((piece & np.uint8(0xC0)) == 0x80))
+        short = np.flatnonzero(~is_long) if len(long) else slice(None)
+        start, end = self.start[short], self.end[short]
+        rows_of = np.arange(len(out))[short]
+        for rows, lo, hi in _spans(start, end, 1 << 22):
             lo -= lo % 8  # whole words from here
             n_words = -(-(hi - lo) // 8)
             words = np.zeros(n_words + 1, dtype=np.uint64)  # one zero word past the end
@@ -238,11 +289,12 @@ class Cells:
             before = np.zeros(n_words + 2, dtype=np.uint64)   # continuation bytes in the words before each
             np.cumsum(_bytes_set(words), out=before[1:])
             before = before.astype(np.int64)
-            for edge, sign in ((self.end[rows] - lo, -1), (self.start[rows] - lo, 1)):
+            cells = rows_of[rows]
+            for edge, sign in ((end[rows] - lo, -1), (start[rows] - lo, 1)):
                 at = edge >> 3
                 partial = _bytes_set(words[at] & _MASKS[edge & 7]).astype(np.int64)  # its word's, before it
                 partial += before[at]
-                out[rows] += sign * partial
+                out[cells] += sign * partial
         return out
 
 
@@ -295,12 +347,13 @@ def _space_width(buf, start, end, leading):
     return width
 
 
-def _spans(cells, budget):
-    """(cell indices, lo, hi): groups of cells, in buffer order, whose bytes lie in buf[lo:hi] of about ``budget``."""
-    if not len(cells):
+def _spans(start, end, budget):
+    """(indices, lo, hi): groups of the cells ``[start, end)``, in buffer order, whose bytes lie in buf[lo:hi] of
+    about ``budget`` bytes (more by the longest cell)."""
+    if not len(start):
         return
-    order = np.argsort(cells.start, kind="stable")
-    start, end = cells.start[order], cells.end[order]
+    order = np.argsort(start, kind="stable")
+    start, end = start[order], end[order]
     reach = np.maximum.accumulate(end)
     k = 0
     while k < len(order):
@@ -309,6 +362,109 @@ def _spans(cells, budget):
         stop = max(stop, k + 1)
         yield order[k:stop], lo, int(reach[stop - 1])
         k = stop
+
+
+def _flat(counts, budget=None):
+    """(segment, index) for every index below ``counts[segment]``, in order, at most ``budget`` pairs at a time:
+    segments of any lengths read as one flat run, a long one split over several passes.
+
+    >>> [(s.tolist(), i.tolist()) for s, i in _flat(np.array([2, 0, 3]), budget=4)]
+    [([0, 0, 2, 2], [0, 1, 0, 1]), ([2], [2])]
+    """
+    budget = budget or RUN
+    counts = np.asarray(counts, dtype=np.int64)
+    ends = np.cumsum(counts)
+    total = int(ends[-1]) if len(ends) else 0
+    for lo in range(0, total, budget):
+        hi = min(total, lo + budget)
+        first = int(np.searchsorted(ends, lo, side="right"))
+        last = int(np.searchsorted(ends, hi - 1, side="right"))
+        segments = np.arange(first, last + 1)
+        begin = ends[segments] - counts[segments]
+        taken = np.minimum(ends[segments], hi) - np.maximum(begin, lo)
+        yield np.repeat(segments, taken), np.arange(lo, hi) - np.repeat(begin, taken)
+
+
+def _first_nonspace(buf, start, end):
+    """For each cell ``[start, end)`` beginning with white space, where its first other character begins (its end
+    when it is all space)."""
+    return _first_where(buf, start, end, _nonspace_starts)
+
+
+def _first_where(buf, start, end, found_in):
+    """For each cell ``[start, end)``, the first offset that ``found_in(buf, lo, hi, end)`` gives (the (cell, offset)
+    pairs it finds in the windows ``[lo, hi)``, in order), or the cell's end: windows of doubling width from the
+    start, so a long run before the first find costs its bytes, whatever the cells' lengths."""
+    start, end = start.astype(np.int64), end.astype(np.int64)
+    found = end.copy()
+    width = STRIP_WINDOW
+    todo = np.arange(len(start))
+    lo = start.copy()
+    while len(todo):
+        hi = np.minimum(lo[todo] + width, end[todo])
+        seg, pos = found_in(buf, lo[todo], hi, end[todo])
+        first = np.full(len(todo), -1, dtype=np.int64)
+        heads = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1]))) if len(seg) else seg
+        first[seg[heads]] = pos[heads]   # cells, and positions within each, come in rising order
+        hit = first >= 0
+        found[todo[hit]] = first[hit]
+        lo[todo] = hi
+        todo = todo[~hit & (hi < end[todo])]
+        width *= 2
+    return found
+
+
+def _end_of_last_nonspace(buf, start, end):
+    """For each cell ``[start, end)`` ending with white space (and holding other characters), where its last
+    character that is no white space ends: windows of doubling width from the end."""
+    start, end = start.astype(np.int64), end.astype(np.int64)
+    found = start.copy()
+    width = STRIP_WINDOW
+    todo = np.arange(len(start))
+    hi = end.copy()
+    while len(todo):
+        lo = np.maximum(hi[todo] - width, start[todo])
+        seg, pos = _nonspace_starts(buf, lo, hi[todo], end[todo])
+        last = np.full(len(todo), -1, dtype=np.int64)
+        tails = np.flatnonzero(np.concatenate((seg[1:] != seg[:-1], [True]))) if len(seg) else seg
+        last[seg[tails]] = pos[tails]   # cells, and positions within each, come in rising order
+        hit = last >= 0
+        lead = buf[last[hit]]
+        found[todo[hit]] = last[hit] + 1 + (lead >= 0xC0) + (lead >= 0xE0) + (lead >= 0xF0)   # its UTF-8 length
+        hi[todo] = lo
+        todo = todo[~hit & (lo > start[todo])]
+        width *= 2
+    return found
+
+
+def _other_bytes(byte):
+    """A ``found_in`` for ``_first_where``: the offsets in the windows whose byte is not ``byte``."""
+    def found_in(buf, lo, hi, end):
+        segs, positions = [], []
+        for seg, offset in _flat(hi - lo):
+            pos = lo[seg] + offset
+            keep = buf[pos] != byte
+            segs.append(seg[keep])
+            positions.append(pos[keep])
+        if not segs:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(segs), np.concatenate(positions)
+    return found_in
+
+
+def _nonspace_starts(buf, lo, hi, end):
+    """(cell, position) of every byte in the windows ``[lo, hi)`` that begins a character that is no white space
+    (``end``: each cell's end, which a space must not cross), in order."""
+    segs, positions = [], []
+    for seg, offset in _flat(hi - lo):
+        pos = lo[seg] + offset
+        keep = (buf[pos] & np.uint8(0xC0)) != 0x80   # the first byte of a character
+        keep &= _space_width(buf, pos, end[seg], leading=True) == 0
+        segs.append(seg[keep])
+        positions.append(pos[keep])
+    if not segs:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(segs), np.concatenate(positions)
 
 
 def find_all(buf, raw, lo, hi):
@@ -362,18 +518,33 @@ def joined(cells, separator):
 
 
 def _gather(cells, rows, out, at):
-    """Copy the bytes of cells ``rows`` into ``out``, cell ``rows[k]`` at ``at[rows[k]]``."""
+    """Copy the bytes of cells ``rows`` into ``out``, cell ``rows[k]`` at ``at[rows[k]]``.
+
+    A long cell is one slice copy; the others are copied a block of about GATHER_BYTES at a time, each byte
+    through an index, so the index arrays stay small whatever the cells' lengths.
+    """
     lengths = cells.lengths()
-    step = 1 << 16
-    for a in range(0, len(rows), step):  # in slices of cells: the index arrays stay small
-        part = rows[a:a + step]
-        counts = lengths[part]
-        total = int(counts.sum())
+    counts = lengths[rows]
+    long = counts >= SLICE_BYTES
+    if long.any():
+        for i in rows[long].tolist():
+            begin, n, to = int(cells.start[i]), int(lengths[i]), int(at[i])
+            out[to:to + n] = cells.buf[begin:begin + n]
+        rows, counts = rows[~long], counts[~long]
+    ends = np.cumsum(counts, dtype=np.int64)
+    k = 0
+    while k < len(rows):
+        done = int(ends[k - 1]) if k else 0
+        stop = int(np.searchsorted(ends, done + GATHER_BYTES, side="right"))
+        stop = min(max(stop, k + 1), k + BLOCK)
+        part, n = rows[k:stop], counts[k:stop]
+        k = stop
+        total = int(n.sum())
         if not total:
             continue
-        shift = np.repeat(np.cumsum(counts) - counts, counts)
+        shift = np.repeat(np.cumsum(n) - n, n)
         offset = np.arange(total) - shift
-        out[np.repeat(at[part], counts) + offset] = cells.buf[np.repeat(cells.start[part], counts) + offset]
+        out[np.repeat(at[part], n) + offset] = cells.buf[np.repeat(cells.start[part], n) + offset]
 
 
 # -- exact keys, grouping and look-up --------------------------------------------------------------
@@ -411,24 +582,59 @@ def word(cells, rows, w):
 
 
 def keys(cells):
-    """A 64-bit key per cell from its length and all its bytes; equal cells have equal keys."""
+    """A 64-bit key per cell from its length and all its bytes; equal cells have equal keys.
+
+    key = F(length * MIX + sum over the cell's words w_k of h(w_k, k)), with h(., k) and F bijections: a cell of
+    up to eight bytes has a key of its own for its length (``same`` relies on it), and the sum over words lets
+    a long cell be read as flat runs of words, in any number of passes.
+    """
     out = np.empty(len(cells), dtype=np.uint64)
     for a in range(0, len(cells), BLOCK):  # a block of cells at a time: the word temporaries stay small
         out[a:a + BLOCK] = _block_keys(cells[a:a + BLOCK])
     return out
 
 
+def _word_hash(word, k):
+    """h(word, k): what word ``k`` adds to its cell's key (``word``: a fresh uint64 array, changed in place; ``k``
+    an int, or an array of one ``k`` per word)."""
+    word += np.uint64(_STEP * k % 2 ** 64) if isinstance(k, int) else k.astype(np.uint64) * np.uint64(_STEP)
+    word *= _MIX
+    word ^= word >> np.uint64(32)
+    return word
+
+
 def _block_keys(cells):
     lengths = cells.lengths()
     key = lengths.astype(np.uint64) * _MIX
     words = cells.words()
-    rows = np.flatnonzero(lengths > 0)
+    short = lengths <= 8 * SHORT_WORDS
+    rows = np.flatnonzero(short & (lengths > 0))
     at, left = cells.start[rows], lengths[rows]
-    while len(rows):  # word by word: each step reads the next eight bytes of the cells that have them
-        key[rows] = (key[rows] ^ (words.at(at) & _MASKS[np.minimum(left, 8)])) * _MIX
+    for k in range(SHORT_WORDS):  # word by word: each step reads the next eight bytes of the cells that have them
+        if not len(rows):
+            break
+        key[rows] += _word_hash(words.at(at) & _MASKS[np.minimum(left, 8)], k)
         more = left > 8
         rows, at, left = rows[more], at[more] + 8, left[more] - 8
-    return key ^ (key >> np.uint64(29))
+    rows = np.flatnonzero(~short)
+    if len(rows):
+        key[rows] += _long_word_sums(cells, rows)
+    key ^= key >> np.uint64(29)
+    key *= _FINAL
+    key ^= key >> np.uint64(32)
+    return key
+
+
+def _long_word_sums(cells, rows):
+    """The sum of h(w_k, k) over the words of each of the cells ``rows``, their words read as flat runs."""
+    start, lengths = cells.start[rows].astype(np.int64), cells.lengths_at(rows).astype(np.int64)
+    sums = np.zeros(len(rows), dtype=np.uint64)
+    words = cells.words()
+    for seg, k in _flat((lengths + 7) >> 3):
+        h = _word_hash(words.at(start[seg] + 8 * k) & _MASKS[np.minimum(lengths[seg] - 8 * k, 8)], k)
+        heads = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
+        sums[seg[heads]] += np.add.reduceat(h, heads)
+    return sums
 
 
 def same(a, rows_a, b, rows_b, equal_keys=False):
@@ -446,7 +652,8 @@ def same(a, rows_a, b, rows_b, equal_keys=False):
 def _block_same(a, rows_a, b, rows_b, equal_keys):
     la, lb = a.lengths_at(rows_a), b.lengths_at(rows_b)
     ok = la == lb
-    live = np.flatnonzero(ok & (la > (8 if equal_keys else 0)))
+    short = la <= 8 * SHORT_WORDS
+    live = np.flatnonzero(ok & short & (la > (8 if equal_keys else 0)))
     words_a, words_b = a.words(), b.words()
     at_a, at_b, left = a.start[rows_a[live]], b.start[rows_b[live]], la[live]
     while len(live):  # word by word, only while the bytes so far are equal and there are more
@@ -455,6 +662,22 @@ def _block_same(a, rows_a, b, rows_b, equal_keys):
         ok[live] = equal
         more = equal & (left > 8)
         live, at_a, at_b, left = live[more], at_a[more] + 8, at_b[more] + 8, left[more] - 8
+    long = np.flatnonzero(ok & ~short)
+    if len(long):
+        ok[long] = _same_long(a, a.start[rows_a[long]], b, b.start[rows_b[long]], la[long])
+    return ok
+
+
+def _same_long(a, start_a, b, start_b, lengths):
+    """True where the ``lengths`` bytes at ``start_a`` of ``a`` equal those at ``start_b`` of ``b``: the words of
+    every pair read as flat runs."""
+    start_a, start_b, lengths = start_a.astype(np.int64), start_b.astype(np.int64), lengths.astype(np.int64)
+    ok = np.ones(len(lengths), dtype=bool)
+    words_a, words_b = a.words(), b.words()
+    for seg, k in _flat((lengths + 7) >> 3):
+        mask = _MASKS[np.minimum(lengths[seg] - 8 * k, 8)]
+        differ = (words_a.at(start_a[seg] + 8 * k) & mask) != (words_b.at(start_b[seg] + 8 * k) & mask)
+        ok[seg[differ]] = False
     return ok
 
 

@@ -63,11 +63,9 @@ class Scanned:
         cells = Cells(self.buf, self.start[k], self.end[k])
         if not len(self.drop):
             return cells
-        escaped = np.flatnonzero(np.searchsorted(self.drop, cells.end) > np.searchsorted(self.drop, cells.start))
-        if not len(escaped):
+        if not (np.searchsorted(self.drop, cells.end) > np.searchsorted(self.drop, cells.start)).any():
             return cells
-        texts = [bytes(self.buf[cells.start[i]:cells.end[i]]).replace(b'""', b'"') for i in escaped.tolist()]
-        return cells.replaced(escaped, texts)
+        return cells.without_bytes(self.drop)   # the first quote of each pair taken out
 
     def char_lengths(self, k):
         """Characters in each cell of column ``k`` (``str.len()`` of pandas' strings), without copying it."""
@@ -119,13 +117,15 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
     longest = max(int((field_end[a:a + CHUNK] - field_start[a:a + CHUNK]).max())
                   for a in range(0, len(marks), CHUNK))
 
-    last_field = np.flatnonzero(is_line_end)
-    del is_line_end
-    first_field = np.empty(len(last_field), dtype=np.int64)
-    first_field[0] = 0
-    first_field[1:] = last_field[:-1] + 1
-    per_line = last_field - first_field + 1
-    line_start = field_start[first_field] if has_quotes and lines else None
+    n_cols = _full_grid(is_line_end)
+    if n_cols:  # the usual file: every line has the first line's fields, so no per-line arrays are needed
+        del is_line_end
+        line_start = field_start[::n_cols].copy() if has_quotes and lines else None
+    else:
+        last_field = _flatnonzero(is_line_end, offset)
+        del is_line_end
+        first_field = _first_fields(last_field)
+        line_start = field_start[first_field] if has_quotes and lines else None
 
     start = field_start  # from here on: the start of each field's text (spaces skipped)
     rows = np.flatnonzero(buf[start] == SPACE if start[-1] < n else buf[np.minimum(start, n - 1)] == SPACE)
@@ -140,36 +140,47 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
         return None
     quoted = np.zeros(len(start), dtype=bool)
     if has_quotes:
-        live = np.flatnonzero(start < field_end)
-        quoted[live] = buf[start[live]] == QUOTE
+        np.less(start, field_end, out=quoted)
+        quoted &= buf[np.minimum(start, n - 1)] == QUOTE
     start += quoted
     end = field_end
     end -= quoted
     del field_end
 
-    keep = np.ones(len(per_line), dtype=bool)
-    if skip_blank_lines:  # lines of spaces and tabs (not the separator) are no rows
-        one = np.flatnonzero(per_line == 1)
-        f = first_field[one]
-        blank = (start[f] == end[f]) & ~quoted[f]
-        maybe = np.flatnonzero(~blank & ~quoted[f] & (buf[np.minimum(start[f], n - 1)] == TAB))
-        for k in maybe.tolist():
-            blank[k] = not bytes(buf[start[f[k]]:end[f[k]]]).strip(b" \t")
-        keep[one[blank]] = False
-    kept = np.flatnonzero(keep)
-    if not len(kept):
-        return None
-    header, data_lines = kept[0], kept[1:]
-    n_cols = int(per_line[header])
-    names = _names(buf, start, end, drop, int(first_field[header]), n_cols)
-    if names is None or int(per_line[data_lines].max(initial=0)) > n_cols:
-        return None
-
-    n_rows = len(data_lines)
-    if len(data_lines) == len(per_line) - 1 and (per_line == n_cols).all():  # the usual file: a full grid
+    if n_cols == 1 and skip_blank_lines and _blank(buf, start, end, quoted).any():
+        n_cols = 0   # one field a line, and some lines are blank: the general way drops them
+        last_field = first_field = np.arange(len(start), dtype=offset)
+    if not n_cols:
+        per_line = last_field - first_field
+        per_line += 1
+    if n_cols:
+        n_rows = len(start) // n_cols - 1
+        names = _names(buf, start, end, drop, 0, n_cols)
+        if names is None:
+            return None
         starts = start[n_cols:].reshape(n_rows, n_cols).T  # views: a column is every n_cols-th field
         ends = end[n_cols:].reshape(n_rows, n_cols).T
+        if not lines:
+            line = None
+        elif has_quotes:
+            line = _lines_of(newlines, line_start[1:], offset)
+        else:
+            line = np.arange(2, n_rows + 2, dtype=offset)
     else:
+        keep = np.ones(len(per_line), dtype=bool)
+        if skip_blank_lines:  # lines of spaces and tabs (not the separator) are no rows
+            one = np.flatnonzero(per_line == 1)
+            f = first_field[one]
+            keep[one[_blank(buf, start[f], end[f], quoted[f])]] = False
+        kept = _flatnonzero(keep, offset)
+        if not len(kept):
+            return None
+        header, data_lines = kept[0], kept[1:]
+        n_cols = int(per_line[header])
+        names = _names(buf, start, end, drop, int(first_field[header]), n_cols)
+        if names is None or int(per_line[data_lines].max(initial=0)) > n_cols:
+            return None
+        n_rows = len(data_lines)
         # a field the row lacks is empty, placed at the row's end so that every column stays in buffer order
         row_end = end[last_field[data_lines]]
         starts = np.repeat(row_end[None, :], n_cols, axis=0)
@@ -182,20 +193,59 @@ def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
         column = np.arange(len(start)) - first_field[line_of_field]
         starts[column[used], row[used]] = start[used]
         ends[column[used], row[used]] = end[used]
-    if not lines:
-        line = None
-    elif has_quotes:
-        line = (np.searchsorted(newlines, line_start[data_lines]) + 1).astype(offset, copy=False)
-    else:
-        line = (data_lines + 1).astype(offset, copy=False)
+        if not lines:
+            line = None
+        elif has_quotes:
+            line = _lines_of(newlines, line_start[data_lines], offset)
+        else:
+            line = (data_lines + 1).astype(offset, copy=False)
     physical = n_lf + (not data.endswith(b"\n"))
     return Scanned(buf, names, starts, ends, drop, line, physical, longest)
+
+
+def _first_fields(last_field):
+    """The first field of each line, from the last field of each."""
+    first_field = np.empty(len(last_field), dtype=last_field.dtype)
+    first_field[0] = 0
+    np.add(last_field[:-1], 1, out=first_field[1:])
+    return first_field
+
+
+def _blank(buf, start, end, quoted):
+    """True for each field (the only one of its line) that holds nothing but spaces and tabs."""
+    blank = (start == end) & ~quoted
+    maybe = np.flatnonzero(~blank & ~quoted & (buf[np.minimum(start, len(buf) - 1)] == TAB))
+    for k in maybe.tolist():   # a field starting with a TAB: rare
+        blank[k] = not bytes(buf[start[k]:end[k]]).strip(b" \t")
+    return blank
+
+
+def _full_grid(is_line_end):
+    """The number of fields of the first line when every line has that many; else 0 (a short row, or a blank
+    line among lines of several fields, takes the general way)."""
+    n_fields = len(is_line_end)
+    first = int(np.argmax(is_line_end)) + 1
+    if n_fields % first or int(np.count_nonzero(is_line_end)) != n_fields // first:
+        return 0
+    return first if is_line_end[first - 1::first].all() else 0
+
+
+def _flatnonzero(mask, dtype):
+    """``np.flatnonzero(mask)`` as ``dtype``, found CHUNK items at a time (no 64-bit array as long as the result)."""
+    return concatenate_freeing([np.flatnonzero(mask[a:a + CHUNK]) + a for a in range(0, len(mask), CHUNK)], dtype)
+
+
+def _lines_of(newlines, starts, dtype):
+    """The 1-based file line of each offset of ``starts`` (sorted), from the sorted offsets of the line feeds."""
+    return concatenate_freeing([np.searchsorted(newlines, starts[a:a + CHUNK]) + 1
+                                for a in range(0, len(starts), CHUNK)], dtype)
 
 
 def _positions(buf, pos0, sep, with_quotes, with_cr):
     """(separators and LFs, LFs, quotes, number of LFs): offsets in buffer order, LFs and quotes only
     ``with_quotes``; None when a CR is not followed by a LF."""
     n = len(buf)
+    offset = offset_dtype(n)
     marks, newlines, quotes = [], [], []
     n_lf = 0
     is_lf = np.empty(CHUNK, dtype=bool)
@@ -213,20 +263,21 @@ def _positions(buf, pos0, sep, with_quotes, with_cr):
                 return None
         np.equal(piece, sep, out=mark)
         mark |= lf
-        found = np.flatnonzero(mark)
-        found += a
-        marks.append(found)
+        marks.append(_offsets_in(mark, a, offset))
         if with_quotes:
-            found = np.flatnonzero(lf)
-            found += a
-            newlines.append(found)
+            newlines.append(_offsets_in(lf, a, offset))
             np.equal(piece, QUOTE, out=mark)
-            found = np.flatnonzero(mark)
-            found += a
-            quotes.append(found)
-    offset = offset_dtype(n)
+            quotes.append(_offsets_in(mark, a, offset))
     return (concatenate_freeing(marks, offset), concatenate_freeing(newlines, offset),
             concatenate_freeing(quotes, offset), n_lf)
+
+
+def _offsets_in(mask, at, dtype):
+    """The offsets (``at`` + index) where ``mask`` is true, as ``dtype``: a chunk's positions kept at the width of
+    the whole file's offsets."""
+    found = np.flatnonzero(mask).astype(dtype)
+    found += at
+    return found
 
 
 def _check_quotes(buf, pos0, sep, quotes):

@@ -19,7 +19,7 @@ import os
 import stat
 import struct
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Callable, Dict, List, Optional
 
@@ -62,6 +62,15 @@ BAD_MEMBER = Message("zip.bad_member", "{name} cannot be read from the zip ({rea
                      "无法从 zip 中读取 {name}（{reason}）；" + _REZIP_ZH + "。")
 ENCRYPTED = Message("zip.encrypted", "{name} is encrypted; zip it again without a password.",
                     "{name} 已加密；请不加密码重新压缩。")
+UNPACKS_PAST_DIRECTORY = Message(
+    "zip.unpacks_past_directory", "{name} unpacks to more than the {declared} the zip's directory gives for it; the "
+    "zip is damaged or forged: " + _REZIP_EN + ".",
+    "{name} 解压后超过 zip 目录中记载的 {declared}；该 zip 已损坏或被篡改：" + _REZIP_ZH + "。")
+UNPACKS_PAST_CAP = Message(
+    "zip.unpacks_past_cap", "{name} unpacks to more than the {declared} the zip's directory gives for it, the size "
+    "checked against this phase's cap of {cap}; the zip is damaged or forged: " + _REZIP_EN + ".",
+    "{name} 解压后超过 zip 目录中记载的 {declared}，而本阶段 {cap} 的大小上限正是按该记载检查的；该 zip 已损坏或被篡改："
+    + _REZIP_ZH + "。")
 MAX_DEPTH = 32          # folders below res/; deeper is no upload a person makes
 MAX_ZIP_ENTRIES = 10000  # entries of one zip; more is no prediction upload either
 
@@ -81,6 +90,12 @@ class SubmittedFile:
     @property
     def basename(self):
         return PurePosixPath(self.name).name
+
+    def within(self, cap):
+        """This file as read once the submission's total passed the size check against ``cap`` (bytes): a zip
+        member that unpacks to more than its directory's size is refused by a message naming the cap."""
+        capped = getattr(self.read_bytes, "capped", None)
+        return self if capped is None else replace(self, read_bytes=capped(cap))
 
 
 def _ignored(relpath):
@@ -167,8 +182,10 @@ def _zip_errors(zipfile):
 
     zipfile (and the compression modules it loads) is imported only for an uploaded archive.
     """
+    lzma_error = (zipfile.lzma.LZMAError,) if zipfile.lzma is not None else ()
     return (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, UnicodeDecodeError,
-            NotImplementedError, RuntimeError, zlib.error, OverflowError, struct.error, IndexError, KeyError)
+            NotImplementedError, RuntimeError, zlib.error, OverflowError, struct.error, IndexError,
+            KeyError) + lzma_error
 
 
 def _zip_members(path, rel):
@@ -188,24 +205,165 @@ def _zip_members(path, rel):
         member = info.filename
         if member.endswith("/") or _ignored(member):
             continue
-        members.append(SubmittedFile("%s/%s" % (rel, member), _member_reader(path, rel, info), info.file_size))
+        name = "%s/%s" % (rel, member)
+        members.append(SubmittedFile(name, _MemberReader(path, name, info), info.file_size))
     return members
 
 
-def _member_reader(path, rel, info):
-    def read():
-        name = "%s/%s" % (rel, info.filename)
-        if info.flag_bits & 0x1:
-            raise SubmissionError(ENCRYPTED(name=clip(name, 80)))
+class _MemberReader:
+    """Reads one member of a zip; refuses it as soon as it unpacks to more than its directory's size.
+
+    The size check trusted that size (``SubmittedFile.size``), so a member that inflates past it would
+    otherwise cost what it inflates to, whatever the cap (zipfile inflates up to 2 GiB in one step before it
+    cuts the data to the directory's size). The member is unpacked here a megabyte at a time, and at most the
+    directory's size is kept.
+    """
+
+    def __init__(self, path, name, info, cap=None):
+        self.path, self.name, self.info, self.cap = path, name, info, cap
+
+    def capped(self, cap):
+        return _MemberReader(self.path, self.name, self.info, cap)
+
+    def __call__(self):
+        name = clip(self.name, 80)
+        if self.info.flag_bits & 0x1:
+            raise SubmissionError(ENCRYPTED(name=name))
         import zipfile
         try:
-            with zipfile.ZipFile(path) as archive:
-                return archive.read(info)
+            data = _unpack(self.path, self.info, zipfile)
         except _zip_errors(zipfile) as exc:
-            raise SubmissionError(BAD_MEMBER(name=clip(name, 80), reason=Reason(exc)))
+            raise SubmissionError(BAD_MEMBER(name=name, reason=Reason(exc)))
+        if data is None:
+            declared = _size(self.info.file_size)
+            if self.cap is None:
+                raise SubmissionError(UNPACKS_PAST_DIRECTORY(name=name, declared=declared))
+            raise SubmissionError(UNPACKS_PAST_CAP(name=name, declared=declared, cap=_size(self.cap)))
+        return data
 
-    return read
 
+UNPACK_CHUNK = 1 << 20   # compressed bytes read, and unpacked bytes made, per step
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")   # a member's local header: 30 bytes before its name and extra field
+
+
+def _unpack(path, info, zipfile):
+    """The bytes of member ``info``, or None as soon as it unpacks to more than ``info.file_size``.
+
+    Data that ends short of that size, or whose checksum differs from the directory's, is a damaged zip
+    (BadZipFile, as zipfile says).
+    """
+    declared = info.file_size
+    pieces, kept, crc = [], 0, 0
+    for piece in _unpacked(path, info, zipfile):
+        kept += len(piece)
+        if kept > declared:
+            return None
+        crc = zlib.crc32(piece, crc)
+        pieces.append(piece)
+    if kept != declared or crc != info.CRC:
+        raise zipfile.BadZipFile("Bad CRC-32 or size for file %r" % info.filename)
+    return b"".join(pieces)
+
+
+def _unpacked(path, info, zipfile):
+    """The member's data in pieces of at most UNPACK_CHUNK bytes, however much a compressed byte unpacks to."""
+    with open(path, "rb") as fh:
+        fh.seek(info.header_offset)
+        header = fh.read(_LOCAL_HEADER.size)
+        if len(header) != _LOCAL_HEADER.size or header[:4] != b"PK\x03\x04":
+            raise zipfile.BadZipFile("Bad magic number for file header")
+        fields = _LOCAL_HEADER.unpack(header)
+        fh.seek(fields[-2] + fields[-1], os.SEEK_CUR)   # past the name and the extra field
+        left = info.compress_size
+
+        def compressed():
+            nonlocal left
+            data = fh.read(min(left, UNPACK_CHUNK)) if left > 0 else b""
+            if left > 0 and not data:
+                raise EOFError("the zip ends inside %r" % info.filename)
+            left -= len(data)
+            return data
+
+        if info.compress_type == zipfile.ZIP_STORED:
+            while left > 0:
+                yield compressed()
+            return
+        unpacker = _decompressor(info.compress_type, zipfile)
+        while not unpacker.eof:
+            data = compressed() if unpacker.needs_input else b""
+            piece = unpacker.decompress(data, UNPACK_CHUNK)   # at most a chunk: the input not used waits inside
+            if not piece and not data and unpacker.needs_input:
+                raise EOFError("the data of %r ends early" % info.filename)
+            if piece:
+                yield piece
+
+
+def _decompressor(method, zipfile):
+    """A decompressor of a zip method with ``decompress(data, max_length)``, ``eof`` and ``needs_input``."""
+    if method == zipfile.ZIP_DEFLATED:
+        return _Inflater()
+    if method == zipfile.ZIP_BZIP2 and zipfile.bz2 is not None:
+        return zipfile.bz2.BZ2Decompressor()
+    if method == zipfile.ZIP_LZMA and zipfile.lzma is not None:
+        return _ZipLzma(zipfile.lzma)
+    raise NotImplementedError("That compression method is not supported")
+
+
+class _Inflater:
+    """zlib's raw inflater with the interface of bz2's and lzma's decompressors."""
+
+    def __init__(self):
+        self._z = zlib.decompressobj(-zlib.MAX_WBITS)
+
+    @property
+    def eof(self):
+        return self._z.eof
+
+    @property
+    def needs_input(self):
+        return not self._z.unconsumed_tail
+
+    def decompress(self, data, max_length):
+        return self._z.decompress(self._z.unconsumed_tail + data, max_length)
+
+
+class _ZipLzma:
+    """A zip member's LZMA data (method 14): a version (2 bytes), the properties' size (2), the LZMA1 properties
+    (lc, lp and pb in one byte, then the dictionary size), then the raw LZMA1 stream."""
+
+    def __init__(self, lzma):
+        self._lzma_module, self._head, self._raw = lzma, b"", None
+
+    @property
+    def eof(self):
+        return self._raw is not None and self._raw.eof
+
+    @property
+    def needs_input(self):
+        return self._raw is None or self._raw.needs_input
+
+    def decompress(self, data, max_length):
+        if self._raw is None:
+            self._head += data
+            size = struct.unpack("<H", self._head[2:4])[0] if len(self._head) >= 4 else None
+            if size is None or len(self._head) < 4 + size:
+                return b""
+            props, data = self._head[4:4 + size], self._head[4 + size:]
+            if size != 5:
+                raise ValueError("LZMA properties of %d bytes" % size)
+            lc_lp_pb, dict_size = props[0], struct.unpack("<L", props[1:5])[0]
+            lzma = self._lzma_module
+            self._raw = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{
+                "id": lzma.FILTER_LZMA1, "dict_size": dict_size, "lc": lc_lp_pb % 9, "lp": lc_lp_pb // 9 % 5,
+                "pb": lc_lp_pb // 45}])
+        return self._raw.decompress(data, max_length)
+
+
+def _size(n):
+    """A byte count for a message: bytes, KB or MB."""
+    if n < 10 * 2 ** 10:
+        return "%d B" % n
+    return "%.1f KB" % (n / 2 ** 10) if n < 2 ** 20 else "%.1f MB" % (n / 2 ** 20)
 
 
 def zip_entry_count(path):

@@ -2,7 +2,10 @@
 
 An upload is refused from sizes the file system or the zip directory gives
 (``SubmittedFile.size``), so a zip bomb or a file of billions of rows costs
-nothing to refuse. The cap is ``max_submission_mb`` from config.yaml, or by
+nothing to refuse. A zip's directory may understate a member's size: the files
+that pass are read so that a member is refused as soon as it unpacks to more
+than the size counted here (``SubmittedFile.within``), and no more than that is
+ever held. The cap is ``max_submission_mb`` from config.yaml, or by
 default 20 times the size of the reference files (a prediction is about as
 large as the gold it answers), at least 16 MiB and at most 2 GiB.
 
@@ -47,13 +50,15 @@ def reference_bytes(cfg, slots):
 
 
 def check_size(files, cap):
-    """Refuse the submission when its chosen files hold more than ``cap`` bytes."""
+    """Refuse the submission when its chosen files hold more than ``cap`` bytes; else the same files, read so that
+    none gives more than the size counted here (``SubmittedFile.within``: a zip's directory may lie)."""
     chosen = [f for f in files.values() if f is not None]
     total = sum(f.size for f in chosen)
     if total > cap:
         largest = max(chosen, key=lambda f: f.size)
         raise SubmissionError(TOO_LARGE(total=_mb(total), name=clip(largest.name, 80), size=_mb(largest.size),
                                         cap=_mb(cap)))
+    return {slot: None if f is None else f.within(cap) for slot, f in files.items()}
 
 
 def _mb(n):

@@ -351,13 +351,23 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
                                                                  again=int(line[i])))
     unknown = np.flatnonzero((position < 0) & ~bad)
     if len(unknown):
-        stripped = {str(u).lstrip("0") for u in units}
-        zeros = any(ids.text(i).lstrip("0") in stripped for i in unknown.tolist())
-        hint = ZEROS_HINT(what=what) if zeros else ""
+        hint = ZEROS_HINT(what=what) if _zeros_dropped(ids[unknown], units) else ""
         flag(unknown, lambda i: UNKNOWN_ID.at(name, int(line[i]), column=column, what=what,
                                               id=repr(clip(ids.text(i))), n=len(unknown), hint=hint))
     position[bad] = -1
     return position
+
+
+def _zeros_dropped(asked, units):
+    """True when one of the ids ``asked`` (Cells), without its leading zeros, is a unit id without its leading
+    zeros: a tool dropped them. Compared as cells (no Python string per unit id).
+
+    >>> _zeros_dropped(Cells.from_strings(["28171", "x"]), ["028171", "5"]), _zeros_dropped(Cells.from_strings(["7"]), ["8"])
+    (True, False)
+    """
+    plain = unit_cells(units).without_leading("0")
+    distinct = plain[factorize(plain)[1]]
+    return bool((Index(distinct).get_indexer(asked.without_leading("0")) >= 0).any())
 
 
 def _first_rows(ids, position, empty, n_units):

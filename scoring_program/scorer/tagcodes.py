@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, _Words, joined, offset_value
+from .cells import Cells, joined, offset_value
+from .quoting import clip
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
 CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
@@ -72,24 +73,11 @@ def encode_cells(cells, vocabulary):
 
 def token_chunks(cells):
     """(rows slice, token starts, token lengths, tokens per row) for consecutive cells, about CHUNK_BYTES of the
-    buffer at a time; ``cells`` must be in buffer order (``ordered``)."""
-    scratch = np.zeros(CHUNK_BYTES + 2, dtype=bool)
+    buffer at a time (a longer cell in one piece, cut CHUNK_BYTES at a time); ``cells`` must be in buffer order
+    (``ordered``)."""
+    scratch = np.zeros(CHUNK_BYTES + 1, dtype=bool)
     for rows, lo, hi in _runs(cells):
-        if hi - lo + 2 > len(scratch):
-            scratch = np.zeros(hi - lo + 2, dtype=bool)
         yield (rows,) + _cut(cells, rows, lo, hi, scratch)
-
-
-def tokens_of(cells):
-    """(start, length) of every token of ``cells`` in the buffer of the returned Cells, the tokens of each cell,
-    and those Cells (``cells`` itself, or a compact copy when they were not in buffer order)."""
-    cells = ordered(cells)
-    starts, lengths, counts = [], [], np.zeros(len(cells), dtype=np.int64)
-    for rows, start, length, counts[rows] in token_chunks(cells):
-        starts.append(start)
-        lengths.append(length)
-    join = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)  # noqa: E731
-    return join(starts), join(lengths), counts, cells
 
 
 def ordered(cells):
@@ -121,17 +109,14 @@ def _cut(cells, rows, lo, hi, scratch):
 
     Tokens are the runs of bytes above U+0020. The byte before and the byte after each cell is made a
     separator, so no run crosses a cell's edge; the runs that lie between the cells (other columns of the
-    file) are then dropped.
+    file) are then dropped. The bytes are read CHUNK_BYTES at a time, so a cell of any length costs no
+    temporary longer than that (a run may go on from one piece to the next).
     """
-    m = hi - lo
     s, e = cells.start[rows] - lo, cells.end[rows] - lo
     full = e > s
-    token = scratch[:m + 2]  # token[j + 1] is byte lo + j; one False byte on each side
-    token[0] = token[m + 1] = False
-    np.greater(cells.buf[lo:hi], SEPARATOR_MAX, out=token[1:m + 1])
-    token[s[full]] = False
-    token[e[full] + 1] = False
-    bounds = np.flatnonzero(token[1:] != token[:-1])
+    edges = np.concatenate((s[full] - 1, e[full]))   # forced separators, offsets from lo
+    edges.sort()
+    bounds = _run_bounds(cells.buf, lo, hi, edges, scratch)
     starts, ends = bounds[0::2], bounds[1::2]
     first, last = np.searchsorted(starts, s), np.searchsorted(starts, e)
     counts = last - first
@@ -143,6 +128,81 @@ def _cut(cells, rows, lo, hi, scratch):
         keep[outside] = False
         starts, ends = starts[keep], ends[keep]
     return starts + lo, ends - starts, counts
+
+
+def _run_bounds(buf, lo, hi, edges, scratch):
+    """Offsets from ``lo`` where each run of bytes above U+0020 in buf[lo:hi] begins and ends, alternately; the
+    bytes at ``edges`` (sorted offsets) count as separators. Read len(scratch) - 1 bytes at a time."""
+    step = len(scratch) - 1
+    found = []
+    inside = False   # whether the byte before the piece belongs to a run
+    for a in range(0, hi - lo, step):
+        b = min(hi - lo, a + step)
+        flag = scratch[:b - a + 1]      # flag[j + 1]: byte lo + a + j is in a run; flag[0]: the byte before
+        flag[0] = inside
+        np.greater(buf[lo + a:lo + b], SEPARATOR_MAX, out=flag[1:])
+        cut = edges[np.searchsorted(edges, a):np.searchsorted(edges, b)]
+        flag[cut - a + 1] = False
+        changes = np.flatnonzero(flag[1:] != flag[:-1])
+        changes += a
+        found.append(changes)
+        inside = bool(flag[-1])
+    if inside:
+        found.append(np.array([hi - lo], dtype=np.int64))
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def token_span(cells, row, k):
+    """(start, end) in the buffer of token ``k`` (0-based) of cell ``row``, as ``split_tokens`` cuts it; the cell
+    is read CHUNK_BYTES at a time, so naming a token of a long cell costs no copy of the cell."""
+    lo, hi = int(cells.start[row]), int(cells.end[row])
+    scratch = np.zeros(min(CHUNK_BYTES, max(hi - lo, 1)) + 1, dtype=bool)
+    seen = 0
+    inside = False
+    step = len(scratch) - 1
+    for a in range(lo, hi, step):
+        b = min(hi, a + step)
+        flag = scratch[:b - a + 1]
+        flag[0] = inside
+        np.greater(cells.buf[a:b], SEPARATOR_MAX, out=flag[1:])
+        begins = np.flatnonzero(flag[1:] & ~flag[:-1])
+        if seen + len(begins) > k:
+            start = a + int(begins[k - seen])
+            return start, _run_end(cells.buf, start, hi)
+        seen += len(begins)
+        inside = bool(flag[-1])
+    raise IndexError("cell %d has %d tokens" % (row, seen))
+
+
+def _run_end(buf, start, hi):
+    """Where the run of bytes above U+0020 that begins at ``start`` ends (at most ``hi``)."""
+    for a in range(start, hi, CHUNK_BYTES):
+        gap = np.flatnonzero(buf[a:min(hi, a + CHUNK_BYTES)] <= SEPARATOR_MAX)
+        if len(gap):
+            return a + int(gap[0])
+    return hi
+
+
+def token_text(cells, row, k, limit=None):
+    """Token ``k`` of cell ``row`` as text; with ``limit``, cut as ``quoting.clip(text, limit)`` cuts it, from its
+    first bytes only (a character has at most 4 bytes)."""
+    start, end = token_span(cells, row, k)
+    if limit is None:
+        return bytes(cells.buf[start:end]).decode("utf-8", "surrogatepass")
+    stop = min(end, start + 4 * (limit + 1))
+    while stop < end and (cells.buf[stop] & 0xC0) == 0x80:  # not inside a character
+        stop -= 1
+    return clip(bytes(cells.buf[start:stop]).decode("utf-8", "surrogatepass"), limit)
+
+
+def token_holds(cells, row, k, text):
+    """True when token ``k`` of cell ``row`` holds ``text`` (a str), searched in its bytes a piece at a time."""
+    start, end = token_span(cells, row, k)
+    raw = text.encode("utf-8")
+    for a in range(start, end, CHUNK_BYTES):
+        if bytes(cells.buf[a:min(end, a + CHUNK_BYTES + len(raw) - 1)]).find(raw) >= 0:
+            return True
+    return False
 
 
 def _word_at(words_of, starts, lengths, w):

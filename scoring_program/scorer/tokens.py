@@ -11,15 +11,12 @@ or Series of str is taken too).
 >>> tokens.first_per_row(tokens.codes < 0), tokens.text(3)
 ({2: 3}, 'x')
 """
-import csv
-import io
 from dataclasses import dataclass
 
 import numpy as np
 
 from .cells import Cells, concatenate_freeing
-from .lazy import pandas as pd
-from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, split_tokens, token_chunks, tokens_of
+from .tagcodes import encode_cells, ordered, token_chunks, token_holds, token_text
 
 
 SHORT_ROWS = 16  # rows of at most this many tokens are checked for repeats by shifted comparisons
@@ -58,8 +55,16 @@ class Tokens:
         return dict(zip(rows.tolist(), hits[first].tolist()))
 
     def text(self, token):
-        """The token as the participant wrote it."""
-        return split_tokens(self.column.text(self.row[token]))[int(self.position[token])]
+        """The token as the participant wrote it (read from its own bytes: a long cell is not copied)."""
+        return token_text(self.column, int(self.row[token]), int(self.position[token]))
+
+    def quoted(self, token, limit=40):
+        """The token cut as ``quoting.clip(text, limit)`` cuts it, from its first bytes only."""
+        return token_text(self.column, int(self.row[token]), int(self.position[token]), limit)
+
+    def holds(self, token, text):
+        """True when the token holds ``text``."""
+        return token_holds(self.column, int(self.row[token]), int(self.position[token]), text)
 
 
 def as_cells(column):
@@ -108,16 +113,20 @@ def token_counts(column):
     >>> token_counts(["1 2", "", "  3\\t4  5 ", "6\\x0b7"]).tolist()
     [2, 0, 3, 2]
     """
-    return tokens_of(as_cells(column))[2]
+    cells = ordered(as_cells(column))
+    counts = np.zeros(len(cells), dtype=np.int64)
+    for rows, _, _, counts[rows] in token_chunks(cells):  # only the counts are kept
+        pass
+    return counts
 
 
 def numbers(column):
     """(values, count per row) of space-separated numbers; a token that is not a number is NaN.
 
-    Plain decimals (``-12.5``, ``0.25e-3``: at most 15 digits) are read from the
-    bytes with numpy, rounded exactly as pandas' C parser rounds them (one
-    division or multiplication of the exact digits by an exact power of ten);
-    any other token sends the column through pandas, as before.
+    Every token gets the value pandas' C parser (``read_csv``, its default converter) gives it: plain decimals
+    (``-12.5``, ``0.25e-3``: at most 15 digits) are read a column of digits at a time (``plain_decimals``),
+    any other token by the same steps as that parser (``any_decimals``), reading its bytes once, whatever its
+    length. Tokens the parser refuses are NaN, its spellings of infinity infinite.
 
     >>> v, c = numbers(["0.5 1e-3", "", "x inf"])
     >>> v.tolist(), c.tolist()
@@ -127,9 +136,7 @@ def numbers(column):
     parts, counts = [], np.zeros(len(cells), dtype=np.int64)
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
-        if values is None:
-            return _numbers_by_pandas(cells.tolist(), token_counts(cells))
-        parts.append(values)
+        parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
     return concatenate_freeing(parts, np.float64), counts  # each piece freed once copied: never twice the values
 
 
@@ -316,28 +323,140 @@ def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
     return value
 
 
-def _numbers_by_pandas(strings, counts):
-    """The tokens one per line through pandas' C number parser, or token by token when some is no number."""
-    if not counts.sum():
-        return np.zeros(0), counts
-    lines = "\n".join(strings).replace(" ", "\n").replace("\t", "\n").replace("\r", "\n")
-    values = None
-    if not any(c in lines for c in _OTHER_CONTROLS):  # else a line could hold two tokens
-        values = _parse_lines(lines)
-    if values is None or len(values) != counts.sum():
-        values = pd.to_numeric(pd.Series(split_tokens(" ".join(strings)), dtype=object),
-                               errors="coerce").to_numpy(dtype=float)
-    return values, counts
+# -- any token, by the steps of pandas' C parser ------------------------------------------------------------
+SIGNIFICANT = 17        # digits the parser accumulates (leading zeros count); later ones only move the exponent
+EXPONENT_DIGITS = 17    # digits of an exponent it reads; a token with more is no number
+SCAN_BYTES = 1 << 20    # bytes of the tokens' buffer searched for non-digits at once
+MARKS = 5               # non-digit bytes kept per token: a number has at most 4 (signs, dot, e)
+_POWERS = np.array([float("1e%d" % k) for k in range(309)])   # the parser's table: each power correctly rounded
+_INFINITIES = {b"inf": 1.0, b"+inf": 1.0, b"-inf": -1.0, b"infinity": 1.0, b"+infinity": 1.0, b"-infinity": -1.0}
 
 
-_OTHER_CONTROLS = [chr(c) for c in range(SEPARATOR_MAX + 1) if chr(c) not in "\t\n\r "]
+def any_decimals(buf, starts, lengths):
+    """The value of each token (``buf[starts[i]:starts[i] + lengths[i]]``, in buffer order, apart) as pandas 2.2's C
+    parser reads a float column (``precise_xstrtod``), NaN where it reads none, +-inf for its spellings of infinity.
+
+    The parser takes ``[+-]digits[.digits][(e|E)[+-]digits]``: the first 17 digits of the mantissa, leading zeros
+    included, are accumulated as ``number = number * 10 + digit`` in doubles (each step rounded), later integer
+    digits add one to the exponent, later fraction digits are skipped; at most 17 exponent digits are read, into
+    a 32-bit int (it wraps); the number is then multiplied or divided once by the power of ten of its exponent
+    (twice below 1e-308, zero below 1e-616), and an exponent above 308 or an infinite result is no number.
+    Here the same steps run on every token at once: each byte is read once (to find the few non-digit bytes)
+    and only the first digits of each part are gathered, so a token of any length costs its bytes.
+
+    >>> buf = np.frombuffer(b"0.1234567890123456789 00000000000000000000001 1e-700 1e400 -Inf 1.5e", np.uint8)
+    >>> any_decimals(buf, np.array([0, 22, 46, 53, 59, 64]), np.array([21, 23, 6, 5, 4, 4])).tolist()
+    [0.1234567890123456, 0.0, 0.0, nan, -inf, nan]
+    """
+    starts, lengths = np.asarray(starts, dtype=np.int64), np.asarray(lengths, dtype=np.int64)
+    values = np.full(len(starts), np.nan)
+    if not len(starts):
+        return values
+    count, marks = _non_digits(buf, starts, starts + lengths)
+    rows = np.flatnonzero(count < MARKS)
+    read, parsed = _parse(buf, starts[rows], lengths[rows], count[rows], marks[rows])
+    values[rows[read]] = parsed[read]
+    failed = np.flatnonzero(np.isnan(values) & (lengths <= 9) & (lengths >= 3))
+    if len(failed):
+        values[failed] = _infinities(buf, starts[failed], lengths[failed])
+    return values
 
 
-def _parse_lines(lines):
-    """One float per non-blank line through pandas' C parser, or None when some line is not a number."""
-    try:
-        return pd.read_csv(io.StringIO(lines), header=None, names=["v"], dtype=np.float64, sep="\t",
-                           quoting=csv.QUOTE_NONE, na_filter=False, skip_blank_lines=True,
-                           engine="c")["v"].to_numpy()
-    except ValueError:  # includes pandas' ParserError
-        return None
+def _non_digits(buf, starts, ends):
+    """(bytes of each token that are no ASCII digit, the offsets of the first MARKS of them, -1 past those).
+
+    The tokens' bytes are searched SCAN_BYTES at a time; the tokens lie in buffer order, apart.
+    """
+    count = np.zeros(len(starts), dtype=np.int64)
+    marks = np.full((len(starts), MARKS), -1, dtype=np.int64)
+    lo, hi = int(starts[0]), int(ends[-1])
+    for a in range(lo, hi, SCAN_BYTES):
+        piece = buf[a:min(hi, a + SCAN_BYTES)]
+        pos = np.flatnonzero((piece - np.uint8(48)) > 9)   # below '0' wraps around: above 9 too
+        pos += a
+        token = np.searchsorted(starts, pos, side="right") - 1
+        keep = token >= 0
+        keep[keep] = pos[keep] < ends[token[keep]]   # not a separator between tokens
+        pos, token = pos[keep], token[keep]
+        if not len(pos):
+            continue
+        heads = np.flatnonzero(np.concatenate(([True], token[1:] != token[:-1])))
+        sizes = np.diff(np.append(heads, len(token)))
+        rank = np.arange(len(token)) - np.repeat(heads, sizes) + count[token]
+        kept = rank < MARKS
+        marks[token[kept], rank[kept]] = pos[kept]
+        count[token[heads]] += sizes
+    return count, marks
+
+
+def _parse(buf, start, length, count, marks):
+    """(read, value) of tokens with fewer than MARKS non-digit bytes, at ``marks`` (-1 past ``count``)."""
+    n = len(start)
+    end = start + length
+    rows = np.arange(n)
+    last = len(buf) - 1
+    byte = lambda at: buf[np.clip(at, 0, last)]  # noqa: E731  (a byte anywhere; masked where it is none)
+    step = np.zeros(n, dtype=np.int64)           # non-digit bytes consumed so far
+    ahead = lambda: np.where(step < count, marks[rows, np.minimum(step, MARKS - 1)], end)  # noqa: E731
+    sign = (count > 0) & (marks[:, 0] == start) & ((byte(start) == 43) | (byte(start) == 45))
+    negative = sign & (byte(start) == 45)
+    step += sign
+    digits_from = start + sign
+    int_end = ahead()
+    n_int = int_end - digits_from
+    dot = (step < count) & (byte(int_end) == 46)
+    step += dot
+    frac_end = np.where(dot, ahead(), int_end)
+    n_frac = np.where(dot, frac_end - int_end - 1, 0)
+    taken_int = np.minimum(n_int, SIGNIFICANT)
+    taken_frac = np.minimum(n_frac, SIGNIFICANT - taken_int)
+    n_digits = taken_int + taken_frac
+    at = frac_end
+    exp = (step < count) & ((byte(at) | np.uint8(32)) == 101)   # e or E
+    step += exp
+    exp_sign = exp & (step < count) & (marks[rows, np.minimum(step, MARKS - 1)] == at + 1) & (
+        (byte(at + 1) == 43) | (byte(at + 1) == 45))
+    exp_negative = exp_sign & (byte(at + 1) == 45)
+    step += exp_sign
+    exp_from = at + 1 + exp_sign
+    n_exp = np.where(exp, ahead() - exp_from, 0)
+    at = np.where(exp, exp_from + n_exp, at)
+    read = (n_digits > 0) & (step == count) & (at == end) & ~(exp & ((n_exp == 0) | (n_exp > EXPONENT_DIGITS)))
+    number = np.zeros(n)
+    for j in range(SIGNIFICANT):   # the mantissa, a digit at a time as the parser adds them
+        live = j < n_digits
+        where = np.where(j < taken_int, digits_from + j, int_end + 1 + j - taken_int)
+        number = np.where(live, number * 10.0 + (byte(where).astype(np.int64) - 48), number)
+    written = np.zeros(n, dtype=np.int32)
+    with np.errstate(over="ignore"):
+        for j in range(EXPONENT_DIGITS):  # the exponent's digits into a C int, wrapping as it does
+            live = j < n_exp
+            digit = (byte(exp_from + j).astype(np.int32) - 48)
+            written = np.where(live, written * np.int32(10) + digit, written)
+        exponent = (np.maximum(n_int - SIGNIFICANT, 0) - taken_frac).astype(np.int32)
+        exponent = np.where(exp_negative, exponent - written, exponent + written)
+    number = np.where(negative, -number, number)
+    exponent = exponent.astype(np.int64)
+    read &= exponent <= 308
+    with np.errstate(over="ignore"):   # an infinite product is refused below, as the parser refuses it
+        value = np.where(exponent > 0, number * _POWERS[np.clip(exponent, 0, 308)],
+                         number / _POWERS[np.clip(-exponent, 0, 308)])
+    tiny = exponent < -308
+    value = np.where(tiny, number / _POWERS[np.clip(-308 - exponent, 0, 308)] / _POWERS[308], value)
+    value = np.where(exponent < -616, 0.0, value)
+    read &= np.isfinite(value)
+    return read, value
+
+
+def _infinities(buf, starts, lengths):
+    """+-inf for the spellings of infinity pandas' parser takes (any case; tokens of 3 to 9 bytes), else NaN."""
+    written = np.zeros((len(starts), 9), dtype=np.uint8)
+    for j in range(9):   # the token's bytes, zero past its end, upper-case letters made lower-case
+        live = j < lengths
+        written[live, j] = buf[starts[live] + j]
+    written += ((written >= 65) & (written <= 90)).view(np.uint8) * np.uint8(32)
+    out = np.full(len(starts), np.nan)
+    for spelling, sign in _INFINITIES.items():
+        pattern = np.frombuffer(spelling.ljust(9, b"\0"), dtype=np.uint8)
+        out[(lengths == len(spelling)) & (written == pattern).all(axis=1)] = sign * np.inf
+    return out

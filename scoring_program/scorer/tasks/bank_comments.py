@@ -24,7 +24,7 @@ from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
 from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
-from ..tagcodes import Encoded, encode_cells, split_tokens
+from ..tagcodes import Encoded, encode_cells, token_text
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
 from ._per_unit import Tally, TallyAt
 
@@ -247,8 +247,8 @@ class BankComments(TaskFamily):
         def bad_tag(row):  # one problem per row, naming its first unknown tag
             k, n = first_bad[row]
             pos = int(k - (ends[row] - enc.counts[row]))
-            token = split_tokens(tags.text(row))[pos]
-            return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(clip(token)), count=n,
+            token = token_text(tags, row, pos, limit=40)   # its first bytes only, cut as clip cuts
+            return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(token), count=n,
                               tags=", ".join(contract.tagset.tags))
 
         problems.add_rows(rows, line, bad_tag)

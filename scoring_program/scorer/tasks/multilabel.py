@@ -29,7 +29,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
 from ..metrics import multilabel as ml
 from ..metrics import ranking
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf, safe_div
 from ..problems import Message
 from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, reference_table,
                       reference_units)
@@ -376,12 +376,12 @@ class Multilabel(TaskFamily):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
         def unknown(j):
-            text = tokens.text(j)
+            quoted = tokens.quoted(j)   # the token's first bytes: a long one is not copied
             for sep in (",", ";", "|", "\uff0c"):
-                if sep in text:
-                    return LABEL_SEPARATOR.at(**at(j), token=repr(clip(text)), sep=repr(sep))
+                if tokens.holds(j, sep):
+                    return LABEL_SEPARATOR.at(**at(j), token=repr(quoted), sep=repr(sep))
             shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
-            return UNKNOWN_LABEL.at(**at(j), pos=int(tokens.position[j]) + 1, token=repr(clip(text)), n=len(labels),
+            return UNKNOWN_LABEL.at(**at(j), pos=int(tokens.position[j]) + 1, token=repr(quoted), n=len(labels),
                                     shown=shown)
 
         first_unknown = tokens.first_per_row(tokens.codes < 0)
@@ -585,7 +585,7 @@ def _checked_scores(read, column, tokens, line, ids, name, problems):
     score_tokens = uncoded(column)
     first_bad = score_tokens.first_per_row(~np.isfinite(values))
     problems.add_rows(list(first_bad), line, lambda i: BAD_SCORE.at(
-        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(clip(score_tokens.text(first_bad[i])))))
+        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(score_tokens.quoted(first_bad[i]))))
     return values
 
 

@@ -365,22 +365,45 @@ def _sentence_ids(cfg):
 def _opinions(cells, labels):
     """Class code per cell (-1 if not a label); case and surrounding spaces do not matter.
 
-    Cells spelled exactly as a label are coded at once; the few other distinct spellings are mapped once each.
+    Cells spelled exactly as a label are coded at once; the others as ``labels.get(text.strip().lower(), -1)``,
+    without a Python string per cell (``_loose_opinions``).
 
     >>> from scorer.cells import Cells
-    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu"]), LABEL_SETS["en"]).tolist()
-    [0, 2, -1, 1]
+    >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu", "\u3000Pos ", "正面"]), LABEL_SETS["either"]).tolist()
+    [0, 2, -1, 1, 0, 0]
     """
     spellings = list(labels)
-    codes = Index(Cells.from_strings(spellings)).get_indexer(cells)
-    codes = np.where(codes >= 0, np.array([labels[s] for s in spellings], dtype=np.int8)[np.maximum(codes, 0)],
-                     np.int8(-1))
+    index = Index(Cells.from_strings(spellings))
+    code_of = np.array([labels[s] for s in spellings] + [-1], dtype=np.int8)   # -1 reads the last
+    codes = code_of[index.get_indexer(cells)]
     other = np.flatnonzero(codes < 0)
     if len(other):
-        spelling, first = factorize(cells[other])
-        mapped = np.array([labels.get(cells.text(other[k]).strip().lower(), -1) for k in first], dtype=np.int64)
-        codes[other] = mapped[spelling]
+        codes[other] = _loose_opinions(cells[other], labels, index, code_of)
     return codes
+
+
+def _loose_opinions(cells, labels, index, code_of):
+    """``labels.get(text.strip().lower(), -1)`` for each cell: stripped as cells; an ASCII one lowered byte by byte
+    and looked up; the distinct short other ones by Python. A text whose lower case is a label has no more
+    characters than the label (lowering never joins characters), so a longer cell is none, whatever its case."""
+    out = np.full(len(cells), -1, dtype=np.int8)
+    stripped = cells.strip()
+    short = np.flatnonzero(stripped.lengths() <= 4 * max(len(label) for label in labels))   # 4 bytes a character
+    if not len(short):
+        return out
+    compact = stripped[short].compact()
+    high = np.zeros(len(compact.buf) + 1, dtype=np.int64)   # bytes above 0x7F before each offset
+    np.cumsum(compact.buf >= 0x80, out=high[1:])
+    plain = high[compact.end] == high[compact.start]
+    lowered = compact.buf + ((compact.buf >= 65) & (compact.buf <= 90)).astype(np.uint8) * np.uint8(32)
+    rows = np.flatnonzero(plain)
+    out[short[rows]] = code_of[index.get_indexer(Cells(lowered, compact.start[rows], compact.end[rows]))]
+    rows = np.flatnonzero(~plain)
+    if len(rows):
+        spelling, first = factorize(compact[rows])
+        mapped = np.array([labels.get(compact.text(rows[k]).lower(), -1) for k in first.tolist()], dtype=np.int8)
+        out[short[rows]] = mapped[spelling]
+    return out
 
 
 def _repeats(id_code, id_text, view_code, views, opinion, line, name, rule, problems):
