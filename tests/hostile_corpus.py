@@ -441,6 +441,10 @@ def classification_cases(name, header, body):
         Case(family, "probability-nan", 1, ("is not a finite number",), proba(classes, "nan")),
         Case(family, "probability-inf", 1, ("is not a finite number",), proba(classes, "-inf")),
         Case(family, "probability-empty", 1, ("is not a finite number",), proba(classes, "")),
+        # 2 MB of digits is above 1e308: no finite number, quoted cut short; a 1 MB label the same
+        Case(family, "probability-of-2mb-digits", 1, ("'1000000000", "...' is not a finite number"),
+             proba(classes, "1" + "0" * (2 << 20))),
+        one(0, "x" * (1 << 20), "label-of-1mb", ("'xxxxxxxx", "...' is not a class of this task")),
         Case(family, "labels-where-probabilities-are-scored", 1, ("cannot be scored", "id," + ",".join(classes)),
              sample(family), config=probabilities),
     ]
