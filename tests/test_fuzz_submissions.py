@@ -39,6 +39,8 @@ DEMOS = {
     "multilabel": (ROOT / "examples" / "multilabel",
                    ROOT / "examples" / "multilabel" / "starting_kit" / "sample_submission.csv"),
     "emotion_cause": (ROOT / "examples" / "emotion_cause", ROOT / "examples" / "emotion_cause" / "starting_kit" / "submission"),
+    "classification": (ROOT / "examples" / "classification",
+                       ROOT / "examples" / "classification" / "starting_kit" / "sample_submission.csv"),
 }
 FAMILIES = sorted(DEMOS)
 CSV_FAMILIES = [f for f in FAMILIES if f != "emotion_cause"]
