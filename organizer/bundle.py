@@ -10,8 +10,10 @@ v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
     reference_data_A.zip      board A's phase: config.yaml, the public test inputs in public/, the gold of
                               board A's units only (organizer/phase_data.py)
     reference_data_B.zip      board B's phase: while sealed, config.yaml and public/ only (no answers)
-    starting_kit.zip          starting_kit/ plus validate.py, score_local.py, requirements.txt (the runtime
-                              pins), kit_config.yaml and a copy of the engine, so its tools run offline
+    starting_kit.zip          one folder starting_kit/: the competition's starting_kit/ plus validate.py,
+                              score_local.py (when the kit has dev data), requirements.txt (the runtime pins),
+                              kit_config.yaml (the task, the title and the column labels) and a copy of the
+                              engine, so its tools run offline
 
 v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
 (one task per phase) and the pages under ``pages/``.
@@ -28,7 +30,7 @@ from pathlib import Path
 import yaml
 from . import PROGRAM, ROOT
 from .inputs import OrganizerError, entries as regular_entries
-from .layout import board_configs
+from .layout import board_configs, with_labels
 from .phase_data import phase_entries
 from scorer.config import task_only
 
@@ -39,6 +41,8 @@ SKIP_NAMES = {".DS_Store", "Thumbs.db"}
 REFERENCE_ZIP = re.compile(r"^reference_data_([A-Za-z0-9]+)\.zip$")
 PAGE_KEYS = ("overview", "evaluation", "terms", "data")
 KIT_TOOLS = ("validate.py", "score_local.py")
+KIT_DEV_TOOL = "score_local.py"   # shipped only with dev data (dev/config.yaml): without it, it has nothing to score
+KIT_FOLDER = "starting_kit"       # the one folder starting_kit.zip unpacks into
 KIT_ENGINE = "scoring_program"
 KIT_CONFIG = "kit_config.yaml"
 KIT_REQUIREMENTS = "requirements.txt"
@@ -112,44 +116,67 @@ def reference_zip(competition, board, reveal=False):
 
 
 def kit_config(competition):
-    """The task part of the first board config (no board split): what the kit's tools need."""
+    """The task part of the first board config (no board split), with the competition's title and column labels
+    (as each phase's config.yaml gets them): what the kit's tools need, and what score_local.py's page shows."""
     configs = board_configs(Path(competition) / "reference_data")
     if not configs:
         return None
-    raw = task_only(load_yaml(configs[sorted(configs)[0]]))
+    first = configs[sorted(configs)[0]]
+    raw = task_only(yaml.safe_load(with_labels(first.read_bytes(), Path(competition) / "competition.yaml")
+                                   .decode("utf-8-sig")))
     return yaml.safe_dump(raw, allow_unicode=True, sort_keys=True).encode("utf-8")
 
 
-def kit_requirements():
+def kit_requirements(tools=KIT_TOOLS):
     """The kit's requirements.txt: the runtime pins of the project's requirements.txt, without its comments
-    (they speak of the project's own files, which a participant does not have).
+    (they speak of the project's own files, which a participant does not have); its header names the kit's tools.
 
     >>> [l for l in kit_requirements().decode().splitlines() if l.startswith("pandas")]
     ['pandas==2.2.3']
+    >>> kit_requirements(("validate.py",)).decode().splitlines()[0]
+    '# What validate.py and the scoring program in scoring_program/ need (Python 3.9 to 3.12),'
     """
     pins = [line.strip() for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
-    header = ("# What validate.py, score_local.py and the scoring program in scoring_program/ need (Python 3.9 to "
-              "3.12),\n# the versions the platform scores with:  python3 -m pip install -r requirements.txt\n")
+    header = ("# What %s and the scoring program in scoring_program/ need (Python 3.9 to 3.12),\n# the versions the "
+              "platform scores with:  python3 -m pip install -r requirements.txt\n" % ", ".join(tools))
     return (header + "\n".join(pins) + "\n").encode("utf-8")
 
 
+def kit_tools(entries):
+    """The tools a kit ships: validate.py always, score_local.py only when the kit has dev data to score."""
+    has_dev = "dev/config.yaml" in entries
+    return tuple(tool for tool in KIT_TOOLS if tool != KIT_DEV_TOOL or has_dev)
+
+
 def starting_kit_entries(competition):
-    """starting_kit/ + the participant tools, their requirements and the engine: the kit works without the project."""
+    """starting_kit/ + the participant tools, their requirements and the engine: the kit works without the project.
+
+    Paths are relative to the kit's folder; ``starting_kit_zip`` puts them in one folder ``starting_kit/``. A kit
+    without dev data gets no score_local.py (a copy of the organizer's own is left out too).
+    """
     kit = Path(competition) / "starting_kit"
     entries = folder_entries(kit) if kit.is_dir() else {}
+    tools = kit_tools(entries)
     for tool in KIT_TOOLS:
-        if tool not in entries:
+        if tool not in tools:
+            entries.pop(tool, None)
+        elif tool not in entries:
             source = ROOT / "starting_kit" / tool
             if source.is_file():
                 entries[tool] = source.read_bytes()
     if KIT_REQUIREMENTS not in entries:
-        entries[KIT_REQUIREMENTS] = kit_requirements()
+        entries[KIT_REQUIREMENTS] = kit_requirements(tools)
     entries.update(folder_entries(program_dir(competition), KIT_ENGINE + "/"))
     config = kit_config(competition)
     if config is not None and KIT_CONFIG not in entries:
         entries[KIT_CONFIG] = config
     return entries
+
+
+def starting_kit_zip(competition):
+    """starting_kit.zip: the kit in one folder, so that unzipping it makes ``starting_kit/`` and nothing else."""
+    return zip_bytes({KIT_FOLDER + "/" + name: data for name, data in starting_kit_entries(competition).items()})
 
 
 def phase_files(spec):
@@ -164,7 +191,7 @@ def nested_zip(competition, key, name):
     if key == "scoring_program":
         return program_zip(competition)
     if key == "starting_kit":
-        return zip_bytes(starting_kit_entries(competition))
+        return starting_kit_zip(competition)
     match = REFERENCE_ZIP.match(name)
     if key == "reference_data" and match:
         return reference_zip(competition, match.group(1))
@@ -188,7 +215,7 @@ def nested_zips(competition, comp):
             if name not in out:
                 out[name] = nested_zip(competition, key, name)
     if (Path(competition) / "starting_kit").is_dir() and "starting_kit.zip" not in out:
-        out["starting_kit.zip"] = zip_bytes(starting_kit_entries(competition))
+        out["starting_kit.zip"] = starting_kit_zip(competition)
     return out
 
 

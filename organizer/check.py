@@ -556,28 +556,46 @@ _REPO_WORDS = re.compile(r"\b(?:repository|project) root\b|-m organizer\b", re.I
 
 
 def _kit_entries(files, name):
-    """{path inside the kit: bytes} of a kit given as a nested zip or as a folder of the bundle, or None."""
+    """({path inside the kit: bytes}, the paths at the zip's top) of a kit given as a nested zip or as a folder of
+    the bundle, or None. A kit zip's one top folder (``starting_kit/``) is not part of the paths."""
     if name.endswith(".zip"):
         if name not in files:
             return None
         try:
             with zipfile.ZipFile(io.BytesIO(files[name])) as archive:
-                return {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+                found = {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
         except zipfile.BadZipFile:
             return None
+        return _strip_top_folder(found)
     prefix = name.rstrip("/") + "/"
     found = {n[len(prefix):]: data for n, data in files.items() if n.startswith(prefix)}
-    return found or None
+    return (found, []) if found else None
+
+
+def _strip_top_folder(found):
+    """(the entries without their one common top folder, the names of the files at the top: none when there is
+    such a folder)."""
+    tops = {n.split("/", 1)[0] for n in found}
+    if len(tops) == 1 and all("/" in n for n in found):
+        cut = len(tops.pop()) + 1
+        return {n[cut:]: data for n, data in found.items()}, []
+    return found, sorted(n for n in found if "/" not in n)
 
 
 def _check_starting_kit(files, names, loaded, report):
-    """What a participant who has only the kit needs: a sample that scores, the right ids, no repository paths."""
+    """What a participant who has only the kit needs: one folder, a sample that scores, the right ids, no repository
+    paths, no tool it does not have."""
     for name in [n for n in names if isinstance(n, str)]:
-        entries = _kit_entries(files, name)
-        if entries is not None:
+        got = _kit_entries(files, name)
+        if got is not None:
+            entries, loose = got
             break
     else:
         return
+    if loose:
+        report.flag("kit-no-folder", name, n=len(loose),
+                    first=", ".join(loose[:3]) + (", ..." if len(loose) > 3 else ""))
+    has_dev = "dev/config.yaml" in entries
     for path, data in sorted(entries.items()):
         if path.startswith(KIT_ENGINE) or not path.lower().endswith(KIT_TEXT):
             continue
@@ -586,6 +604,9 @@ def _check_starting_kit(files, names, loaded, report):
         if found:
             report.flag("kit-repository-path", "%s/%s line %d" % (name, path, text.count("\n", 0, found.start()) + 1),
                         found=found.group(0))
+        tool = text.find("score_local.py")
+        if not has_dev and tool >= 0 and path.lower().startswith("readme"):
+            report.flag("kit-dev-tool", "%s/%s line %d" % (name, path, text.count("\n", 0, tool) + 1))
     with tempfile.TemporaryDirectory() as tmp:
         kit = Path(tmp) / "kit"
         for path, data in entries.items():

@@ -297,6 +297,13 @@ _RULES = (
          "examples/, reference_data/, ..., \"repository root\")", "what a participant who has only the kit can do",
          "names {found!r}, a path of the organizers' repository that participants do not have; describe only what "
          "the kit holds"),
+    Rule("kit-no-folder", WARNING, OURS, "the kit zip unpacks into one folder", "what a participant who has only "
+         "the kit can do", "has {n} file(s) at the top of the zip ({first}): unzipping it spills them into the "
+         "participant's current folder; put the kit in one folder (python3 -m organizer bundle makes starting_kit/)"),
+    Rule("kit-dev-tool", WARNING, OURS, "the kit's README speaks of score_local.py only when the kit has dev data "
+         "(`dev/config.yaml`)", "what a participant who has only the kit can do", "names score_local.py, but the "
+         "kit has no dev data (dev/config.yaml) for it to score and the bundle does not ship it; describe only the "
+         "tools the kit has"),
     Rule("kit-no-sample", WARNING, OURS, "the kit has a sample submission (`sample_submission.*` or `submission/`)",
          "what a participant who has only the kit can do", "has no sample submission (sample_submission.* or a "
          "submission/ folder): participants see no example of the format"),

@@ -22,6 +22,7 @@ skips it). Options of the family (``--option k=5``, values in YAML) go into both
 board configs; the pages describe the options given.
 """
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import shutil
@@ -139,6 +140,14 @@ def family_options(family, fixed, given):
 
 
 # -- the folder ---------------------------------------------------------------------------------------------
+def without_answers(items, family, files):
+    """``items`` as the pages' example sees them: without the reference files that hold the units' answers (the
+    family's unit files). An example that read them, even to avoid the true answer, would tell participants
+    something of it."""
+    answers = {files[slot] for slot in family.unit_files if slot in files}
+    return dataclasses.replace(items, reference={k: v for k, v in items.reference.items() if k not in answers})
+
+
 def build(out, args, start, test, dev, options):
     family = families()[args.family]
     reference, kit = out / "reference_data", out / "starting_kit"
@@ -163,9 +172,12 @@ def build(out, args, start, test, dev, options):
     values = dict(text)
     values.update(start.values(options, text, test))
     values.update(title=args.title, ratio_a="%g%%" % round(100 * args.ratio_a, 2),
-                  ratio_b="%g%%" % round(100 * (1 - args.ratio_a), 2), sample=start.sample.rstrip("/"),
-                  example=start.example(sample), dev_sample=start.dev_sample.rstrip("/"),
+                  ratio_b="%g%%" % round(100 * (1 - args.ratio_a), 2), sample=start.sample,
+                  dev_sample=start.dev_sample,
                   dev_gold=code_list(sorted(dev.reference), args.language) if dev is not None else "")
+    # made-up answers on public ids; a $ of the data is no field of the templates
+    shown = start.example(without_answers(test, family, files), sample, options, text, args)
+    values.update({k: v.replace("$", "$$") for k, v in shown.items()})
     for page in PAGES:
         write_files(out / "pages", {"%s.html" % page: page_html(page, values).encode("utf-8")})
     write_files(kit, {"README.md": kit_readme(values, dev is not None, start).encode("utf-8")})
@@ -244,16 +256,16 @@ def _escape(text):
 def kit_readme(values, has_dev, start):
     """The kit's README.md: written for someone who has only the kit."""
     f = lambda key: fill(values[key], values)  # noqa: E731
+    dev = "_dev" if has_dev else ""   # score_local.py is in the kit, and spoken of, only with a dev set
     files = [f("inputs"), "- " + f("kit_file_sample")]
     if has_dev:
         files.append("- " + f("kit_file_dev"))
-    files.append("- " + f("kit_file_tools"))
-    sample = values["sample"] + ("/" if start.sample.endswith("/") else "")
-    parts = ["# " + f("kit_title"), f("task"), f("kit_intro"),
+    files.append("- " + f("kit_file_tools" + dev))
+    parts = ["# " + f("kit_title"), f("task"), f("kit_intro" + dev),
              "## " + f("kit_files"), "\n".join(files),
              "## " + f("kit_setup"), f("kit_setup_text"), "    python3 -m pip install -r requirements.txt",
              "## " + f("kit_submit"), f("format"),
-             "## " + f("kit_check"), "    python3 validate.py %s" % sample, f("kit_check_text")]
+             "## " + f("kit_check"), "    python3 validate.py %s" % values["sample"], f("kit_check_text")]
     if has_dev:
         parts += ["## " + f("kit_dev"), "    python3 score_local.py dev/%s" % values["dev_sample"], f("kit_dev_text")]
     parts += ["## " + f("kit_scoring"), f("metric"), f("boards")]

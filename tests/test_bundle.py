@@ -60,7 +60,15 @@ def test_v1_layout_nested_zips_at_their_roots(competition):
         assert set(ref) == expected, name
         assert ref["public/" + family.public_inputs] == (competition / "starting_kit" / family.public_inputs).read_bytes()
     kit = members(root["starting_kit.zip"])
-    assert {"validate.py", "score_local.py", "kit_config.yaml", "scoring_program/score.py"} <= set(kit)
+    assert {name.split("/", 1)[0] for name in kit} == {"starting_kit"}   # it unzips into one folder
+    kit = {name[len("starting_kit/"):]: data for name, data in kit.items()}
+    assert {"validate.py", "kit_config.yaml", "scoring_program/score.py", "requirements.txt"} <= set(kit)
+    has_dev = (competition / "starting_kit" / "dev" / "config.yaml").is_file()
+    # score_local.py scores the dev set: a kit without one does not get it, nor does its requirements.txt name it
+    assert ("score_local.py" in kit) == has_dev == (b"score_local.py" in kit["requirements.txt"]), competition
+    # the title and column labels, as every phase's config.yaml gets them
+    assert yaml.safe_load(kit["kit_config.yaml"])["title"] == comp["title"]
+    assert yaml.safe_load(kit["kit_config.yaml"])["columns"] == config["columns"]
 
 
 @pytest.mark.parametrize("competition", COMPETITIONS, ids=comp_id)
@@ -182,7 +190,7 @@ def broken_copy(tmp_path):
     for name in ("competition.yaml", "logo.png"):
         shutil.copy(ROOT / name, copy / name)
     for name in ("pages", "reference_data", "starting_kit"):
-        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("dev"))
+        shutil.copytree(ROOT / name, copy / name)
     return copy
 
 
@@ -323,14 +331,8 @@ def test_v2_column_titles_longer_than_36_are_refused(tmp_path):
     assert any("Codabench allows at most 36" in e and ".title" in e for e in errors), errors
 
 
-def kit_copy(tmp_path):
-    copy = broken_copy(tmp_path)
-    shutil.copytree(ROOT / "starting_kit" / "dev", copy / "starting_kit" / "dev")
-    return copy
-
-
 def test_the_starting_kit_is_checked_as_a_participant_would_use_it(tmp_path):
-    copy = kit_copy(tmp_path)
+    copy = broken_copy(tmp_path)
     assert not check_bundle.has_errors(check_bundle.check_path(copy))
     kit = copy / "starting_kit"
     # a sample submission that does not score, a dev set that does not load, and a README naming a repository path

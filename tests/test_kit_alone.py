@@ -20,9 +20,9 @@ def run(argv, cwd=None, timeout=900):
 def bare(tmp_path_factory):
     """(kit folder, the python of a fresh venv without the system's site-packages)."""
     base = tmp_path_factory.mktemp("alone")
-    kit = base / "starting_kit"
     with zipfile.ZipFile(io.BytesIO(members(built(ROOT))["starting_kit.zip"])) as archive:
-        archive.extractall(kit)
+        archive.extractall(base)
+    kit = base / "starting_kit"
     in_english(kit)
     made = run([sys.executable, "-m", "venv", base / "venv"])
     if made.returncode != 0:

@@ -519,19 +519,37 @@ def _(b):
 
 
 # -- the starting kit ---------------------------------------------------------------------------------------
-def _kit(b, changes):
-    inner = b.nested("starting_kit.zip")
+KIT = "starting_kit/"   # the kit zip's one folder
+
+
+def _kit(b, changes, top=KIT):
+    """The kit zip with ``changes`` ({path inside the kit: bytes, or None to remove}), its files in folder ``top``."""
+    inner = {name[len(KIT):]: data for name, data in b.nested("starting_kit.zip").items()}
     for name, data in changes.items():
         if data is None:
             inner.pop(name)
         else:
             inner[name] = data
-    b.put("starting_kit.zip", inner)
+    b.put("starting_kit.zip", {top + name: data for name, data in inner.items()})
+
+
+def _kit_file(b, name):
+    return b.nested("starting_kit.zip")[KIT + name]
 
 
 @case("kit-repository-path")
 def _(b):
-    _kit(b, {"README.md": b.nested("starting_kit.zip")["README.md"] + b"\nSee tools/demo.sh\n"})
+    _kit(b, {"README.md": _kit_file(b, "README.md") + b"\nSee tools/demo.sh\n"})
+
+
+@case("kit-no-folder")
+def _(b):
+    _kit(b, {}, top="")
+
+
+@case("kit-dev-tool")
+def _(b):
+    _kit(b, {name: None for name in ("dev/config.yaml", "dev/gold.csv", "dev/sample_prediction.csv")})
 
 
 @case("kit-no-sample")
@@ -561,13 +579,13 @@ def _(b):
 
 @case("kit-ids")
 def _(b):
-    public = b.nested("starting_kit.zip")["test_public.csv"]
+    public = _kit_file(b, "test_public.csv")
     _kit(b, {"test_public.csv": public.rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"})
 
 
 @case("kit-dev")
 def _(b):
-    dev = b.nested("starting_kit.zip")["dev/config.yaml"]
+    dev = _kit_file(b, "dev/config.yaml")
     _kit(b, {"dev/config.yaml": dev.replace(b"primary_key: score", b"primary_key: nothing")})
 
 

@@ -71,7 +71,7 @@ def test_the_docs_give_a_command_for_each_family():
                                     "classification"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
-    from organizer.bundle import starting_kit_entries
+    from organizer.bundle import starting_kit_zip
     from organizer.phase_data import assemble_input
 
     argv = commands()[family]
@@ -85,9 +85,10 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
     assert not check.has_errors(problems), [str(p) for p in problems]
     assert not problems, [str(p) for p in problems]  # not even a warning
 
-    kit = tmp_path / "kit"
-    with zipfile.ZipFile(io.BytesIO(_zip(starting_kit_entries(out)))) as archive:
-        archive.extractall(kit)
+    with zipfile.ZipFile(io.BytesIO(starting_kit_zip(out))) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    assert [p.name for p in (tmp_path / "unzipped").iterdir()] == ["starting_kit"]
+    kit = tmp_path / "unzipped" / "starting_kit"
     sample = next(p for p in (kit / "sample_submission.csv", kit / "submission") if p.exists())
     for board in ("A", "B"):
         inp = assemble_input(out / "reference_data", board, sample, tmp_path / board / "input")
@@ -116,14 +117,6 @@ def kit_tool(kit, script, *args):
     # -E -s: no PYTHONPATH, no user site; cwd = the kit: only the engine inside the kit can be imported
     return subprocess.run([sys.executable, "-E", "-s", str(kit / script)] + [str(a) for a in args], cwd=str(kit),
                           capture_output=True, text=True, timeout=600)
-
-
-def _zip(entries):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return buf.getvalue()
 
 
 # -- what participants get --------------------------------------------------------------------------------

@@ -17,10 +17,11 @@ SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory):
     """The starting kit exactly as participants download it, unpacked far from the project."""
-    folder = tmp_path_factory.mktemp("kit") / "starting_kit"
+    folder = tmp_path_factory.mktemp("kit")
     with zipfile.ZipFile(io.BytesIO(members(built(ROOT))["starting_kit.zip"])) as archive:
         archive.extractall(folder)
-    return in_english(folder)
+    assert [p.name for p in folder.iterdir()] == ["starting_kit"]   # one folder, nothing spilled beside it
+    return in_english(folder / "starting_kit")
 
 
 def tool(kit, script, *args):
@@ -117,6 +118,22 @@ def test_score_local_on_the_dev_set_equals_the_oracles(kit, tmp_path):
         key, value = line.split(":")
         if key in expected:
             assert float(value) == pytest.approx(expected[key], abs=1e-9), key
+
+
+def test_score_local_shows_the_competition_title_and_column_labels(kit, tmp_path):
+    """The dev page says whose competition it is and names each score as the leaderboard does, in its language."""
+    import html
+
+    import yaml
+
+    comp = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
+    proc = tool(kit, "score_local.py", "dev/sample_prediction.csv", "--out", tmp_path / "scores")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page = html.unescape((tmp_path / "scores" / "detailed_results.html").read_text(encoding="utf-8"))
+    heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    assert heading.startswith(comp["title"]), heading
+    labels = [c["label"] for c in comp["leaderboard"]["columns"].values()]
+    assert labels and all(label in page for label in labels), [l for l in labels if l not in page]
 
 
 def test_score_local_says_what_it_scored(kit, tmp_path):

@@ -60,10 +60,15 @@ class Start:
         ``items``."""
         return {}
 
-    def example(self, sample) -> str:
-        """The first lines of the sample submission, shown in the format section."""
+    def example(self, items, sample, options, texts, args) -> Dict[str, str]:
+        """The format section's example: ``example`` (the lines shown) and ``example_note`` (a sentence on them,
+        every field filled), for the test ``items``.
+
+        Its answers are made up from the format (the declared labels, tags, views; words of the public text), never
+        read from the gold: an id of the public inputs is shown with an invented answer. This default, for a family
+        that makes none, shows the first lines of the sample submission."""
         name = sorted(sample)[0]
-        return "\n".join(sample[name].decode("utf-8").split("\n")[:3])
+        return {"example": "\n".join(sample[name].decode("utf-8").split("\n")[:3]), "example_note": ""}
 
 
 # -- tables -----------------------------------------------------------------------------------------
@@ -117,4 +122,42 @@ def lines_file(path, what):
 
 def code_list(values, lang="en"):
     """Values as Markdown code in a list: `a`, `b` (`a`、`b` in Chinese)."""
-    return ("、" if lang == "zh" else ", ").join("`%s`" % v for v in values)
+    return ("、" if lang == "zh" else ", ").join(code(v) for v in values)
+
+
+def code(value):
+    """``value`` as Markdown code: `value`."""
+    return "`%s`" % plain(value)
+
+
+def plain(value):
+    """``value`` as text that may stand between backquotes (a backquote inside becomes ')."""
+    return str(value).replace("`", "'")
+
+
+def csv_line(cells, sep=","):
+    """One CSV line of ``cells``, a cell quoted when it holds the separator, a quote or a line break.
+
+    >>> print(csv_line(["a", "b,c", 'a"b']))
+    a,"b,c","a""b"
+    """
+    return sep.join('"%s"' % c.replace('"', '""') if any(x in c for x in (sep, '"', "\n", "\r")) else c
+                    for c in map(str, cells))
+
+
+def joined_list(values, texts):
+    """Phrases joined in the texts' language: ``a, b and c`` or ``a、b 和 c``.
+
+    >>> joined_list(["a", "b", "c"], {"lang": "en"}), joined_list(["a"], {"lang": "zh"})
+    ('a, b and c', 'a')
+    """
+    values = list(values)
+    sep, last = ("、", " 和 ") if texts["lang"] == "zh" else (", ", " and ")
+    if len(values) < 2:
+        return "".join(values)
+    return sep.join(values[:-1]) + last + values[-1]
+
+
+def warnings_list(keys, texts):
+    """The kit's warnings ``kit_warnings``: the family's ``warn_<key>`` texts joined by its ``warn_join``."""
+    return texts["warn_join"].join(texts["warn_" + key] for key in keys)

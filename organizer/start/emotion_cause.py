@@ -6,13 +6,17 @@ scored on subtask 1.
 The kit's Subtask_1_test.json holds the conversations with only their public
 keys: the pairs are removed, and so is each utterance's ``emotion`` (half of
 every answer). Baseline: every utterance whose text holds "!" feels joy,
-caused by itself (subtask 1: its whole text; subtask 2: its number).
+caused by itself (subtask 1: its whole text; subtask 2: its number). The pages'
+example makes up one pair: the second utterance of a conversation feels joy,
+caused by a few tokens of the first, and the note shows how those tokens are
+counted.
 """
 import json
 from pathlib import Path
 
 from ..inputs import OrganizerError, read_bytes
-from .base import Items, Start
+from .base import Items, Start, code_list, plain, warnings_list
+from .render import fill
 from scorer.errors import ReferenceDataError, ScoringError
 from scorer.tasks._ecac_io import read_json
 
@@ -69,17 +73,46 @@ class EmotionCauseStart(Start):
             out[self.sample + "Subtask_2_pred.json"] = _dump(two)
         return out
 
-    def example(self, sample):
-        data = json.loads(sample[self.sample + "Subtask_1_pred.json"].decode("utf-8"))
-        shown = next((c for c in data if c[PAIRS]), data[0])
-        return "[%s,\n ...]" % json.dumps({"conversation_ID": shown["conversation_ID"], PAIRS: shown[PAIRS][:2]},
-                                          ensure_ascii=False)
+    def example(self, items, sample, options, texts, args):
+        """One made-up pair in the first conversation of two utterances or more whose first utterance has two tokens
+        or more: utterance 2 feels joy, caused by tokens 1 to 3 of utterance 1 (its whole text when it has fewer
+        than four tokens), in the file of the first subtask scored; the note lists the tokens with their numbers."""
+        conversations = items.inputs
+        pick = next((c for c in conversations if len(c["conversation"]) >= 2
+                     and len(str(c["conversation"][0].get("text", "")).split()) >= 2), conversations[0])
+        utterances = pick["conversation"]
+        tokens = str(utterances[0].get("text", "")).split() if utterances else []
+        start, end = (1, 4) if len(tokens) >= 4 else (0, len(tokens))
+        cause, felt = 1, min(2, max(len(utterances), 1))
+        pair1, pair2 = ["%d_joy" % felt, "%d_%d_%d" % (cause, start, end)], ["%d_joy" % felt, "%d" % cause]
+        subtask1 = options["subtasks"] in ("1", "both")
+        shown = {"conversation_ID": pick["conversation_ID"], PAIRS: [pair1 if subtask1 else pair2]}
+        listed = end + 2 if len(tokens) > end + 3 else len(tokens)   # "and 1 more" would not save a token
+        numbered = ["%d `%s`" % (k, plain(token)) for k, token in enumerate(tokens[:listed])]
+        if len(tokens) > listed:
+            numbered.append(fill(texts["example_more"], {"n": str(len(tokens) - listed)}))
+        fields = {"ex_conv": plain(pick["conversation_ID"]), "ex_e": str(felt), "ex_c": str(cause),
+                  "ex_start": str(start), "ex_last": str(end - 1), "ex_span": code_list([" ".join(tokens[start:end])]),
+                  "ex_text": plain(" ".join(tokens)),
+                  "ex_tokens": ("、" if texts["lang"] == "zh" else ", ").join(numbered),
+                  "ex_subtask2": fill(texts["example_subtask2"], {"ex_pair2": json.dumps(pair2)})
+                  if options["subtasks"] == "both" else ""}
+        note = texts["example_note" if subtask1 else "example_note_2"]
+        return {"example": "[%s,\n ...]" % json.dumps(shown, ensure_ascii=False), "example_note": fill(note, fields)}
 
     def values(self, options, texts, items):
         subtasks = options["subtasks"]
         return {"summary_causes": texts["summary_" + subtasks], "files": texts["files_" + subtasks],
-                "absent": texts["absent_" + subtasks],
-                "metric_subtasks": texts["metric_" + subtasks], "mode": texts["mode_" + options["mode"]]}
+                "absent": texts["absent_" + subtasks], "each_file": texts["each_file_" + subtasks],
+                "metric_subtasks": texts["metric_" + subtasks], "mode": texts["mode_" + options["mode"]],
+                "pair_rules": texts["pairs_" + subtasks],
+                # how cause texts become positions matters only where spans are scored (subtask 1)
+                "token_rule": texts["token_rule_text"] if subtasks in ("1", "both") else "",
+                "unfound": texts["unfound_" + options["mode"]],
+                "check_finds": texts["check_finds_" + options["mode"]],
+                "kit_check_finds": texts["kit_check_finds_" + options["mode"]],
+                "kit_warnings": warnings_list((["absent"] if subtasks == "both" else []) + ["no_pair", "neutral"],
+                                              texts)}
 
 
 def _load(path, what):

@@ -2,12 +2,14 @@
 
 Baseline: the three most frequent words of each document's public text (runs
 of Latin letters of four or more, or pairs of CJK characters), joined by the
-keyword separator.
+keyword separator. The pages' example gives the first two documents made-up
+keywords.
 """
 import re
 from collections import Counter
 
-from .base import Items, Start, code_list, csv_bytes, read_table, text_columns
+from .base import Items, Start, code_list, csv_bytes, csv_line, plain, read_table, text_columns
+from .render import fill, submission_fields
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]{3,}|[\u3400-\u9fff]{2}")
 PER_DOCUMENT = 3
@@ -24,12 +26,22 @@ class KeywordsStart(Start):
 
     def baseline(self, items, options, args):
         frame = items.inputs
-        texts = frame.drop(columns=["id"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
         sep = options["keyword_separator"]
-        words = [sep.join(w for w, _ in Counter(WORD.findall(t)).most_common(PER_DOCUMENT)) for t in texts]
+        words = [sep.join(w for w, _ in Counter(WORD.findall(t)).most_common(PER_DOCUMENT)) for t in _texts(frame)]
         out = frame[["id"]].copy()
         out["keywords"] = words
         return {self.sample: csv_bytes(out)}
+
+    def example(self, items, sample, options, texts, args):
+        """The first two documents with made-up keywords in the competition's language (two, then three), joined by
+        the separator (a separator inside one of them becomes -)."""
+        frame, sep = items.inputs, options["keyword_separator"]
+        rows = [(str(unit), [k.replace(sep, "-") for k in keywords])
+                for unit, keywords in zip(frame["id"], texts["example_keywords"])]
+        lines = [submission_fields(self.family)["header"]] + [csv_line([unit, sep.join(words)]) for unit, words in rows]
+        note = fill(texts["example_note"], {"ex_id": plain(rows[0][0]), "sep": sep,
+                                            "ex_keywords": code_list(rows[0][1], texts["lang"])})
+        return {"example": "\n".join(lines), "example_note": note}
 
     def values(self, options, texts, items):
         steps = options["normalisation"]
@@ -37,6 +49,11 @@ class KeywordsStart(Start):
                 "counted": texts["counted_" + options["mode"]],
                 "normalisation": texts["normalisation_some"] if steps else texts["normalisation_none"],
                 "steps": "+".join(steps), "public_columns": code_list(list(items.inputs.columns), texts["lang"])}
+
+
+def _texts(frame):
+    """Each document's public text: its columns but the id, joined by spaces."""
+    return frame.drop(columns=["id"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
 
 
 START = KeywordsStart()

@@ -4,12 +4,19 @@ their text columns) and ``--views`` the list of views participants get.
 Reference data: gold.csv and sentences.csv (every test sentence, with or
 without views). The kit shows the inputs table and views.txt. Baseline: the
 views of views.txt found in each sentence's text (longest first, not
-overlapping), each with the neutral opinion.
+overlapping), each with the neutral opinion. The pages' example gives the views
+found in the first sentences made-up opinions, positive, negative, neutral in turn
+(the gold is not read).
 """
-from .base import Items, Start, code_list, csv_bytes, lines_file, read_table, text_columns
+
+
+from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns
+from .render import fill, submission_fields
 
 GOLD = ["SentenceId", "View", "Opinion"]
 NEUTRAL = {"en": "neu", "zh": "中性", "either": "neu"}
+OPINIONS = {"en": ("pos", "neg", "neu"), "zh": ("正面", "负面", "中性"), "either": ("pos", "neg", "neu")}
+EXAMPLE_ROWS = 3
 
 
 class ViewSentimentStart(Start):
@@ -59,14 +66,23 @@ class ViewSentimentStart(Start):
         return sorted({v for v in views if v}, key=lambda v: (-len(v), v))
 
     def baseline(self, items, options, args):
+        opinion = NEUTRAL[options["opinion_labels"]]
+        rows = [(sentence, view, opinion) for sentence, found in self.found(items, args) for view in found]
+        if not rows:
+            raise SystemExit("no view of --views occurs in any test sentence, so the sample submission would be "
+                             "empty; give the list of the views of this task")
+        lines = ["SentenceId,View,Opinion"] + [",".join(_csv(v) for v in row) for row in rows]
+        return {self.sample: ("\n".join(lines) + "\n").encode("utf-8")}
+
+    def found(self, items, args):
+        """(SentenceId, the views of views.txt found in its public text, longest first and not overlapping) of each
+        sentence, in order."""
         by_first = {}
         for view in self.views(args):  # longest first
             if len(view) >= 2:
                 by_first.setdefault(view[0], []).append(view)
         frame = items.inputs
         text = frame.drop(columns=["SentenceId"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
-        opinion = NEUTRAL[options["opinion_labels"]]
-        rows = []
         for sentence, content in zip(frame["SentenceId"], text):  # the organizer runs this once
             found, i = [], 0
             while i < len(content):
@@ -77,12 +93,26 @@ class ViewSentimentStart(Start):
                         i += len(view) - 1
                         break
                 i += 1
-            rows += [(sentence, view, opinion) for view in found]
-        if not rows:
-            raise SystemExit("no view of --views occurs in any test sentence, so the sample submission would be "
-                             "empty; give the list of the views of this task")
-        lines = ["SentenceId,View,Opinion"] + [",".join(_csv(v) for v in row) for row in rows]
-        return {self.sample: ("\n".join(lines) + "\n").encode("utf-8")}
+            yield sentence, found
+
+    def example(self, items, sample, options, texts, args):
+        """The views found in the first sentences that have some (up to three rows), with the opinions positive,
+        negative, neutral in turn: made up, whatever the sentence says. The gold is not read, not even to avoid
+        its rows: an example that steered clear of the true opinion would tell which opinion a test row does not
+        have. A row may agree with the gold by chance, which says nothing."""
+        opinions = OPINIONS[options["opinion_labels"]]
+        rows = []
+        for sentence, found in self.found(items, args):
+            rows += [(str(sentence), view) for view in found[:EXAMPLE_ROWS - len(rows)]]
+            if len(rows) >= 2:
+                break
+        lines = [submission_fields(self.family)["header"]]
+        for k, (sentence, view) in enumerate(rows):
+            lines.append(csv_line([sentence, view, opinions[k % len(opinions)]]))
+        first = rows[0][0]
+        note = fill(texts["example_note"], {"ex_id": plain(first), "ex_views": code_list(
+            [view for sentence, view in rows if sentence == first], texts["lang"])})
+        return {"example": "\n".join(lines), "example_note": note}
 
     def values(self, options, texts, items):
         steps = options["view_normalisation"]

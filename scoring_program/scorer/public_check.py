@@ -9,7 +9,9 @@ score badly. Warnings never change the exit code, as they never change what the
 platform does. Nothing here reads a gold file of the test set.
 
 score_local.py calls ``score_dev``: the dev set's gold, scored exactly as the
-platform scores the test set.
+platform scores the test set. Its page carries the competition's title and
+column labels, which the kit's configuration (kit_config.yaml) holds as each
+phase's config.yaml does, when the dev set's own config.yaml does not set them.
 
 Repeated problems are grouped (``bad.csv line 12, 15, 18 and 2,714 more, column
 id is empty; ...``) and at most ``MAX_LINES`` lines are printed, followed by how
@@ -237,6 +239,7 @@ def score_dev(prediction, dev_dir, out_dir, public_dir=None, raw_config=None):
     with tempfile.TemporaryDirectory(prefix="score-local-") as tmp:
         input_dir = os.path.join(tmp, "input")
         shutil.copytree(dev_dir, os.path.join(input_dir, "ref"))
+        _add_labels(os.path.join(input_dir, "ref", "config.yaml"), comp, raw_config)
         _place(prediction, os.path.join(input_dir, "res"))
         try:
             prepare_output(out_dir)
@@ -254,6 +257,30 @@ def score_dev(prediction, dev_dir, out_dir, public_dir=None, raw_config=None):
     lines += ["  %s: %s" % (key, format_number(value)) for key, value in outcome.scores.items()]
     lines.append(DEV_WROTE(files=", ".join(os.path.join(out_dir, f) for f in OUTPUT_FILES)).text(lang))
     return DevRun(0, lines)
+
+
+def _add_labels(config_path, comp, raw_config):
+    """Append to the dev run's config.yaml the competition's ``title`` and the ``columns`` labels of the keys the
+    dev set writes, from the kit's configuration, unless the dev config sets them itself."""
+    if not isinstance(raw_config, dict):
+        return
+    extra = {}
+    title = raw_config.get("title")
+    if comp.cfg.title is None and isinstance(title, str) and title.strip():
+        extra["title"] = title.strip()
+    labels = raw_config.get("columns")
+    if not comp.cfg.columns and isinstance(labels, dict):
+        written = set(comp.family.leaderboard_keys(comp.cfg.options) + comp.cfg.intervals.keys(comp.cfg.primary_key))
+        labels = {str(k): v.strip() for k, v in labels.items()
+                  if str(k) in written and isinstance(v, str) and v.strip()}
+        if labels:
+            extra["columns"] = labels
+    if extra:
+        import yaml
+
+        with open(config_path, "a", encoding="utf-8") as fh:
+            fh.write("\n# the competition's title and column labels, from the kit's configuration\n")
+            fh.write(yaml.safe_dump(extra, allow_unicode=True, sort_keys=False, width=1000))
 
 
 def _reads_as_test(res_dir, public_dir, raw_config):
