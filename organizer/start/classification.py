@@ -11,12 +11,14 @@ the others share the rest.
 import argparse
 import re
 
-from .base import Items, Start, code_list, csv_bytes, lines_file, read_table, text_columns
+from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns, \
+    warnings_list
 from .render import fill
 from ..inputs import OrganizerError
 
 ANSWERS = ("label",)
 HINTED = 0.6   # the baseline's probability of the class its text names
+EXAMPLE_TOP = ("0.7", "0.55")   # the example rows' highest probabilities
 
 
 class ClassificationStart(Start):
@@ -70,6 +72,25 @@ class ClassificationStart(Start):
             out["label"] = [labels[c] for c in chosen]
         return {self.sample: csv_bytes(out)}
 
+    def example(self, items, sample, options, texts, args):
+        """The first two items with classes picked from labels.txt by position, not from the text (which may
+        name the true class): the middle class and the last one. With probabilities, that class gets 0.7 (0.55
+        on the second row) and the others share the rest, three decimals."""
+        frame, labels = items.inputs, items.extra["labels"]
+        units = [str(u) for u in frame["id"][:2]]
+        picks = [len(labels) // 2, len(labels) - 1][:len(units)]
+        if options["submission"] == "probabilities":
+            lines = ["id," + ",".join(labels)]
+            for unit, pick, top in zip(units, picks, EXAMPLE_TOP):
+                rest = "%.3g" % ((1 - float(top)) / (len(labels) - 1))
+                lines.append(csv_line([unit] + [top if k == pick else rest for k in range(len(labels))]))
+            note = fill(texts["example_note_probabilities"], {"ex_id": plain(units[0]), "ex_p": EXAMPLE_TOP[0],
+                                                              "ex_label": plain(labels[picks[0]])})
+        else:
+            lines = ["id,label"] + [csv_line([unit, labels[pick]]) for unit, pick in zip(units, picks)]
+            note = fill(texts["example_note"], {"ex_id": plain(units[0]), "ex_label": plain(labels[picks[0]])})
+        return {"example": "\n".join(lines), "example_note": note}
+
     def values(self, options, texts, items):
         labels = items.extra["labels"]
         two = len(labels) == 2
@@ -86,6 +107,8 @@ class ClassificationStart(Start):
             fields[name] = fill(texts[text], own)
         probabilities = options["submission"] == "probabilities"
         fields["probability_metric"] = fill(texts["probability_metric"], dict(own, **fields)) if probabilities else ""
+        # a probability file is taken in either form: its warnings are the kit's in both
+        fields["kit_warnings"] = warnings_list(["same", "sum", "range", "order"], texts)
         return fields
 
 
