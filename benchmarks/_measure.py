@@ -109,8 +109,8 @@ def input_bytes(files):
     return sum(os.path.getsize(p) for p, _ in files)
 
 
-def memory_bound_mib(n_bytes):
-    return MEMORY_FACTOR * n_bytes / MIB + MEMORY_EXTRA_MIB
+def memory_bound_mib(n_bytes, factor=MEMORY_FACTOR):
+    return factor * n_bytes / MIB + MEMORY_EXTRA_MIB
 
 
 def machine():

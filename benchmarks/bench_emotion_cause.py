@@ -40,6 +40,39 @@ def write_input(folder, gold1, gold2, seed):
     return folder / "input", sum(len(c["emotion-cause_pairs"]) for c in pred1 + pred2)
 
 
+BLOCK = 50000   # conversations generated at a time by make_files
+
+
+def make_files(folder, n, seed=11):
+    """Gold and prediction of ``n`` generated conversations in folder/input (block k of BLOCK made with seed + k,
+    its ids following the block before), each JSON list written a block at a time, so that an input of
+    gigabytes needs no gigabytes of Python objects to be made. The files the scorer reads, as
+    (path, separator) pairs (no separator: JSON)."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    names = (ref / "Subtask_1_gold.json", ref / "Subtask_2_gold.json", res / "Subtask_1_pred.json",
+             res / "Subtask_2_pred.json")
+    handles = [open(path, "w", encoding="utf-8") for path in names]
+    try:
+        for fh in handles:
+            fh.write("[")
+        written = [False] * len(handles)
+        for k, first in enumerate(range(0, n, BLOCK)):
+            gold1, gold2 = make_gold(min(BLOCK, n - first), seed + k, first_id=first + 1)
+            for i, value in enumerate((gold1, gold2) + tuple(damage(gold1, gold2, seed + k))):
+                if value:
+                    handles[i].write((", " if written[i] else "") + json.dumps(value)[1:-1])
+                    written[i] = True
+        for fh in handles:
+            fh.write("]")
+    finally:
+        for fh in handles:
+            fh.close()
+    (ref / "config.yaml").write_text(CONFIG + "board: all\n", encoding="utf-8")
+    return [(path, None) for path in names]
+
+
 def read_scores(path):
     out = {}
     for line in path.read_text(encoding="utf-8").splitlines():

@@ -29,6 +29,8 @@ from .inputs import INPUT_ERROR, OrganizerError
 from scorer.errors import ScoringError
 
 BUG = 3
+# the packages every command imports (module -> what pip calls it)
+NEEDED = {"numpy": "numpy", "pandas": "pandas", "yaml": "PyYAML"}
 
 SUBCOMMANDS = {
     "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
@@ -68,6 +70,10 @@ def run(name, argv):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # a bug of ours: one line, the traceback kept for the report
+        if isinstance(exc, ModuleNotFoundError) and exc.name in NEEDED:   # not ours: this Python lacks a package
+            return _say("%s: this Python has no %s; the organizer tools need %s: run them with .venv/bin/python "
+                        "(made by bash tools/demo.sh) or install them: python3 -m pip install -r requirements.txt"
+                        % (prog, exc.name, ", ".join(NEEDED.values())), INPUT_ERROR)
         with tempfile.NamedTemporaryFile("w", prefix="organizer-%s-" % name, suffix=".txt", delete=False) as fh:
             fh.write(traceback.format_exc())
         return _say("%s: internal error (%s: %s); the traceback is in %s, please report it"

@@ -182,7 +182,7 @@ def build(out, args, start, test, dev, options):
         write_files(out / "pages", {"%s.html" % page: page_html(page, values).encode("utf-8")})
     write_files(kit, {"README.md": kit_readme(values, dev is not None, start).encode("utf-8")})
     keys = ordered_keys(family.leaderboard_keys(options), primary)
-    labels = column_labels(keys, text["columns"], values)
+    labels = column_labels(keys, text.get("columns", {}), values, family, args.language)
     (out / "competition.yaml").write_text(competition_yaml(args, values, keys, labels, text["ascending"]),
                                           encoding="utf-8")
     shutil.copyfile(ROOT / "logo.png", out / "logo.png")

@@ -1,8 +1,8 @@
 """Headless Chromium driven over its DevTools pipe (``--remote-debugging-pipe``): one browser for many pages.
 
 Chromium reads DevTools commands from file descriptor 3 and writes replies to 4, each a JSON object ended
-by a NUL byte. Enough of the protocol for the browser test: set the viewport, open a page and wait for its
-load event, evaluate an expression, take a full-page screenshot.
+by a NUL byte. Enough of the protocol for the browser test: set the viewport and the media (screen or print),
+open a page and wait for its load event, evaluate an expression, take a full-page screenshot.
 """
 import base64
 import json
@@ -80,6 +80,10 @@ class Browser:
     def viewport(self, width, height=900):
         self.call("Emulation.setDeviceMetricsOverride", session=True, width=width, height=height,
                   deviceScaleFactor=1, mobile=False)
+
+    def media(self, kind):
+        """Lay pages out for ``kind`` ("print" or "screen"; "" for the browser's own) as Chromium would."""
+        self.call("Emulation.setEmulatedMedia", session=True, media=kind)
 
     def evaluate(self, expression):
         reply = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)

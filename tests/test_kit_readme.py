@@ -88,7 +88,7 @@ class Kit:
     def examples(self):
         """{where: the format example's text} of the README and of the data page."""
         readme = re.search(r"^```\n(.*?)\n```$", self.readme, re.S | re.M)
-        page = re.search(r"<pre>(.*?)</pre>", self.page, re.S)
+        page = re.search(r"<pre[^>]*>(.*?)</pre>", self.page, re.S)
         assert readme and page, "no format example in %s" % self.competition
         return {"README.md": readme.group(1), "data.html": html.unescape(page.group(1))}
 

@@ -14,6 +14,7 @@ import sys
 import zipfile
 
 import pytest
+import yaml
 
 from helpers import ROOT, SHARED_DATA, read_scores, run_score
 
@@ -196,13 +197,12 @@ def test_a_chinese_competition_speaks_chinese_to_participants(built):
         folder = built[family]
         texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
         texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))
-        import yaml
 
         comp = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))
         texts += [c["label"] for c in comp["leaderboard"]["columns"].values()]
         texts += [p["label"] + p["description"] for p in comp["phases"].values()] + [comp["description"]]
         for text in texts:
-            prose = re.sub(r"```.*?```|<pre>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
+            prose = re.sub(r"```.*?```|<pre[^>]*>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
             prose = re.sub(r"^    .*$", "", prose, flags=re.M)  # indented command lines
             words = set(re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", prose)) - ALLOWED_LATIN  # F1, PR: symbols
             assert not words, (family, sorted(words))
@@ -310,3 +310,20 @@ def test_the_examples_in_the_organizer_docstrings():
     for module in (render, bundle, evalai):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
+
+
+def test_new_names_each_column_as_the_page_names_its_score(built):
+    """A leaderboard column's label is the one the page gives its key (TaskFamily.key_labels) in the
+    competition's language, but for the few the templates say more of (the weights, the main key)."""
+    from scorer.tasks import families
+
+    said_more = {"score", "weighted_strict_f1", "macro_f1"}
+    for family, folder in built.items():
+        comp = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))
+        lang = yaml.safe_load((folder / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))["language"]
+        columns = comp["leaderboard"]["columns"]
+        assert len(columns) >= 6
+        for key, column in columns.items():
+            assert column["label"] != key, (family, key)
+            if key not in said_more:
+                assert column["label"] == families()[family].key_label(key).text(lang), (family, key, column["label"])

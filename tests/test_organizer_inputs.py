@@ -231,6 +231,18 @@ def test_a_bug_of_ours_is_one_line_naming_its_traceback(tmp_path, monkeypatch):
     assert code == 3
 
 
+def test_a_python_without_the_packages_is_told_how_to_get_them(monkeypatch, capsys):
+    from organizer import __main__ as entry
+
+    def missing(name):
+        raise ModuleNotFoundError("No module named 'pandas'", name="pandas")
+
+    monkeypatch.setattr(entry.importlib, "import_module", missing)
+    assert entry.run("new", []) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no pandas" in err and "pip install -r requirements.txt" in err, err
+
+
 def test_new_says_which_columns_of_the_gold_it_does_not_write(tmp_path):
     gold = write(tmp_path, "bank.csv", "id,text,BIO_anno,class,remark\n1,ab,O O,0,x\n2,cd,B-BANK I-BANK,1,y\n"
                  "3,ef,O O,2,z\n4,gh,O O,0,\n5,ij,O O,1,\n")

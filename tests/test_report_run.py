@@ -246,5 +246,53 @@ def test_a_primary_score_without_counts_says_why_it_has_no_interval(tmp_path):
                                          "sample_submission.csv").read_bytes()})
     assert run_score(base, tmp_path / "out").returncode == 0
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
-    assert "No interval for macro_ap: it is not a sum of counts over the samples" in page
+    assert "No interval for Macro AP: it is not a sum of counts over the samples" in page   # the key's label
     assert "% interval</th>" not in page
+
+
+# -- what the page calls each score, and its decimals ----------------------------------------------------
+def _every_key(name, family):
+    """Every key the family can write: its options' defaults, plus F-beta and two cut-offs where it has them."""
+    options = {key: option.default for key, option in family.options.items()}
+    if name == "multilabel":
+        options.update(beta=2.0, k=[1, 5])
+    return family.leaderboard_keys(options)
+
+
+def test_every_key_of_every_family_has_a_label_in_english_and_in_chinese():
+    from organizer.start.render import LABEL_MAX
+    from test_zh_pages import english
+
+    every = families()
+    checked = 0
+    for name in every:
+        for key in _every_key(name, every[name]):
+            label = every[name].key_label(key)
+            assert label is not None, (name, key)
+            en, zh = label.text("en"), label.text("zh")
+            assert en.strip() and zh.strip() and key not in (en, zh), (name, key, en, zh)
+            assert not english(zh, set()), (name, key, zh)    # symbols and acronyms only (F1, MAP@5, tp)
+            assert max(len(en), len(zh)) <= LABEL_MAX, (name, key)   # organizer new makes them column labels
+            checked += 1
+    assert checked >= 60   # 6 bank, 24 emotion-cause, 7 keywords, 24 multilabel, 6 view-sentiment
+
+
+@pytest.mark.parametrize("round_to,digits", [(None, 4), (2, 2), (6, 6)])
+def test_the_page_names_every_score_and_shows_it_to_4_decimals_or_as_the_board_rounds(tmp_path, round_to, digits):
+    def edit(raw):
+        raw.pop("columns", None)      # no label from the competition: the family's own
+        if round_to is not None:
+            raw.setdefault("feedback", {})["round_to"] = round_to
+
+    assert run_score(phase(tmp_path, edit=edit), tmp_path / "out").returncode == 0
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8").replace("<wbr>", "")
+    scores = dict(line.split(": ") for line in
+                  (tmp_path / "out" / "scores.txt").read_text(encoding="utf-8").splitlines())
+    labels = {"score": "S: weighted S1 and S2", "ner_f1": "S1: entity F1 (strict)", "kappa": "S2: Cohen&#x27;s kappa",
+              "ner_precision": "Entity precision", "ner_recall": "Entity recall", "class_accuracy": "Class accuracy"}
+    assert set(labels) <= set(scores)
+    for key, label in labels.items():
+        shown = re.search(r"<td class=\"t\">([^<]*)<small class=\"key\"><code>%s</code></small></td><td>([^<]*)</td>"
+                          % key, page)
+        assert shown, key
+        assert shown.group(1) == label and shown.group(2) == "%.*f" % (digits, float(scores[key])), (key, shown.groups())

@@ -26,7 +26,8 @@ COMPETITIONS = [ROOT] + sorted(p for p in (ROOT / "examples").iterdir() if (p / 
 # Names kept in Latin letters in Chinese technical writing (each one a name, not a sentence's word).
 TERMS = {"bootstrap", "kappa", "Cohen's", "Cohen", "conlleval", "conlleval-style", "nervaluate", "seqeval",
          "scikit-learn", "scikit-learn's", "nDCG", "Ladder", "id", "SemEval", "ECAC", "micro", "macro",
-         "tp", "fp", "fn", "fn1", "fn2"}  # the last ones: the symbols of the view-sentiment source formula
+         "tp", "fp", "fn", "fn1", "fn2",  # the symbols of the view-sentiment source formula
+         "iob2"}  # a tagging scheme's name
 ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9\-]{0,7}$|^[BIOES]-")  # F1, IOB2, ML-GCN, C-F, B-BANK, I-...
 HEX = re.compile(r"^[0-9a-f]+$")
 WORD = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z][A-Za-z0-9_'\-]*")  # not the e-8 of 1e-8
@@ -37,18 +38,27 @@ class _Visible(html.parser.HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.skip, self.parts = 0, []
+        self.skip, self.parts, self.joined = 0, [], False
 
     def handle_starttag(self, tag, attrs):
         self.skip += tag in ("style", "code")
         self.parts += [v for k, v in attrs if k in ("aria-label", "title", "alt") and v]
+        self.joined = tag == "wbr"   # a line may break there, but the word goes on
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag):
         self.skip -= tag in ("style", "code")
+        self.joined = False
 
     def handle_data(self, data):
         if not self.skip:
-            self.parts.append(data)
+            if self.joined and self.parts:
+                self.parts[-1] += data
+            else:
+                self.parts.append(data)
+        self.joined = False
 
 
 def visible_text(page):
@@ -96,14 +106,15 @@ def public_ids(competition):
 
 
 def config_words(folder):
-    """Keys and values of the board configs (score keys, option values such as iob2), not their comments nor
-    the names of their file slots (gold, sentences: words no page needs)."""
+    """Keys and values of the board configs (score keys), not their comments, nor the names of their file
+    slots (gold, sentences: words no page needs), nor the families' options: an option's value (``either``,
+    ``casefold``) is the organizer's English, which the page must say in the page's language."""
     found = set()
 
     def walk(node):
         if isinstance(node, dict):
             for key, value in node.items():
-                if key != "files":
+                if key not in ("files", "options"):
                     walk(key)
                     walk(value)
         elif isinstance(node, list):

@@ -71,8 +71,10 @@ def fill(text, values):
     return Template(str(text)).safe_substitute(resolved).strip()
 
 
-def column_labels(keys, labels, values):
-    """{key: label} for the leaderboard keys, from the family's labels (``{k}`` in a key stands for a number)."""
+def column_labels(keys, labels, values, family, lang):
+    """{key: label} for the leaderboard keys: the template's own label where it says more for this competition
+    (its weights, which key is the main one; ``{k}`` in a key stands for a number), else the label the scoring
+    program's page gives the key (``TaskFamily.key_label``), so both name a score alike."""
     out = {}
     for key in keys:
         label = labels.get(key)
@@ -82,7 +84,10 @@ def column_labels(keys, labels, values):
                 if found:
                     label = template.replace("{k}", found.group(1))
                     break
-        label = fill(label if label is not None else key, values)
+        if label is None:
+            own = family.key_label(key)
+            label = own.text(lang) if own is not None else key
+        label = fill(label, values)
         if len(label) > LABEL_MAX:
             raise ValueError("the label of column %s is longer than %d characters: %r" % (key, LABEL_MAX, label))
         out[key] = label
@@ -161,7 +166,9 @@ def markdown_html(text):
         line = lines[i]
         if line.startswith("```"):
             end = _fence_end(lines, i)
-            blocks.append("<pre>%s</pre>" % html.escape("\n".join(lines[i + 1:end]), quote=False))
+            # a format example's long line wraps at its spaces: on a phone the page must not scroll sideways
+            blocks.append('<pre style="white-space:pre-wrap">%s</pre>'
+                          % html.escape("\n".join(lines[i + 1:end]), quote=False))
             i = end + 1
         elif line.startswith("- "):
             items = []

@@ -1,4 +1,4 @@
-"""What the families' warnings share: lists of public ids, counts and shares written for a reader.
+"""What the families' texts share: lists of public ids, counts and shares, normalisation steps, written for a reader.
 
 A warning (``TaskFamily.advice``) is a Problem about a submission that is valid
 but will score badly; only the offline check (validate.py) asks for them, after
@@ -61,3 +61,22 @@ def most_common_separator(texts, exclude=""):
         if found > best_share:
             best, best_share = sep, found
     return best, best_share
+
+
+# the names of the text normalisation steps (metrics.sets.NORMALISATIONS) in a sentence of a page
+STEP_NAMES = {"strip": Message("advice.step_strip", "strip", "去除首尾空白"),
+              "nfkc": Message("advice.step_nfkc", "nfkc", "NFKC 规范化（全角转半角）"),
+              "casefold": Message("advice.step_casefold", "casefold", "大小写折叠")}
+STEPS_JOINED = Message("advice.steps_joined", "{first}+{rest}", "{first}、{rest}")
+
+
+def steps(names):
+    """Normalisation steps as one Problem: ``strip+casefold`` in English, a list in Chinese ("" for none).
+
+    >>> steps(["strip", "casefold"]).text("en"), steps(["strip", "casefold"]).text("zh")
+    ('strip+casefold', '去除首尾空白、大小写折叠')
+    """
+    joined = STEP_NAMES[names[-1]]() if names else ""
+    for step in reversed(names[:-1]):
+        joined = STEPS_JOINED(first=STEP_NAMES[step](), rest=joined)
+    return joined

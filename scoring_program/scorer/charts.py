@@ -11,7 +11,10 @@ Two kinds, both drawn in black, white and greys only:
 
 Every string passes ``text`` (the caller's escaping: report.py gives its own),
 numbers are formatted here. The SVG has a viewBox and scales down to a narrow
-screen; its width never exceeds ``MAX_WIDTH``.
+screen, but never so far that its text is drawn below ``MIN_FONT`` px (its
+``min-width``; the page puts it in a box that scrolls). A bar chart is at most
+``BARS_WIDTH`` wide, so it fits a 400 px screen without scrolling; a heat map
+with many classes may need the box.
 
 >>> svg = bars(["a", "b<"], [("F1", [0.5, 1.0])], lambda s: s.replace("<", "&lt;"), "F1 per class")
 >>> svg.count("<rect") >= 2 and "b&lt;" in svg and "0.5000" in svg and "<script" not in svg
@@ -19,6 +22,9 @@ True
 """
 MAX_WIDTH = 560
 FONT = 12
+MIN_FONT = 10          # the smallest text size a chart is shown at, in CSS px
+# 400 px less the page's margins (32) leaves 368: a chart at most this wide keeps MIN_FONT there
+BARS_WIDTH = 440
 _CHAR = 7.4            # average width of a Latin character at FONT px (capitals and digits 10% more)
 _LABEL_MAX = 26        # characters of a label shown; longer ones are cut with an ellipsis
 _BAR_AREA = 250
@@ -43,10 +49,11 @@ def _cut(label, limit=_LABEL_MAX):
 
 
 def _svg(width, height, title, body, text, uid):
+    least = -(-width * MIN_FONT // FONT)   # the width at which its FONT px text is drawn at MIN_FONT px
     return ('<svg role="img" viewBox="0 0 %d %d" width="%d" '
-            'style="max-width:100%%;height:auto" font-size="%d" font-family="sans-serif" aria-label="%s">'
-            '<title>%s</title>%s%s</svg>' % (width, height, width, FONT, text(title), text(title),
-                                            _DEFS % (uid, uid), body))
+            'style="max-width:100%%;min-width:%dpx;height:auto" font-size="%d" font-family="sans-serif" '
+            'aria-label="%s"><title>%s</title>%s%s</svg>' % (width, height, width, least, FONT, text(title),
+                                                            text(title), _DEFS % (uid, uid), body))
 
 
 def _swatch(k, uid):
@@ -61,7 +68,7 @@ def bars(labels, series, text, title, digits=4, top=1.0, uid=0):
     per_row = 14 * len(series) + 8
     legend_h = 22
     height = legend_h + per_row * len(labels) + 20
-    width = min(MAX_WIDTH, label_w + _BAR_AREA + 70)
+    width = min(BARS_WIDTH, label_w + _BAR_AREA + 70)
     area = width - label_w - 70
     parts = []
     x = label_w

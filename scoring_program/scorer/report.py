@@ -11,10 +11,16 @@ Every text of a block may be a plain string or a ``problems.Message`` /
 ``Problem``, written in the page's language (``render(..., lang=)``).
 
 The page forbids every script and remote resource through its
-Content-Security-Policy, fits a narrow screen (wide tables scroll inside their
-own box, charts scale down) and prints in black and white.
+Content-Security-Policy and prints in black and white. Its layout rules
+(docs/report.md, measured by tests/test_browser.py): on a screen of 400 px, a
+table or chart wider than the page scrolls inside its own box, and a chart's
+text is never drawn below ``charts.MIN_FONT`` px; captions stand outside those
+boxes; a label or key breaks only between words or after an underscore (a
+table's column grows instead), and printed on Letter or A4 every table and
+chart fits the page. A page of several sections opens with links to them.
 """
 import html
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -28,19 +34,22 @@ from .problems import LANGUAGES, Message, Problem
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 _CSS = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:16px;color:#222;max-width:1100px;
-overflow-wrap:anywhere}
+overflow-wrap:break-word}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+nav ul{list-style:none;margin:0;padding:0}nav li{display:inline-block;margin:0 18px 4px 0}
 .wide{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;margin:8px 0 16px;overflow-wrap:normal}
+table{border-collapse:collapse;margin:8px 0 16px}
 th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}td{white-space:nowrap}
-td.t{white-space:normal;text-align:left;overflow-wrap:anywhere;min-width:5em}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}caption{text-align:left;color:#555;padding:4px 0}
+td.t{white-space:normal;text-align:left;min-width:5em}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 .primary{font-weight:bold;background:#eef6ff}.note{color:#555}.error{color:#a00;font-weight:bold}
 code{background:#f6f6f6;padding:1px 4px}small code{font-size:11px;color:#555}.key{display:block}
-figure{margin:8px 0 16px}figcaption{color:#555;font-size:14px}svg{display:block}
+figure{margin:8px 0 16px}figcaption{color:#555;font-size:14px;padding:4px 0}figure table{margin:4px 0}
+svg{display:block}
 footer{margin-top:32px;border-top:1px solid #ddd;padding-top:6px;color:#666;font-size:12px}
 @media print{body{margin:0;max-width:none;color:#000}.wide{overflow:visible}th{background:none}
-.primary{background:none}h2{break-after:avoid}table,figure{break-inside:avoid}}
+.primary{background:none}h2{break-after:avoid}table,figure{break-inside:avoid}
+table{font-size:12px}th,td{padding:2px 5px}svg{min-width:0!important}}
 """
 
 SCORES_TITLE = Message("report.scores", "Scores", "成绩")
@@ -57,6 +66,7 @@ NO_INTERVAL = Message("report.scores.no_interval",
                       "No interval for {key}: it is not a sum of counts over the {units} (for example a measure "
                       "that ranks them all at once, or a subtask that was not submitted).",
                       "{key} 没有区间：它不是各{units}计数之和（例如同时对全部{units}排序的指标，或未提交的子任务）。")
+CONTENTS = Message("report.contents", "On this page", "本页内容")
 FOOTER = Message("report.footer", "Scored by program {program} with config {config} (SHA-256 prefixes; the "
                  "organizers can tell which version scored a submission).",
                  "评分程序 {program}，配置 {config}（SHA-256 前缀；组织者据此可知是哪一版本为提交评分）。")
@@ -138,7 +148,7 @@ class Scores:
     labels: Dict[str, str] = field(default_factory=dict)
     interval: Optional[Tuple[float, float]] = None     # of the primary score
     level: float = 0.95
-    digits: int = 10
+    digits: int = 4     # the page is read by people; the scores files keep every digit
 
 
 @dataclass
@@ -172,13 +182,30 @@ def _text(value, lang="en"):
     return html.escape(printable(words(value, lang)))
 
 
+# Where a line may break besides spaces: after an underscore (score keys, class names such as late_delivery),
+# and every _RUN characters of a longer run without a break (no word is that long: an id, a path, a value
+# repeated), so that such a run cannot widen a column past the page. Ideographs break anywhere already.
+_RUN = 30
+_AFTER_UNDERSCORE = re.compile(r"(?<=_)(?=[^\s_])")
+_LONG_RUN = re.compile(r"[^\s_\u2e80-\U0010ffff]{%d,}" % (_RUN + 1))
+_BREAK = "\0"   # never in printable() text, whose control characters are escapes
+
+
+def _flow(value, lang="en"):
+    """Page text as element content: ``_text`` with the line breaks above allowed (``<wbr>``, which is not
+    copied with the text)."""
+    text = _AFTER_UNDERSCORE.sub(_BREAK, printable(words(value, lang)))
+    text = _LONG_RUN.sub(lambda m: _BREAK.join(m.group()[i:i + _RUN] for i in range(0, len(m.group()), _RUN)), text)
+    return "<wbr>".join(html.escape(part) for part in text.split(_BREAK))
+
+
 def _cell(value, digits, lang):
     """A table cell: numbers right-aligned on one line, text left-aligned and wrapped."""
     if isinstance(value, float):
         return "<td>%s</td>" % format_number(value, digits)
     if isinstance(value, int) and not isinstance(value, bool):
         return "<td>%d</td>" % value
-    return '<td class="t">%s</td>' % _text(value, lang)
+    return '<td class="t">%s</td>' % _flow(value, lang)
 
 
 class _Page:
@@ -189,20 +216,27 @@ class _Page:
         self.charts = 0
 
     def text(self, value):
+        """Text for an attribute or a chart (no markup)."""
         return _text(value, self.lang)
+
+    def flow(self, value):
+        """Text for an element's content."""
+        return _flow(value, self.lang)
 
     def block(self, block):
         if isinstance(block, Text):
             cls = ' class="%s"' % block.css if block.css else ""
-            return "<p%s>%s</p>" % (cls, self.text(block.text))
+            return "<p%s>%s</p>" % (cls, self.flow(block.text))
         if isinstance(block, Scores):
             return self.scores(block)
         if isinstance(block, Table):
-            head = "".join("<th>%s</th>" % self.text(h) for h in block.headers)
+            head = "".join("<th>%s</th>" % self.flow(h) for h in block.headers)
             body = "".join("<tr>%s</tr>" % "".join(_cell(v, block.digits, self.lang) for v in row)
                            for row in block.rows)
-            caption = "<caption>%s</caption>" % self.text(block.caption) if block.caption else ""
-            return '<div class="wide"><table>%s<tr>%s</tr>%s</table></div>' % (caption, head, body)
+            table = '<div class="wide"><table><tr>%s</tr>%s</table></div>' % (head, body)
+            # the caption stands outside the scroll box: inside, it would be as wide as the table and cut off
+            return ("<figure><figcaption>%s</figcaption>%s</figure>" % (self.flow(block.caption), table)
+                    if block.caption else table)
         if isinstance(block, Bars):
             self.charts += 1
             svg = charts.bars([words(l, self.lang) for l in block.labels],
@@ -219,28 +253,34 @@ class _Page:
 
     def figure(self, svg, title, caption):
         stop, space = ("。", "") if self.lang == "zh" else (".", " ")
-        note = space + self.text(caption) if caption else ""
-        return '<figure>%s<figcaption>%s%s%s</figcaption></figure>' % (svg, self.text(title), stop, note)
+        note = space + self.flow(caption) if caption else ""
+        # a chart keeps a readable size (charts.MIN_FONT) and scrolls in its box where the screen is narrower
+        return '<figure><div class="wide">%s</div><figcaption>%s%s%s</figcaption></figure>' % (
+            svg, self.flow(title), stop, note)
 
     def scores(self, block):
         with_interval = block.interval is not None
         level = "%g" % (100 * block.level)
-        head = "".join("<th>%s</th>" % self.text(h) for h in SCORE_HEADERS)
+        head = "".join("<th>%s</th>" % self.flow(h) for h in SCORE_HEADERS)
         if with_interval:
-            head += "<th>%s</th>" % self.text(INTERVAL_HEADER(level=level))
+            head += "<th>%s</th>" % self.flow(INTERVAL_HEADER(level=level))
         rows = []
         for key, value in block.scores.items():
             cls = ' class="primary"' if key == block.primary else ""
             label = block.labels.get(key)
-            name = ('%s<small class="key"><code>%s</code></small>' % (self.text(label), self.text(key)) if label
-                    else "<code>%s</code>" % self.text(key))
+            name = ('%s<small class="key"><code>%s</code></small>' % (self.flow(label), self.flow(key)) if label
+                    else "<code>%s</code>" % self.flow(key))
             cells = '<td class="t">%s</td><td>%s</td>' % (name, format_number(value, block.digits))
             if with_interval:
                 span = ("[%s, %s]" % (format_number(block.interval[0], 4), format_number(block.interval[1], 4))
                         if key == block.primary else "")
-                cells += "<td>%s</td>" % span
+                cells += '<td class="ci">%s</td>' % span   # ci: the interval, which must stay on screen
             rows.append("<tr%s>%s</tr>" % (cls, cells))
-        return '<div class="wide"><table><tr>%s</tr>%s</table></div>' % (head, "".join(rows))
+        return '<div class="wide"><table class="scores"><tr>%s</tr>%s</table></div>' % (head, "".join(rows))
+
+
+# a page of this many sections or more opens with links to them
+CONTENTS_FROM = 3
 
 
 def render(title, sections: Sequence[Section], subtitle=None, lang="en", footer=None):
@@ -250,14 +290,18 @@ def render(title, sections: Sequence[Section], subtitle=None, lang="en", footer=
              '<meta http-equiv="Content-Security-Policy" content="%s">' % _CSP,
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>%s</title><style>%s</style></head><body>" % (page.text(title), _CSS.strip()),
-             "<h1>%s</h1>" % page.text(title)]
+             "<h1>%s</h1>" % page.flow(title)]
     if subtitle:
-        parts.append('<p class="note">%s</p>' % page.text(subtitle))
-    for section in sections:
-        parts.append("<h2>%s</h2>" % page.text(section.title))
+        parts.append('<p class="note">%s</p>' % page.flow(subtitle))
+    titles = [page.flow(section.title) for section in sections]
+    if len(sections) >= CONTENTS_FROM:
+        parts.append('<nav aria-label="%s"><ul>%s</ul></nav>' % (page.text(CONTENTS), "".join(
+            '<li><a href="#s%d">%s</a></li>' % (i, name) for i, name in enumerate(titles, 1))))
+    for i, (section, name) in enumerate(zip(sections, titles), 1):
+        parts.append('<h2 id="s%d">%s</h2>' % (i, name))
         parts.extend(page.block(b) for b in section.blocks)
     if footer:
-        parts.append("<footer>%s</footer>" % page.text(footer))
+        parts.append("<footer>%s</footer>" % page.flow(footer))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 

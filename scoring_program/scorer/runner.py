@@ -107,6 +107,19 @@ def page_title(comp):
     return report.BOARD_TITLE(title=title, board=comp.cfg.board)
 
 
+def score_labels(comp, keys):
+    """What the page calls each key: the competition's column label, else the family's own."""
+    labels = {key: comp.cfg.columns.get(key) or comp.family.key_label(key) for key in keys}
+    return {key: label for key, label in labels.items() if label}
+
+
+def page_digits(cfg):
+    """Decimals of the page's scores: as many as the board rounds its public scores to, else 4 (scores.txt
+    keeps every digit); a score rounded to 2 decimals is not shown with 4, which would claim more."""
+    digits = rounding(cfg)
+    return report.Scores.digits if digits is None else digits
+
+
 def footer(comp, program):
     config = provenance.file_digest(find_config(comp.cfg.ref_dir))
     return report.FOOTER(program=provenance.short(program), config=provenance.short(config))
@@ -117,13 +130,16 @@ def _write_page(output_dir, comp, published, program):
     cfg, result, bounds = comp.cfg, published.result, published.bounds
     digits = rounding(cfg)
     unit = comp.family.unit_noun()
-    score_blocks = [report.Scores(published.scores, cfg.primary_key, cfg.columns, bounds, cfg.intervals.level)]
+    labels = score_labels(comp, published.scores)
+    score_blocks = [report.Scores(published.scores, cfg.primary_key, labels, bounds, cfg.intervals.level,
+                                  page_digits(cfg))]
     if bounds is not None:
         score_blocks.append(report.Text(report.INTERVAL_NOTE(
-            key=cfg.columns.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
+            key=labels.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
             units=unit, resamples=cfg.intervals.resamples, seed=cfg.intervals.seed), "note"))
     elif cfg.intervals.resamples > 0 and result.units and result.units_of(cfg.primary_key) is None:
-        score_blocks.append(report.Text(report.NO_INTERVAL(key=cfg.primary_key, units=unit), "note"))
+        score_blocks.append(report.Text(report.NO_INTERVAL(key=labels.get(cfg.primary_key, cfg.primary_key),
+                                                           units=unit), "note"))
     sections = [report.Section(report.SCORES_TITLE, score_blocks)]
     feedback = []
     if digits is not None:
@@ -147,7 +163,9 @@ def _ladder_page(comp, published, output_dir, private, program):
         note = LADDER_FIXED(step="%g" % settings.ladder_step, outcome=outcome())
     else:
         note = LADDER_FREE(units=comp.family.unit_noun(), outcome=outcome())
-    sections = [report.Section(report.SCORES_TITLE, [report.Scores(published.scores, cfg.primary_key, cfg.columns)]),
+    labels = score_labels(comp, published.scores)
+    sections = [report.Section(report.SCORES_TITLE, [report.Scores(published.scores, cfg.primary_key, labels,
+                                                                   digits=page_digits(cfg))]),
                 report.Section(LADDER_TITLE, [report.Text(note, "note")])]
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.render(page_title(comp), sections, None, cfg.language, footer(comp, program)))

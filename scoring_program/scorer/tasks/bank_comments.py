@@ -164,10 +164,22 @@ def _tagset(cfg):
     return TagSet(tuple(cfg.options["entity_types"]))
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "score": Message("bank.key.score", "S: weighted S1 and S2", "S：S1 与 S2 加权"),
+    "ner_f1": Message("bank.key.ner_f1", "S1: entity F1 (strict)", "S1：实体 F1（严格）"),
+    "kappa": Message("bank.key.kappa", "S2: Cohen's kappa", "S2：Cohen's kappa"),
+    "ner_precision": Message("bank.key.ner_precision", "Entity precision", "实体精确率"),
+    "ner_recall": Message("bank.key.ner_recall", "Entity recall", "实体召回率"),
+    "class_accuracy": Message("bank.key.class_accuracy", "Class accuracy", "类别准确率"),
+}
+
+
 class BankComments(TaskFamily):
     name = "bank_comments"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     reference_files = {"gold": "gold.csv"}
     submission_files = (SubmissionFile("submission", "*.csv", COLUMNS),)
     unit_files = {"gold": UnitFile("csv", "id", ("id", "text", "BIO_anno", "class"))}

@@ -209,6 +209,9 @@ class TaskFamily:
     unit_noun: Message = UNITS
     # leaderboard keys where a smaller value is better (the others: larger is better)
     lower_is_better: Sequence[str] = ()
+    # score key -> Message: what the page calls every key the family writes, where the competition's
+    # ``columns`` give no label; a key may hold ``{k}``, a whole number (map_at_{k})
+    key_labels: Dict[str, Message] = {}
     # reference slot -> UnitFile: the files a phase's reference data keeps the scored board's units of; every
     # other reference file goes whole to every phase, so it must hold no answer (a list of class names)
     unit_files: Dict[str, UnitFile] = {}
@@ -228,6 +231,22 @@ class TaskFamily:
     def leaderboard_keys(self, options) -> List[str]:
         """The scores.txt keys, the default primary key first."""
         raise NotImplementedError
+
+    def key_label(self, key):
+        """The family's label of score ``key`` (a Problem, written in the page's language), or None.
+
+        >>> family = TaskFamily()
+        >>> family.key_labels = {"f1": Message("doc.f1", "F1", "F1"), "map_at_{k}": Message("doc.map", "MAP@{k}", "MAP@{k}")}
+        >>> family.key_label("map_at_10").text("en"), family.key_label("f1").text("zh"), family.key_label("map_at_x")
+        ('MAP@10', 'F1', None)
+        """
+        if key in self.key_labels:
+            return self.key_labels[key]()
+        for pattern, message in self.key_labels.items():
+            head, k, tail = pattern.partition("{k}")
+            if k and key.startswith(head) and key.endswith(tail) and key[len(head):len(key) - len(tail)].isdigit():
+                return message(k=int(key[len(head):len(key) - len(tail)]))
+        return None
 
     def load_reference(self, cfg) -> Reference:
         raise NotImplementedError

@@ -69,11 +69,12 @@ SUBTASK_TITLE = Message("ecac.report.subtask", "Subtask {subtask}", "子任务 {
 ABSENT_SCORED_ZERO = Message("ecac.report.no_file", "No {file} in the submission: every subtask {subtask} score is 0.",
                              "提交中没有 {file}：子任务 {subtask} 的各项成绩均为 0。")
 NOT_SCORED_TITLE = Message("ecac.report.not_scored", "Not scored", "未计分")
-SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode {mode} (exact division, each gold span "
-                        "credited once).", "{n} 段对话；模式 {mode}（精确除法，每个标准答案片段只计一次）。")
-SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode {mode} (the official scorer's rules, "
+# each names its mode itself: the option's value is the organizer's English word
+SUMMARY_CLEAN = Message("ecac.summary.clean", "{n} conversations; mode clean (exact division, each gold span "
+                        "credited once).", "{n} 段对话；精确模式（精确除法，每个标准答案片段只计一次）。")
+SUMMARY_OFFICIAL = Message("ecac.summary.official", "{n} conversations; mode official (the official scorer's rules, "
                            "+1e-8 in every denominator).",
-                           "{n} 段对话；模式 {mode}（官方评测脚本的规则，每个分母加 1e-8）。")
+                           "{n} 段对话；官方模式（官方评测脚本的规则，每个分母加 1e-8）。")
 NOT_THIS_PHASE = Message("ecac.report.not_this_phase", "{file} was not scored: this phase scores subtask {subtask} only.",
                          "{file} 未计分：本阶段只评测子任务 {subtask}。")
 PER_EMOTION_TITLE = Message("ecac.report.per_emotion", "Subtask {subtask}: per emotion", "子任务 {subtask}：各情绪")
@@ -160,10 +161,43 @@ class EcacSubmission:
     ignored: List[Any] = field(default_factory=list)  # notes (Problems) in the competition's language
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "weighted_strict_f1": Message("ecac.key.weighted_strict_f1", "S1 weighted strict F1", "子任务1 加权严格 F1"),
+    "weighted_strict_precision": Message("ecac.key.weighted_strict_precision", "S1 weighted strict P", "子任务1 加权严格 P"),
+    "weighted_strict_recall": Message("ecac.key.weighted_strict_recall", "S1 weighted strict R", "子任务1 加权严格 R"),
+    "weighted_Proportional_precision": Message("ecac.key.weighted_proportional_precision", "S1 weighted proportional P",
+                                               "子任务1 加权按比例 P"),
+    "weighted_Proportional_recall": Message("ecac.key.weighted_proportional_recall", "S1 weighted proportional R",
+                                            "子任务1 加权按比例 R"),
+    "weighted_Proportional_f1": Message("ecac.key.weighted_proportional_f1", "S1 weighted proportional F1",
+                                        "子任务1 加权按比例 F1"),
+    "strict_precision": Message("ecac.key.strict_precision", "S1 strict P", "子任务1 严格 P"),
+    "strict_recall": Message("ecac.key.strict_recall", "S1 strict R", "子任务1 严格 R"),
+    "strict_f1": Message("ecac.key.strict_f1", "S1 strict F1", "子任务1 严格 F1"),
+    "Proportional_precision": Message("ecac.key.proportional_precision", "S1 proportional P", "子任务1 按比例 P"),
+    "Proportional_recall": Message("ecac.key.proportional_recall", "S1 proportional R", "子任务1 按比例 R"),
+    "Proportional_f1": Message("ecac.key.proportional_f1", "S1 proportional F1", "子任务1 按比例 F1"),
+    "weighted_fuzzy_precision": Message("ecac.key.weighted_fuzzy_precision", "S1 weighted fuzzy P", "子任务1 加权模糊 P"),
+    "weighted_fuzzy_recall": Message("ecac.key.weighted_fuzzy_recall", "S1 weighted fuzzy R", "子任务1 加权模糊 R"),
+    "weighted_fuzzy_f1": Message("ecac.key.weighted_fuzzy_f1", "S1 weighted fuzzy F1", "子任务1 加权模糊 F1"),
+    "fuzzy_precision": Message("ecac.key.fuzzy_precision", "S1 fuzzy P", "子任务1 模糊 P"),
+    "fuzzy_recall": Message("ecac.key.fuzzy_recall", "S1 fuzzy R", "子任务1 模糊 R"),
+    "fuzzy_f1": Message("ecac.key.fuzzy_f1", "S1 fuzzy F1", "子任务1 模糊 F1"),
+    "precision_pair": Message("ecac.key.precision_pair", "S2 pair P", "子任务2 配对 P"),
+    "recall_pair": Message("ecac.key.recall_pair", "S2 pair R", "子任务2 配对 R"),
+    "f1_pair": Message("ecac.key.f1_pair", "S2 pair F1", "子任务2 配对 F1"),
+    "weighted_precision": Message("ecac.key.weighted_precision", "S2 weighted P", "子任务2 加权 P"),
+    "weighted_recall": Message("ecac.key.weighted_recall", "S2 weighted R", "子任务2 加权 R"),
+    "weighted_f1": Message("ecac.key.weighted_f1", "S2 weighted F1", "子任务2 加权 F1"),
+}
+
+
 class EmotionCause(TaskFamily):
     name = "emotion_cause"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     unit_files = {"subtask1_gold": UnitFile("json", "conversation_ID", canonical=conversation_id),
                   "subtask2_gold": UnitFile("json", "conversation_ID", canonical=conversation_id)}
     reference_files = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json"}
@@ -306,7 +340,7 @@ class EmotionCause(TaskFamily):
             units.append(group)
         for line in sub.ignored:
             sections.append(report.Section(NOT_SCORED_TITLE, [report.Text(line, "note")]))
-        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()), mode=cfg.options["mode"])
+        summary = (SUMMARY_CLEAN if clean else SUMMARY_OFFICIAL)(n=int(in_board.sum()))
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
@@ -481,9 +515,15 @@ def _sections(subtask, table, gold, pred, n_read, n_neutral, n_unknown, odd=""):
     names = [labels[i] for i in shown]
     conf_rows = [[names[i]] + [int(v) for v in sorted_matrix[i]] for i in range(len(names))]
     f1_series = [(PART_NAMES[name], [float(s["f"][j - 1]) for j in order]) for name, s in parts]
+    # the counts and the first matching, then the other matchings beside the emotion: all 14 columns of
+    # subtask 1 at once fit neither a laptop's width nor a printed page
+    first = len(EMOTION_HEADERS) + len(PART_HEADERS)
+    tables = [report.Table(headers[:first], [row[:first] for row in rows])]
+    if len(headers) > first:
+        tables.append(report.Table(headers[:1] + headers[first:], [row[:1] + row[first:] for row in rows]))
     return [
         report.Section(PER_EMOTION_TITLE(subtask=subtask),
-                       [report.Table(headers, rows)] + notes + [
+                       tables + notes + [
                         report.Bars(F1_CHART(subtask=subtask), [EMOTIONS[j] for j in order], f1_series)],
                        per_class=True),
         report.Section((SAME_SPAN_TITLE if subtask == 1 else SAME_UTTERANCES_TITLE)(subtask=subtask), [

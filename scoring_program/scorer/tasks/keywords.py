@@ -83,10 +83,6 @@ TITLE = Message("keywords.report.title", "Keyword sets", "关键词集合")
 # the values of option ``mode`` as the page names them (the Chinese page describes them instead)
 MODE_NAMES = {"all": Message("keywords.report.mode_all", "all", "全部样本"),
               "legacy": Message("keywords.report.mode_legacy", "legacy", "原文档规则")}
-STEP_NAMES = {"strip": Message("keywords.report.step_strip", "strip", "去除首尾空白"),
-              "nfkc": Message("keywords.report.step_nfkc", "nfkc", "NFKC 规范化（全角转半角）"),
-              "casefold": Message("keywords.report.step_casefold", "casefold", "大小写折叠")}
-STEPS_JOINED = Message("keywords.report.steps_joined", "{first}+{rest}", "{first}、{rest}")
 WHAT = Message("keywords.report.what", "what", "项目")
 SAMPLES_TITLE = Message("keywords.report.samples_title", "Samples", "样本")
 SAMPLE_ROWS = (
@@ -158,10 +154,23 @@ class KeywordSubmission:
         return self.distinct[self.codes]
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "macro_f1": Message("keywords.key.macro_f1", "Macro F1 (mean per sample)", "宏平均 F1（按样本平均）"),
+    "macro_precision": Message("keywords.key.macro_precision", "Macro precision", "宏平均精确率"),
+    "macro_recall": Message("keywords.key.macro_recall", "Macro recall", "宏平均召回率"),
+    "f1_of_macro_pr": Message("keywords.key.f1_of_macro_pr", "F1 of macro P and R", "宏平均 P 与 R 的 F1"),
+    "micro_f1": Message("keywords.key.micro_f1", "Micro F1 (pooled)", "微平均 F1（合并计数）"),
+    "micro_precision": Message("keywords.key.micro_precision", "Micro precision", "微平均精确率"),
+    "micro_recall": Message("keywords.key.micro_recall", "Micro recall", "微平均召回率"),
+}
+
+
 class Keywords(TaskFamily):
     name = "keywords"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     reference_files = {"gold": "gold.csv"}
     # keywords themselves hold full-width commas: only ids are checked for them
     submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t"), fullwidth=False),)
@@ -271,7 +280,7 @@ class Keywords(TaskFamily):
         steps = cfg.options["normalisation"]
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
             n=int(on_board.sum()), counted=int(counted.sum()), mode=MODE_NAMES[cfg.options["mode"]](),
-            separator=repr(cfg.options["keyword_separator"]), steps=_joined_steps(steps))
+            separator=repr(cfg.options["keyword_separator"]), steps=advice.steps(steps))
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
@@ -315,18 +324,6 @@ def _strata(rows, n_units):
 def _keyword_items(cells, cfg):
     """(sample row, code) of every keyword of ``cells``, normalised, and the distinct keywords as Cells."""
     return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
-
-
-def _joined_steps(steps):
-    """The normalisation steps as one Problem: ``strip+casefold`` in English, a list in Chinese.
-
-    >>> _joined_steps(["strip", "casefold"]).text("zh")
-    '去除首尾空白、大小写折叠'
-    """
-    joined = STEP_NAMES[steps[-1]]() if steps else ""
-    for step in reversed(steps[:-1]):
-        joined = STEPS_JOINED(first=STEP_NAMES[step](), rest=joined)
-    return joined
 
 
 def _sample_section(c, g, p, present, on_board, counted, legacy):

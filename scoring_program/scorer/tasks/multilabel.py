@@ -277,10 +277,41 @@ class MultilabelSubmission:
     ranked_scores: Optional[np.ndarray] = None  # (n_samples, depth) score at each rank; None: no scores column
 
 
+# each score key's name on the page where the competition's columns give none
+# ({k}: the cut-off of a ranked key)
+KEY_LABELS = {
+    "micro_f1": Message("multilabel.key.micro_f1", "Micro F1 (pooled)", "微平均 F1（合并计数）"),
+    "micro_precision": Message("multilabel.key.micro_precision", "Micro precision", "微平均精确率"),
+    "micro_recall": Message("multilabel.key.micro_recall", "Micro recall", "微平均召回率"),
+    "class_avg_f1": Message("multilabel.key.class_avg_f1", "C-F1 (2 CP CR / (CP + CR))", "C-F1（2 CP CR / (CP + CR)）"),
+    "class_avg_precision": Message("multilabel.key.class_avg_precision", "C-P (class-averaged)", "C-P（按类别平均）"),
+    "class_avg_recall": Message("multilabel.key.class_avg_recall", "C-R (class-averaged)", "C-R（按类别平均）"),
+    "macro_f1": Message("multilabel.key.macro_f1", "Macro F1 (mean per-class F1)", "宏平均 F1（各类别 F1 的平均）"),
+    "sample_avg_f1": Message("multilabel.key.sample_avg_f1", "Sample-averaged F1", "按样本平均 F1"),
+    "sample_avg_precision": Message("multilabel.key.sample_avg_precision", "Sample-averaged precision",
+                                    "按样本平均精确率"),
+    "sample_avg_recall": Message("multilabel.key.sample_avg_recall", "Sample-averaged recall", "按样本平均召回率"),
+    "micro_fbeta": Message("multilabel.key.micro_fbeta", "Micro F-beta", "微平均 Fβ"),
+    "macro_fbeta": Message("multilabel.key.macro_fbeta", "Macro F-beta", "宏平均 Fβ"),
+    "sample_avg_fbeta": Message("multilabel.key.sample_avg_fbeta", "Sample-averaged F-beta", "按样本平均 Fβ"),
+    "map_at_{k}": Message("multilabel.key.map_at_k", "MAP@{k}", "MAP@{k}"),
+    "ndcg_at_{k}": Message("multilabel.key.ndcg_at_k", "nDCG@{k}", "nDCG@{k}"),
+    "err_at_{k}": Message("multilabel.key.err_at_k", "ERR@{k}", "ERR@{k}"),
+    "label_ranking_avg_precision": Message("multilabel.key.label_ranking_avg_precision", "Label ranking AP",
+                                           "标签排序 AP"),
+    "coverage_error": Message("multilabel.key.coverage_error", "Coverage error (lower is better)",
+                              "覆盖误差（越低越好）"),
+    "label_ranking_loss": Message("multilabel.key.label_ranking_loss", "Ranking loss (lower is better)",
+                                  "排序损失（越低越好）"),
+    "macro_ap": Message("multilabel.key.macro_ap", "Macro AP", "宏平均 AP"),
+}
+
+
 class Multilabel(TaskFamily):
     name = "multilabel"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     lower_is_better = ("coverage_error", "label_ranking_loss")
     reference_files = {"gold": "gold.csv", "labels": "labels.txt"}
     submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, optional=("scores",)),)

@@ -151,10 +151,22 @@ class ViewSubmission:
         return self.views[self.view_code]
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "f1": Message("view.key.f1", "F1 (view + opinion)", "F1（视角 + 情感）"),
+    "precision": Message("view.key.precision", "P = tp / (tp + fp + fn2)", "P = tp / (tp + fp + fn2)"),
+    "recall": Message("view.key.recall", "R = tp / (tp + fn1)", "R = tp / (tp + fn1)"),
+    "view_f1": Message("view.key.view_f1", "View extraction F1", "视角抽取 F1"),
+    "view_precision": Message("view.key.view_precision", "View extraction precision", "视角抽取精确率"),
+    "view_recall": Message("view.key.view_recall", "View extraction recall", "视角抽取召回率"),
+}
+
+
 class ViewSentiment(TaskFamily):
     name = "view_sentiment"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     reference_files = {"gold": "gold.csv", "sentences": "sentences.csv"}
     submission_files = (SubmissionFile("submission", "*.csv", COLUMNS, separators=(",", "\t")),)
     unit_files = {"gold": UnitFile("csv", "SentenceId", COLUMNS), "sentences": UnitFile("csv", "SentenceId", ("SentenceId",))}
@@ -330,9 +342,11 @@ class ViewSentiment(TaskFamily):
         sections = [_count_section(counts), _table_section(table, counts)]
         if merged:
             sections.append(report.Section(REPEATED_TITLE, [report.Text(REPEATED_NOTE(n=merged), "note")]))
-        steps = "+".join(cfg.options["view_normalisation"])
+        steps = cfg.options["view_normalisation"]
+        # the option's values are the organizer's words: the page names the labels and steps themselves
         summary = (SUMMARY_NORMALISED if steps else SUMMARY_EXACT)(
-            n=n, gold=len(keys), pred=len(pred_keys), labels=cfg.options["opinion_labels"], steps=steps)
+            n=n, gold=len(keys), pred=len(pred_keys), labels=LABEL_HELP[cfg.options["opinion_labels"]](),
+            steps=advice.steps(steps))
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
