@@ -238,6 +238,33 @@ NO_ERROR = Message("classification.report.no_error", "Every item of this board i
                    "本榜单的每个样本都预测正确。")
 
 
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "f1": Message("classification.key.f1", "F1", "F1"),
+    "precision": Message("classification.key.precision", "Precision", "精确率"),
+    "recall": Message("classification.key.recall", "Recall", "召回率"),
+    "accuracy": Message("classification.key.accuracy", "Accuracy", "准确率"),
+    "balanced_accuracy": Message("classification.key.balanced_accuracy", "Balanced accuracy", "平衡准确率"),
+    "macro_f1": Message("classification.key.macro_f1", "Macro F1", "宏平均 F1"),
+    "macro_precision": Message("classification.key.macro_precision", "Macro precision", "宏平均精确率"),
+    "macro_recall": Message("classification.key.macro_recall", "Macro recall", "宏平均召回率"),
+    "micro_f1": Message("classification.key.micro_f1", "Micro F1", "微平均 F1"),
+    "micro_precision": Message("classification.key.micro_precision", "Micro precision", "微平均精确率"),
+    "micro_recall": Message("classification.key.micro_recall", "Micro recall", "微平均召回率"),
+    "weighted_f1": Message("classification.key.weighted_f1", "Weighted F1", "加权 F1"),
+    "weighted_precision": Message("classification.key.weighted_precision", "Weighted precision", "加权精确率"),
+    "weighted_recall": Message("classification.key.weighted_recall", "Weighted recall", "加权召回率"),
+    "cohen_kappa": Message("classification.key.cohen_kappa", "Cohen's kappa", "Cohen kappa 系数"),
+    "quadratic_weighted_kappa": Message("classification.key.qwk", "Quadratic-weighted kappa", "二次加权 kappa"),
+    "mcc": Message("classification.key.mcc", "MCC", "马修斯相关系数"),
+    "log_loss": Message("classification.key.log_loss", "Log loss (lower is better)", "对数损失（越低越好）"),
+    "roc_auc": Message("classification.key.roc_auc", "ROC AUC", "ROC AUC"),
+    "roc_auc_weighted": Message("classification.key.roc_auc_weighted", "ROC AUC (weighted)", "ROC AUC（加权）"),
+    "average_precision": Message("classification.key.average_precision", "Average precision", "平均精度"),
+    "top_k_accuracy": Message("classification.key.top_k_accuracy", "Top-k accuracy", "前 k 类准确率"),
+}
+
+
 @dataclass(frozen=True)
 class Classes:
     """The declared classes, and what the options make of them."""
@@ -288,6 +315,7 @@ class Classification(TaskFamily):
     name = "classification"
     title = TITLE
     unit_noun = UNIT
+    key_labels = KEY_LABELS
     lower_is_better = ("log_loss",)
     reference_files = {"gold": "gold.csv", "labels": "labels.txt"}
     # the labels form; the probabilities form is id and one column per class of labels.txt (``_form``)
