@@ -4,6 +4,7 @@
         [--start 2026-11-02] [--final-start DATE] [--end DATE] [--dev-gold FILE] [--option KEY=VALUE ...]
         [--no-check]
         multilabel:      --labels labels.txt
+        classification:  [--labels labels.txt]
         view_sentiment:  --inputs SENTENCES --views VIEWS [--dev-inputs SENTENCES]
         emotion_cause:   --subtask2-gold FILE
 

@@ -25,8 +25,9 @@ DEMO = {
     "multilabel": ROOT / "examples" / "multilabel",
     "emotion_cause": ROOT / "examples" / "emotion_cause",
     "regression": ROOT / "examples" / "regression",
+    "classification": ROOT / "examples" / "classification",
 }
-TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel", "regression")
+TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel", "regression", "classification")
 HOSTILE = "<script>document.title='PWNED'</script><img src=x onerror=alert(1)>\u202e\u200b"
 
 
@@ -368,6 +369,8 @@ def family_cases(family):
                  {name: as_csv(header, [[r[1], r[0]] for r in body])}),
             one(0, 1, '"1,5"', "decimal-comma-quoted", ("is not a number", "decimal mark")),
         ]
+    if family == "classification":
+        return classification_cases(name, header, body)
     # emotion_cause
     files = sample(family)
     s1 = json.loads(files["Subtask_1_pred.json"])
@@ -427,6 +430,50 @@ def regression_cases(one):
     ]
 
 
+def classification_cases(name, header, body):
+    """Labels a participant gets wrong, and the probability form made from the sample (one column per class)."""
+    family = "classification"
+    classes = (DEMO[family] / "reference_data" / "labels.txt").read_text(encoding="utf-8").split()
+
+    def one(row, value, label, words):
+        changed = [list(r) for r in body]
+        changed[row][1] = value
+        return Case(family, label, 1, words, {name: as_csv(header, changed)})
+
+    def proba(columns, cell=None):
+        """The sample as probabilities (0.9 on its label), the columns given; ``cell`` replaces the first value."""
+        rows = [[r[0]] + ["0.9" if c == r[1] else "0.025" for c in columns] for r in body]
+        if cell is not None:
+            rows[0][1] = cell
+        return {name: as_csv(["id"] + columns, rows)}
+
+    def probabilities(config):
+        config.setdefault("options", {})["submission"] = "probabilities"
+
+    return [
+        one(0, "no_such_class", "unknown-class", ("is not a class of this task",)),
+        one(0, classes[0].upper() + "x", "misspelt-class", ("is not a class of this task",)),
+        one(0, HOSTILE.replace(",", ";").split()[0], "hostile-class", ("is not a class of this task",)),
+        one(0, "", "empty-label", ("is empty",)),
+        one(0, " ".join(classes[:2]), "two-classes-in-a-row", ("holds 2 words", "exactly one class")),
+        one(0, "3", "class-number", ("is not a class of this task",)),
+        Case(family, "a-row-missing", 1, ("have no row",), {name: as_csv(header, body[1:])}),
+        Case(family, "probability-column-missing", 1, ("no column for class",), proba(classes[1:])),
+        Case(family, "probability-column-unknown", 1, ("column 'unknown' is not a class",),
+             proba(classes + ["unknown"])),
+        Case(family, "probability-not-a-number", 1, ("is not a finite number",), proba(classes, "abc")),
+        Case(family, "probability-nan", 1, ("is not a finite number",), proba(classes, "nan")),
+        Case(family, "probability-inf", 1, ("is not a finite number",), proba(classes, "-inf")),
+        Case(family, "probability-empty", 1, ("is not a finite number",), proba(classes, "")),
+        # 2 MB of digits is above 1e308: no finite number, quoted cut short; a 1 MB label the same
+        Case(family, "probability-of-2mb-digits", 1, ("'1000000000", "...' is not a finite number"),
+             proba(classes, "1" + "0" * (2 << 20))),
+        one(0, "x" * (1 << 20), "label-of-1mb", ("'xxxxxxxx", "...' is not a class of this task")),
+        Case(family, "labels-where-probabilities-are-scored", 1, ("cannot be scored", "id," + ",".join(classes)),
+             sample(family), config=probabilities),
+    ]
+
+
 # -- configurations and reference data ------------------------------------------------------------------------
 def config_cases(family):
     def cfg(label, edit, words):
@@ -464,9 +511,16 @@ def config_cases(family):
         "multilabel": [("k", 0), ("k", [1, 1]), ("classes", None)],
         "emotion_cause": [("subtasks", 3), ("mode", ["clean"])],
         "regression": [("rmsle", "yes"), ("smape_zero", 0), ("value_range", [3, 1])],
+        # the demo lists five classes: binary averaging and a positive class need two
+        "classification": [("average", "binary"), ("average", "samples"), ("positive_class", "good"),
+                           ("ordinal_order", ["terrible", "poor"]), ("top_k", 0), ("log_loss_eps", 1),
+                           ("submission", "scores")],
     }[family]
     for key, value in bad_options:
-        cases.append(cfg("option-%s-%s" % (key, type(value).__name__), opt(key, value), ("options.%s is" % key,)))
+        label = "option-%s-%s" % (key, type(value).__name__)
+        label += "-%s" % value if any(k == key and type(v) is type(value) and v != value for k, v in bad_options) \
+            else ""
+        cases.append(cfg(label, opt(key, value), ("options.%s is" % key,)))
     return cases
 
 
@@ -507,7 +561,28 @@ def reference_cases(family):
     if family == "regression":
         cases.append(ref("gold-negative-under-rmsle", gold_bytes(lambda b: b.replace(b",", b",-", 2).replace(
             b"id,-value", b"id,value")), ("is negative", "options.rmsle: false")))
+    if family == "classification":
+        def first_gold(value):
+            return gold_bytes(lambda b: _first_gold_label(b, value))
+        cases += [
+            ref("labels-one-class", lambda f: (f / "labels.txt").write_text("good\n"), ("lists 1 class(es)",)),
+            ref("labels-twice-by-case", lambda f: (f / "labels.txt").write_text(
+                (f / "labels.txt").read_text() + "GOOD\n"), ("cannot tell apart",)),
+            ref("labels-with-a-space", lambda f: (f / "labels.txt").write_text(
+                (f / "labels.txt").read_text() + "very good\n"), ("white space",)),
+            ref("labels-named-id", lambda f: (f / "labels.txt").write_text(
+                (f / "labels.txt").read_text() + "id\n"), ("name of a submission column",)),
+            ref("gold-unknown-class", first_gold(b"superb"), ("'superb' is not a class of labels.txt",)),
+            ref("gold-empty-class", first_gold(b""), ("is empty", "gold class")),
+        ]
     return cases
+
+
+def _first_gold_label(data, value):
+    """gold.csv with the label of its first row replaced by ``value``."""
+    lines = data.split(b"\n")
+    lines[1] = lines[1].split(b",")[0] + b"," + value
+    return b"\n".join(lines)
 
 
 def all_cases():

@@ -17,7 +17,7 @@ from fractions import Fraction as F
 import pandas as pd
 import pytest
 from scipy.stats import spearmanr
-from sklearn.metrics import cohen_kappa_score, f1_score, mean_squared_error, r2_score
+from sklearn.metrics import cohen_kappa_score, f1_score, log_loss, mean_squared_error, r2_score, roc_auc_score
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from helpers import ROOT
@@ -182,6 +182,48 @@ def test_regression_gold_errors_are_the_hosts():
         metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", options={"value_range": [0, 5]})
     with pytest.raises(metric.HostVisibleError):
         metric.score(RG_SOLUTION.rename(columns={"value": "target"}), RG_SUBMISSION, "id", task="regression")
+
+
+# -- classification ------------------------------------------------------------------------------------
+CL_LABELS = "bird cat dog"
+CL_SOLUTION = pd.DataFrame({"id": ["t1", "t2", "t3", "t4"], "label": ["cat", "dog", "cat", "bird"]})
+CL_SUBMISSION = pd.DataFrame({"id": ["t1", "t2", "t3", "t4"], "label": ["cat", "cat", "cat", "bird"]})
+CL_PROBA = pd.DataFrame({"id": ["t4", "t3", "t2", "t1"], "dog": [0.1, 0.2, 0.3, 0.1], "cat": [0.2, 0.5, 0.6, 0.7],
+                         "bird": [0.7, 0.3, 0.1, 0.2]})
+
+
+def test_classification_by_hand():
+    # bird: 1 right of 1 predicted, 1 gold -> F1 1; cat: 2 right, 3 predicted, 2 gold -> 4/5; dog: 0 -> macro 3/5
+    got = metric.score(CL_SOLUTION, CL_SUBMISSION, "id", task="classification", labels=CL_LABELS)
+    assert got == pytest.approx(0.6, abs=1e-12)
+    assert got == pytest.approx(f1_score(CL_SOLUTION["label"], CL_SUBMISSION["label"], average="macro"), abs=1e-12)
+    # probability columns in any order, rows in any order; the labels are their highest column (cat cat cat bird)
+    options = {"submission": "probabilities"}
+    assert metric.score(CL_SOLUTION, CL_PROBA, "id", task="classification", labels=CL_LABELS.split(),
+                        options=options) == pytest.approx(0.6, abs=1e-12)
+    proba = CL_PROBA.set_index("id").loc[CL_SOLUTION["id"], CL_LABELS.split()].to_numpy()
+    for key, expected in (("log_loss", log_loss(CL_SOLUTION["label"], proba, labels=CL_LABELS.split())),
+                          ("roc_auc", roc_auc_score(CL_SOLUTION["label"], proba, multi_class="ovr",
+                                                    labels=CL_LABELS.split()))):
+        assert metric.score(CL_SOLUTION, CL_PROBA, "id", task="classification", labels=CL_LABELS, options=options,
+                            metric=key) == pytest.approx(expected, abs=1e-12)
+
+
+def test_classification_participant_errors():
+    wrong = CL_SUBMISSION.assign(label=["cat", "horse", "cat", "bird"])
+    text = refused(CL_SOLUTION, wrong, task="classification", labels=CL_LABELS, public=CL_LABELS.split())
+    assert "(id t2), column label" in text and "horse" in text
+    text = refused(CL_SOLUTION, CL_PROBA.drop(columns=["dog"]), task="classification", labels=CL_LABELS,
+                   public=CL_LABELS.split())
+    assert "'dog'" in text
+    text = refused(CL_SOLUTION, CL_SUBMISSION, task="classification", labels=CL_LABELS, public=CL_LABELS.split(),
+                   options={"submission": "probabilities"})
+    assert "id,bird,cat,dog" in text
+
+
+def test_classification_without_labels_is_a_host_error():
+    with pytest.raises(metric.HostVisibleError, match="task classification needs labels="):
+        metric.score(CL_SOLUTION, CL_SUBMISSION, "id", task="classification")
 
 
 # -- view_sentiment ------------------------------------------------------------------------------------
@@ -380,9 +422,9 @@ def example_frames(name):
     config = yaml_load(ref / "board_A.yaml")
     kwargs = dict(task=name, options=config.get("options") or {}, metric=config.get("primary_key", ""))
     read = lambda p, sep=",": pd.read_csv(p, dtype=str, keep_default_na=False, sep=sep)  # noqa: E731
-    if name in ("keywords", "multilabel", "regression"):
+    if name in ("keywords", "multilabel", "regression", "classification"):
         solution, submission, row_id = read(ref / "gold.csv"), read(kit / "sample_submission.csv"), "id"
-        if name == "multilabel":
+        if name in ("multilabel", "classification"):
             kwargs["labels"] = (ref / "labels.txt").read_text(encoding="utf-8")
     elif name == "view_sentiment":
         ids = read(ref / "sentences.csv")["SentenceId"].tolist()
@@ -414,7 +456,8 @@ def yaml_load(path):
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", ["keywords", "multilabel", "regression", "view_sentiment", "emotion_cause"])
+@pytest.mark.parametrize("name", ["keywords", "multilabel", "regression", "view_sentiment", "emotion_cause",
+                                  "classification"])
 def test_examples_score_as_score_py_scores_their_files(name, tmp_path):
     """Not an oracle: the DataFrame mapping checked against the files score.py reads (same engine), on the demo
     competitions' data, per Usage subset = board."""

@@ -142,6 +142,22 @@ def _regression(kind):
     return lambda ref, hidden: _edit_table(ref, "gold.csv", "id", hidden, edit)
 
 
+def _classification(kind):
+    def apply(ref, hidden):
+        classes = (ref / "labels.txt").read_text(encoding="utf-8").split()
+
+        def edit(r):
+            if kind == "labels shifted":
+                r["label"] = classes[(classes.index(r["label"]) + 1) % len(classes)]
+            elif kind == "one class":
+                r["label"] = classes[0]
+            elif kind == "extra column":
+                r["remark"] = "checked twice"
+            return r
+        _edit_table(ref, "gold.csv", "id", hidden, edit)
+    return apply
+
+
 def _emotion_cause(kind):
     def apply(ref, hidden):
         for name in ("Subtask_1_gold.json", "Subtask_2_gold.json"):
@@ -172,9 +188,11 @@ CHANGES = [
     ("emotion_cause", "no pairs", True), ("emotion_cause", "other emotions", True),
     ("emotion_cause", "unlocatable spans", True),
     ("regression", "values doubled", True), ("regression", "all zero", True),
+    ("classification", "labels shifted", True), ("classification", "one class", True),
+    ("classification", "extra column", False),
 ]
 EDITORS = {"bank_comments": _bank, "view_sentiment": _views, "keywords": _keywords, "multilabel": _multilabel,
-           "emotion_cause": _emotion_cause, "regression": _regression}
+           "emotion_cause": _emotion_cause, "regression": _regression, "classification": _classification}
 
 
 def board_b_ids(reference):

@@ -41,6 +41,8 @@ DEMOS = {
     "emotion_cause": (ROOT / "examples" / "emotion_cause", ROOT / "examples" / "emotion_cause" / "starting_kit" / "submission"),
     "regression": (ROOT / "examples" / "regression",
                    ROOT / "examples" / "regression" / "starting_kit" / "sample_submission.csv"),
+    "classification": (ROOT / "examples" / "classification",
+                       ROOT / "examples" / "classification" / "starting_kit" / "sample_submission.csv"),
 }
 FAMILIES = sorted(DEMOS)
 CSV_FAMILIES = [f for f in FAMILIES if f != "emotion_cause"]

@@ -30,13 +30,15 @@ from test_new_competition import commands, kit_tool, organizer, workspace  # noq
 
 SHIPPED = {"top": ROOT, "keywords": ROOT / "examples" / "keywords", "multilabel": ROOT / "examples" / "multilabel",
            "view_sentiment": ROOT / "examples" / "view_sentiment",
-           "emotion_cause": ROOT / "examples" / "emotion_cause"}
+           "emotion_cause": ROOT / "examples" / "emotion_cause",
+           "classification": ROOT / "examples" / "classification"}
 
 # (family, language, dev set): the docs' command in its own language with its dev set, the other language
 # without one; emotion cause also in English without a dev set; its two kits without one score one subtask each
 MADE = [(family, lang, lang == own) for family, own in (("multilabel", "en"), ("keywords", "zh"),
                                                           ("bank_comments", "zh"), ("view_sentiment", "zh"),
-                                                          ("emotion_cause", "en")) for lang in ("en", "zh")]
+                                                          ("emotion_cause", "en"), ("classification", "en"))
+        for lang in ("en", "zh")]
 MADE.append(("emotion_cause", "en", False))
 VARIANTS = {("emotion_cause", "zh", False): ["--option", "subtasks='1'", "--option", "mode=clean"],
             ("emotion_cause", "en", False): ["--option", "subtasks='2'"]}
@@ -112,7 +114,7 @@ def ecac_conversations(text):
     return json.loads(re.sub(r",\s*\.\.\.\s*\]\s*$", "]", text.strip()))
 
 
-ID = {"bank_comments": "id", "keywords": "id", "multilabel": "id", "view_sentiment": "SentenceId"}
+ID = {"bank_comments": "id", "keywords": "id", "multilabel": "id", "view_sentiment": "SentenceId", "classification": "id"}
 
 
 def answered(kit, example):
@@ -198,6 +200,11 @@ def _comparable(kit, row):
         return row["id"], frozenset(k.strip() for k in row["keywords"].split(sep) if k.strip())
     if kit.family == "multilabel":
         return row["id"], frozenset(row["labels"].split())
+    if kit.family == "classification":   # a probability row's class is its first highest column
+        if "label" in row:
+            return row["id"], row["label"].strip()
+        classes = [c for c in row if c != "id"]
+        return row["id"], max(classes, key=lambda c: (float(row[c]), -classes.index(c)))
     return row["SentenceId"], row["View"], OPINION.get(row["Opinion"], row["Opinion"])
 
 

@@ -64,11 +64,12 @@ def organizer(project, argv):
 
 def test_the_docs_give_a_command_for_each_family():
     assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
-                                         "view_sentiment"])
-    assert len(conversions()) == 5
+                                         "view_sentiment", "classification"])
+    assert len(conversions()) == 6
 
 
-@pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause"])
+@pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
+                                    "classification"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_zip
@@ -134,7 +135,7 @@ def built(workspace):
 
 
 ANSWERS = {"bank_comments": {"BIO_anno", "class"}, "keywords": {"keywords"}, "multilabel": {"labels", "grades"},
-           "view_sentiment": {"View", "Opinion"}}
+           "view_sentiment": {"View", "Opinion"}, "classification": {"label"}}
 
 
 def test_the_public_inputs_hold_no_answer(built):

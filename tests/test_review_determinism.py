@@ -29,6 +29,8 @@ DEMOS = {
                       "conversation_ID"),
     "regression": (ROOT / "examples" / "regression",
                    ROOT / "examples" / "regression" / "starting_kit" / "sample_submission.csv", "id"),
+    "classification": (ROOT / "examples" / "classification",
+                       ROOT / "examples" / "classification" / "starting_kit" / "sample_submission.csv", "id"),
 }
 OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
 
@@ -82,6 +84,9 @@ def spoil_board_b(family, files):
             frame.loc[in_b, "scores"] = ""
         elif family == "regression":
             frame.loc[in_b, "value"] = "0"
+        elif family == "classification":   # every board-B item predicted as the first class
+            first = (DEMOS[family][0] / "reference_data" / "labels.txt").read_text(encoding="utf-8").split()[0]
+            frame.loc[in_b, "label"] = first
         spoiled[name] = frame.to_csv(index=False).encode("utf-8")
     return spoiled
 

@@ -15,7 +15,8 @@ from helpers import PROGRAM, ROOT
 # family -> the shipped competition of that family
 DEMOS = {"bank_comments": ROOT}
 DEMOS.update({family: ROOT / "examples" / family
-              for family in ("emotion_cause", "keywords", "multilabel", "regression", "view_sentiment")})
+              for family in ("classification", "emotion_cause", "keywords", "multilabel", "regression",
+                             "view_sentiment")})
 
 
 def sample_of(competition):

@@ -24,6 +24,8 @@ CASES = [
     ("multilabel", {"both_empty": "zero", "classes": "gold", "map_denominator": "min_k_relevant"}),
     ("emotion_cause", {}), ("emotion_cause", {"mode": "clean"}),
     ("regression", {}), ("regression", {"rmsle": False, "smape_zero": "skip"}),
+    ("classification", {}), ("classification", {"average": "weighted",
+                                                "ordinal_order": ["good", "okay", "excellent", "poor", "terrible"]}),
 ]
 
 

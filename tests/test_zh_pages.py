@@ -81,7 +81,7 @@ def page_words(competition):
         with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:
             tags = {t for row in csv.DictReader(fh) for t in row["BIO_anno"].split()}
         found.update(t[2:] for t in tags if t[:2] in ("B-", "I-"))
-    elif task == "multilabel":
+    elif task in ("multilabel", "classification"):
         found.update((ref / "labels.txt").read_text(encoding="utf-8").split())
     elif task == "view_sentiment":
         with open(ref / "gold.csv", encoding="utf-8", newline="") as fh:
@@ -91,6 +91,18 @@ def page_words(competition):
             for conversation in json.loads(gold.read_text(encoding="utf-8")):
                 found.update(u["emotion"] for u in conversation["conversation"])
     return found
+
+
+def public_ids(competition):
+    """The test items' ids of the kit's test_public.csv (public): a message names the ones a file lacks."""
+    path = Path(competition) / "starting_kit" / "test_public.csv"
+    if not path.is_file():
+        return set()
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh)
+        header = next(reader)
+        column = header.index("id") if "id" in header else 0
+        return {w for row in reader if row for w in WORD.findall(row[column])}
 
 
 def config_words(folder):
@@ -229,7 +241,7 @@ def test_a_zh_competition_names_every_upload_problem_in_chinese(tmp_path, case):
     proc = _zh_case_line(tmp_path, case)
     assert proc.returncode == 1, proc.stderr
     demo = DEMO[case.family]
-    allowed = page_words(demo) | config_words(demo / "reference_data")
+    allowed = page_words(demo) | config_words(demo / "reference_data") | public_ids(demo)
     uploaded = set()
     for path in (tmp_path / "input" / "res").rglob("*"):
         uploaded.update(WORD.findall(path.name))

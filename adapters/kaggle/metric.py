@@ -24,6 +24,7 @@ Public rows score board A, the Private rows board B.
 | keywords | ``keywords`` (joined by ``keyword_separator``) | exactly ``keywords`` |
 | multilabel | ``labels`` (``grades`` optional); the class names in ``labels=`` | ``labels`` (``scores`` optional) |
 | regression | ``value`` | exactly ``value`` |
+| classification | ``label``; the class names in ``labels=`` | ``label``, or one probability column per class |
 | view_sentiment | ``views``: JSON list of ``[View, Opinion]`` pairs | exactly ``views``, the same JSON |
 | emotion_cause | ``conversation`` (the JSON utterance list), ``subtask1`` and/or ``subtask2`` (JSON pair lists) | ``subtask1`` and/or ``subtask2`` (JSON pair lists) |
 
@@ -76,7 +77,8 @@ def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: 
     """The primary score (or the leaderboard key ``metric``) of ``submission`` on the rows of ``solution``.
 
     ``options``: the family's options (a mapping, or its JSON text), as under ``options:`` in config.yaml;
-    ``labels``: multilabel's class names, separated by white space (its labels.txt); ``language``: en or zh.
+    ``labels``: multilabel's or classification's class names, separated by white space (its labels.txt);
+    ``language``: en or zh.
     """
     try:
         return _score(solution, submission, row_id_column_name, task, metric, options, labels, language)
@@ -230,11 +232,14 @@ class TableLayout(Layout):
                       {name: Shown(name, starts, lines, {self.id_column: row_id})})
 
 
-def _labels_file(labels):
-    names = labels.split() if isinstance(labels, str) else [str(x) for x in (labels or [])]
-    if not names:
-        raise HostVisibleError("task multilabel needs labels=: the class names, separated by spaces (labels.txt)")
-    return {"labels.txt": ("\n".join(names) + "\n").encode("utf-8")}
+def _labels_file(task):
+    """How ``labels=`` becomes the labels.txt of ``task``."""
+    def extra(labels):
+        names = labels.split() if isinstance(labels, str) else [str(x) for x in (labels or [])]
+        if not names:
+            raise HostVisibleError("task %s needs labels=: the class names, separated by spaces (labels.txt)" % task)
+        return {"labels.txt": ("\n".join(names) + "\n").encode("utf-8")}
+    return extra
 
 
 class ViewLayout(Layout):
@@ -366,8 +371,9 @@ class EcacLayout(Layout):
 LAYOUTS = {
     "bank_comments": TableLayout(gold_needs=("BIO_anno", "class")),
     "keywords": TableLayout(gold_needs=("keywords",)),
-    "multilabel": TableLayout(gold_needs=("labels",), extra=_labels_file),
+    "multilabel": TableLayout(gold_needs=("labels",), extra=_labels_file("multilabel")),
     "regression": TableLayout(gold_needs=("value",)),
+    "classification": TableLayout(gold_needs=("label",), extra=_labels_file("classification")),
     "view_sentiment": ViewLayout(),
     "emotion_cause": EcacLayout(),
 }

@@ -1,13 +1,14 @@
 """python3 -m organizer demo FAMILY [--seed S] [--out DIR] [...]: regenerate a demo competition's data.
 
 FAMILY is bank_comments (the shipped competition), bank_dev (its starting kit's
-dev set), view_sentiment, keywords, multilabel, emotion_cause or regression (examples/).
+dev set), view_sentiment, keywords, multilabel, emotion_cause, regression or classification (examples/).
 The same seed always writes the same bytes.
 """
 import importlib
 import sys
 
-GENERATORS = ("bank_comments", "bank_dev", "view_sentiment", "keywords", "multilabel", "emotion_cause", "regression")
+GENERATORS = ("bank_comments", "bank_dev", "view_sentiment", "keywords", "multilabel", "emotion_cause",
+              "regression", "classification")
 
 
 def main(argv=None):

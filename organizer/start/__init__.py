@@ -9,7 +9,8 @@ public inputs). ``render`` fills the page, README and leaderboard templates of
 """
 import importlib
 
-FAMILIES = ("bank_comments", "keywords", "multilabel", "view_sentiment", "emotion_cause", "regression")
+FAMILIES = ("bank_comments", "keywords", "multilabel", "view_sentiment", "emotion_cause", "regression",
+            "classification")
 
 
 def start_of(family):

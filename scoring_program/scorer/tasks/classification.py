@@ -1,0 +1,804 @@
+"""Single-label classification: one class per item, binary or multi-class, as labels or as probabilities.
+
+Reference data: ``labels.txt`` (the class names, one per line: the declared
+class order) and ``gold.csv`` with columns ``id,label``.
+
+Submission: one CSV, either ``id,label`` (one class name per row) or ``id``
+followed by one column per class, named by the class names in any order,
+holding that class's probability (or any score) for the row. Option
+``submission`` says which the competition asks for:
+
+- ``labels``: the label keys only. A probability file is taken too: the label
+  of a row is its highest column, ties to the class declared first.
+- ``probabilities``: the label keys (from that highest column) and the
+  probability keys; an ``id,label`` file is refused (it has no probabilities
+  to score), so every scores file holds every key.
+
+Label keys are functions of the per-class counts gold, predicted and right
+(``metrics.confusion``) and of the summed squared ordinal distance; log loss
+and top-k accuracy are means over items; ROC AUC and average precision rank
+all items at once (``metrics.class_scores``) and have no interval.
+
+>>> FAMILY.leaderboard_keys({"submission": "probabilities"})[-5:]
+['log_loss', 'roc_auc', 'roc_auc_weighted', 'average_precision', 'top_k_accuracy']
+"""
+import codecs
+import csv
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import numpy as np
+
+from .. import advice, digests, report
+from ..config import NOT_ALLOWED, Check, Option
+from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
+from ..metrics import class_scores
+from ..metrics import confusion as cm
+from ..problems import Message
+from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
+from ..tables import sniff_separator
+from ..textio import decode as decode_text, normalise_newlines
+from ..tokens import coded, numbers
+from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
+from ._per_unit import Each, Ones, Tally
+
+COLUMNS = ("id", "label")
+LABEL_KEYS = ["f1", "precision", "recall", "accuracy", "balanced_accuracy", "macro_f1", "macro_precision",
+              "macro_recall", "micro_f1", "micro_precision", "micro_recall", "weighted_f1", "weighted_precision",
+              "weighted_recall", "cohen_kappa", "quadratic_weighted_kappa", "mcc"]
+PROBABILITY_KEYS = ["log_loss", "roc_auc", "roc_auc_weighted", "average_precision", "top_k_accuracy"]
+MAX_K = 1000
+SUM_TOLERANCE = 0.01    # a probability row summing to 1 within this is no warning (rounded decimals)
+SHOWN_CLASSES = 8       # class names quoted in a message
+LOST_ROWS = 10          # confusions listed where points are lost
+
+
+def _optional(test):
+    return lambda v: v is None or (not isinstance(v, bool) and test(v))
+
+
+def _class_name(value):
+    """A class name as an option gives it: a string, or an integer that YAML read from ``1``."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _names_list(value):
+    """A list of distinct class names (strings, or integers that YAML read from digits)."""
+    names = [_class_name(v) for v in value] if isinstance(value, list) else None
+    return names is not None and all(isinstance(v, str) for v in names) and len(set(names)) == len(names)
+
+
+OPTIONS = {
+    "submission": Option("labels", ("labels", "probabilities"),
+                         "labels: the label keys only (a probability file is read as its highest column per row); "
+                         "probabilities: one probability column per class, the label keys from the highest one and "
+                         "the probability keys too (an id,label file is refused)"),
+    "average": Option("macro", cm.AVERAGES,
+                      "the averaging of the keys precision, recall and f1: macro (classes in the gold or the "
+                      "prediction), micro, weighted (by gold count) or binary (the positive class; two classes only)"),
+    "positive_class": Option(None, Check(_optional(lambda v: isinstance(_class_name(v), str) and _class_name(v) != ""),
+                                         "null (the second class of labels.txt) or a class name"),
+                             "two classes only: the class of average binary, ROC AUC and average precision"),
+    "ordinal_order": Option(None, Check(_optional(_names_list),
+                                        "null (the order of labels.txt) or a list of every class name, lowest first"),
+                            "the order of the classes on the scale of the quadratic-weighted kappa"),
+    "log_loss_eps": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v < 0.5),
+                                       "null (the float64 machine epsilon, 2.2e-16) or a number in (0, 0.5)"),
+                           "log loss clips each probability to [eps, 1 - eps]"),
+    "top_k": Option(3, Check(lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_K,
+                             "an integer in [1, %d]" % MAX_K),
+                    "k of top_k_accuracy: the gold class is among the k highest probabilities of its row"),
+}
+
+UNIT = Message("classification.unit", "items", "样本")
+TITLE = Message("classification.report.title", "Single-label classification", "单标签分类")
+UNKNOWN_CLASS = Message("classification.unknown_class", "{where}: {value} is not a class of this task; write one of "
+                        "the {n} class names ({shown}), spelled exactly.",
+                        "{where}：{value} 不是本任务的类别；请写 {n} 个类别名之一（{shown}），拼写须完全一致。")
+EMPTY_LABEL = Message("classification.empty_label", "{where} is empty; give every row the class you predict ({shown}).",
+                      "{where} 为空；每一行都要给出预测的类别（{shown}）。")
+SEVERAL_LABELS = Message("classification.several_labels", "{where}: {value} holds {count} words; give exactly one "
+                         "class per row.", "{where}：{value} 含有 {count} 个词；每行只能给一个类别。")
+BAD_PROBABILITY = Message("classification.bad_probability", "{where}: {value} is not a finite number; write the "
+                          "probability of the class as a plain decimal such as 0.25.",
+                          "{where}：{value} 不是有限的数；请把该类别的概率写成普通小数，例如 0.25。")
+UNKNOWN_COLUMN = Message("classification.unknown_column", "{where}: column {column_name} is not a class of this task; "
+                         "write id,label, or id and one probability column per class named exactly as in labels.txt "
+                         "({shown}).",
+                         "{where}：列 {column_name} 不是本任务的类别；请写 id,label，或写 id 加每个类别一列概率，列名与类别名完全一致"
+                         "（{shown}）。")
+MISSING_COLUMN = Message("classification.missing_column", "{where}: there is no column for class {name}; write id and "
+                         "one probability column for each of the {n} classes ({shown}).",
+                         "{where}：缺少类别 {name} 的列；请写 id 加 {n} 个类别各一列概率（{shown}）。")
+NEEDS_PROBABILITIES = Message("classification.needs_probabilities", "{where}: this task scores probabilities, so an "
+                              "id,label file cannot be scored; write the header id,{header} and each row's probability "
+                              "of every class.",
+                              "{where}：本任务对概率评分，因此无法对 id,label 文件评分；请写表头 id,{header}，每行给出每个类别的概率。")
+ADVICE_SAME = Message("classification.advice_same", "all {n} rows predict the same class ({value}): that scores like "
+                      "a constant guess (balanced accuracy 1/{classes} at best, kappa 0). Predict the class of each "
+                      "item.",
+                      "全部 {n} 行都预测同一个类别（{value}）：得分相当于常数猜测（平衡准确率至多为 1/{classes}，kappa 为 "
+                      "0）。请为每个样本分别预测类别。")
+ADVICE_SUM = Message("classification.advice_sum", "{n} row(s) have probabilities that do not sum to 1: {ids}. Log loss "
+                     "reads each column as the probability of its class and does not rescale the row; write "
+                     "probabilities (for example a softmax of the logits).",
+                     "有 {n} 行的概率之和不为 1：{ids}。对数损失把每一列当作该类别的概率，不会重新缩放整行；请写概率（例如把模型"
+                     "输出归一化为概率）。")
+ADVICE_RANGE = Message("classification.advice_range", "{n} row(s) hold values outside [0, 1]: {ids}. Log loss clips "
+                       "them to [eps, 1 - eps], so they lose their meaning there; write probabilities, not raw scores "
+                       "or logits.",
+                       "有 {n} 行含有 [0, 1] 以外的值：{ids}。对数损失会把它们截断到 [eps, 1 - eps]，因而失去意义；请写概率，"
+                       "不要写未归一化的原始分数。")
+ADVICE_ORDER = Message("classification.advice_order", "the probability columns are in another order ({found}) than "
+                       "labels.txt ({declared}). Columns are read by their names; check that each column holds the "
+                       "probability of the class it names (a model's own class order may differ from labels.txt).",
+                       "概率列的顺序（{found}）与 labels.txt（{declared}）不同。各列按列名读取；请确认每一列确实是其列名所示类别的"
+                       "概率（模型自身的类别顺序可能与 labels.txt 不同）。")
+GOLD_UNKNOWN = Message("reference.classification_unknown", "{where}: {value} is not a class of {labels}.", None)
+GOLD_EMPTY = Message("reference.classification_empty", "{where} is empty; every item needs its gold class.", None)
+GOLD_SEVERAL = Message("reference.classification_several", "{where}: {value} holds {count} words; give one class per "
+                       "item.", None)
+NO_CLASSES = Message("reference.classification_few_classes", "{file} lists {n} class(es); a classification task needs "
+                     "at least two, one name per line.", None)
+CLASS_SHAPE = Message("reference.classification_class_shape", "{file}: class {name!r} holds white space, a comma or a "
+                      "quote; class names are single words that can head a CSV column.", None)
+CLASS_TWICE = Message("reference.classification_class_twice", "{file} lists {name!r} and {other!r}, which a CSV header "
+                      "cannot tell apart (column names are compared ignoring case); give distinct names.", None)
+CLASS_RESERVED = Message("reference.classification_class_reserved", "{file}: class {name!r} is also the name of a "
+                         "submission column (id, label); rename the class.", None)
+NOTE_ABSENT = Message("classification.note.absent", "{file}: {n} class(es) of labels.txt have no gold item: {labels}.",
+                      "{file}：labels.txt 中有 {n} 个类别没有标准答案样本：{labels}。")
+
+SUMMARY = Message("classification.summary", "{n} items, {classes} classes; {source}.", "{n} 个样本，{classes} 个类别；{source}。")
+SOURCE_LABELS = Message("classification.report.source_labels", "the submitted labels", "使用提交的类别")
+SOURCE_ARGMAX = Message("classification.report.source_argmax", "each row's label is its highest probability (ties: "
+                        "the class listed first in labels.txt)", "每行的类别取概率最高的类别（并列时取类别列表中靠前的类别）")
+AVERAGES_TITLE = Message("classification.report.averages", "Precision, recall and F1 by averaging", "按平均方式的精确率、召回率和 F1")
+AVERAGE_HEADER = Message("classification.report.average", "average", "平均方式")
+AVERAGE_NAMES = {
+    "macro": Message("classification.report.macro", "macro (mean over {n} classes)", "宏平均（对 {n} 个类别取平均）"),
+    "weighted": Message("classification.report.weighted", "weighted (by gold count)", "加权平均（按标准答案数量加权）"),
+    "micro": Message("classification.report.micro", "micro (pooled counts; equals accuracy)", "微平均（合并计数；等于准确率）"),
+    "binary": Message("classification.report.binary", "class {name} (binary)", "类别 {name}（二分类）"),
+}
+AVERAGES_NOTE = Message(
+    "classification.report.averages_note", "The macro average covers the classes that occur in the gold or in the "
+    "prediction on this board. A precision or recall whose denominator is 0 is 0; F1 = 2 correct / (predicted + gold). "
+    "The keys precision, recall and f1 use {average}.",
+    "宏平均覆盖在本榜单的标准答案或预测中出现的类别。分母为 0 的精确率或召回率记为 0；F1 = 2 × 正确数 / (预测数 + 标准答案数)。"
+    "指标 precision、recall 和 f1 使用{average}。")
+AGREEMENT_TITLE = Message("classification.report.agreement", "Accuracy and agreement", "准确率与一致性")
+MEASURE = Message("classification.report.measure", "measure", "指标")
+VALUE = Message("classification.report.value", "value", "值")
+AGREEMENT_ROWS = (
+    Message("classification.report.accuracy", "accuracy", "准确率"),
+    Message("classification.report.balanced", "balanced accuracy (mean recall over the classes with a gold item)",
+            "平衡准确率（对有标准答案样本的类别的召回率取平均）"),
+    Message("classification.report.kappa", "Cohen's kappa", "Cohen kappa 系数"),
+    Message("classification.report.qwk", "quadratic-weighted kappa (scale: {scale})", "二次加权 kappa（顺序：{scale}）"),
+    Message("classification.report.mcc", "Matthews correlation", "马修斯相关系数"),
+)
+AGREEMENT_NOTE = Message(
+    "classification.report.agreement_note", "A kappa is 1 when every item has one and the same gold and predicted "
+    "class (perfect agreement; scikit-learn gives NaN there); the Matthews correlation is 0 when all gold or all "
+    "predicted items are in one class.",
+    "当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；scikit-learn 此时不给出数值）；当标准答案或预测全部属于同一类别时，"
+    "马修斯相关系数记为 0。")
+PROBABILITY_TITLE = Message("classification.report.probability", "Probabilities", "概率")
+PROBABILITY_ROWS = (
+    Message("classification.report.log_loss", "log loss (lower is better; probabilities clipped to [{eps}, 1 - {eps}])",
+            "对数损失（越低越好；概率截断到 [{eps}, 1 - {eps}]）"),
+    Message("classification.report.roc_auc", "ROC AUC ({how})", "ROC AUC（{how}）"),
+    Message("classification.report.roc_auc_weighted", "ROC AUC, weighted by gold count", "ROC AUC（按标准答案数量加权）"),
+    Message("classification.report.ap", "average precision ({how})", "平均精度（{how}）"),
+    Message("classification.report.top_k", "top-{k} accuracy", "前 {k} 类准确率"),
+)
+HOW_BINARY = Message("classification.report.how_binary", "class {name} against the other", "类别 {name} 对另一类")
+HOW_MACRO = Message("classification.report.how_macro", "one-vs-rest, mean over {n} classes", "一对其余，对 {n} 个类别取平均")
+PROBABILITY_NOTE = Message(
+    "classification.report.probability_note", "Rows are scored as written, not rescaled to sum to 1. One-vs-rest ROC "
+    "AUC averages the classes that have both gold items and other items on this board, average precision the classes "
+    "that have gold items; a score with no such class is 0. In top-k accuracy, equal probabilities rank the class "
+    "listed first in labels.txt higher.",
+    "每行按原样评分，不重新缩放到和为 1。一对其余的 ROC AUC 只对本榜单中既有该类别样本又有其他样本的类别取平均，平均精度只对有该类别样本的"
+    "类别取平均；没有这样的类别时记为 0。计算前几类准确率时，概率相同的类别以类别列表中靠前的排名更高。")
+CLASS_TITLE = Message("classification.report.class_title", "Per class", "各类别")
+CLASS = Message("classification.report.class", "class", "类别")
+CLASS_HEADERS = (CLASS, report.GOLD, report.PREDICTED, report.CORRECT,
+                 report.SERIES_PRECISION, report.SERIES_RECALL, report.SERIES_F1)
+SCORE_HEADERS = (Message("classification.report.class_auc", "ROC AUC", "ROC AUC"),
+                 Message("classification.report.class_ap", "average precision", "平均精度"))
+NOT_DEFINED = Message("classification.report.not_defined", "n/a", "无")
+CLASS_CHART = Message("classification.report.class_chart", "Precision and recall per class, classes sorted by gold "
+                      "count", "各类别的精确率和召回率，按标准答案中的数量排序")
+MATRIX_TITLE = Message("classification.report.matrix_title", "Confusion matrix", "混淆矩阵")
+MATRIX_CHART = Message("classification.report.matrix_chart", "Confusion matrix (shade: share of the gold row)",
+                       "混淆矩阵（灰度：占标准答案行的比例）")
+GOLD_TOTAL = Message("classification.report.gold_total", "gold total", "标准答案合计")
+PREDICTED_TOTAL = Message("classification.report.predicted_total", "predicted total", "预测合计")
+COUNTS_CAPTION = Message("classification.report.counts_caption", "Counts: gold class in rows, predicted class in "
+                         "columns.", "计数：行为标准答案类别，列为预测类别。")
+SHARES_CAPTION = Message("classification.report.shares_caption", "Row-normalised: each gold row divided by its total "
+                         "(the diagonal is the recall of the class).", "按行归一化：每个标准答案行除以该行合计（对角线即该类别的召回率）。")
+LOST_TITLE = Message("classification.report.lost_title", "Where points are lost", "失分之处")
+LOST_CLASS_HEADERS = (CLASS, report.SERIES_F1,
+                      Message("classification.report.lost_share", "macro F1 lost", "损失的宏平均 F1"),
+                      Message("classification.report.missed", "missed (gold, predicted otherwise)", "漏判（标准答案是该类，预测为其他）"),
+                      Message("classification.report.false", "false (predicted, gold otherwise)", "误判（预测为该类，标准答案为其他）"),
+                      Message("classification.report.mostly_as", "most often predicted instead", "最常被误判为"))
+LOST_CLASS_CAPTION = Message("classification.report.lost_class_caption", "Each class of the macro average costs "
+                             "(1 - F1) / {n} of macro F1; classes by that loss, largest first.",
+                             "宏平均中每个类别损失 (1 - F1) / {n} 的宏平均 F1；按损失从大到小排列。")
+PAIR_HEADERS = (report.GOLD, report.PREDICTED, report.COUNT,
+                Message("classification.report.error_share", "share of the errors", "占全部错误的比例"))
+PAIR_CAPTION = Message("classification.report.pair_caption", "The {shown} most frequent confusions of {n} errors.",
+                       "全部 {n} 个错误中最常见的 {shown} 种混淆。")
+NO_ERROR = Message("classification.report.no_error", "Every item of this board is predicted right.",
+                   "本榜单的每个样本都预测正确。")
+
+
+# each score key's name on the page where the competition's columns give none
+KEY_LABELS = {
+    "f1": Message("classification.key.f1", "F1", "F1"),
+    "precision": Message("classification.key.precision", "Precision", "精确率"),
+    "recall": Message("classification.key.recall", "Recall", "召回率"),
+    "accuracy": Message("classification.key.accuracy", "Accuracy", "准确率"),
+    "balanced_accuracy": Message("classification.key.balanced_accuracy", "Balanced accuracy", "平衡准确率"),
+    "macro_f1": Message("classification.key.macro_f1", "Macro F1", "宏平均 F1"),
+    "macro_precision": Message("classification.key.macro_precision", "Macro precision", "宏平均精确率"),
+    "macro_recall": Message("classification.key.macro_recall", "Macro recall", "宏平均召回率"),
+    "micro_f1": Message("classification.key.micro_f1", "Micro F1", "微平均 F1"),
+    "micro_precision": Message("classification.key.micro_precision", "Micro precision", "微平均精确率"),
+    "micro_recall": Message("classification.key.micro_recall", "Micro recall", "微平均召回率"),
+    "weighted_f1": Message("classification.key.weighted_f1", "Weighted F1", "加权 F1"),
+    "weighted_precision": Message("classification.key.weighted_precision", "Weighted precision", "加权精确率"),
+    "weighted_recall": Message("classification.key.weighted_recall", "Weighted recall", "加权召回率"),
+    "cohen_kappa": Message("classification.key.cohen_kappa", "Cohen's kappa", "Cohen kappa 系数"),
+    "quadratic_weighted_kappa": Message("classification.key.qwk", "Quadratic-weighted kappa", "二次加权 kappa"),
+    "mcc": Message("classification.key.mcc", "MCC", "马修斯相关系数"),
+    "log_loss": Message("classification.key.log_loss", "Log loss (lower is better)", "对数损失（越低越好）"),
+    "roc_auc": Message("classification.key.roc_auc", "ROC AUC", "ROC AUC"),
+    "roc_auc_weighted": Message("classification.key.roc_auc_weighted", "ROC AUC (weighted)", "ROC AUC（加权）"),
+    "average_precision": Message("classification.key.average_precision", "Average precision", "平均精度"),
+    "top_k_accuracy": Message("classification.key.top_k_accuracy", "Top-k accuracy", "前 k 类准确率"),
+}
+
+
+@dataclass(frozen=True)
+class Classes:
+    """The declared classes, and what the options make of them."""
+
+    names: Tuple[str, ...]
+    positive: int                 # the class of average binary, binary ROC AUC and AP (two classes), else -1
+    scale: np.ndarray             # the classes in the order of the counts' table (code of each place)
+
+    @property
+    def place(self):
+        """The place of each class code on the table's scale (the inverse of ``scale``)."""
+        place = np.empty(len(self.names), dtype=np.int64)
+        place[self.scale] = np.arange(len(self.names))
+        return place
+
+
+@dataclass
+class ClassificationContract(Contract):
+    classes: Tuple[str, ...] = ()     # the class names (public: labels.txt ships in the kit)
+
+
+@dataclass
+class ClassificationReference(Reference):
+    gold: np.ndarray = None           # the gold class code of each item
+    classes: Classes = None
+
+
+@dataclass
+class ParsedClassification:
+    """A submission's table with its labels coded or its probability columns read, not yet checked per row."""
+
+    table: object
+    classes: Tuple[str, ...]
+    header: Tuple[str, ...]           # the columns as the file names them, in its order
+    tokens: object = None             # the label column's tokens (labels form)
+    proba: Optional[np.ndarray] = None       # (rows, classes), file order (probabilities form)
+    first_bad: Optional[np.ndarray] = None   # per row, the first class whose cell is not one finite number; -1
+
+
+@dataclass
+class ClassificationSubmission:
+    pred: np.ndarray                  # the predicted class code of each unit (contract order)
+    proba: Optional[np.ndarray] = None    # (units, classes) as submitted, declared class order; None: labels
+    header: Tuple[str, ...] = ()
+
+
+class Classification(TaskFamily):
+    name = "classification"
+    title = TITLE
+    unit_noun = UNIT
+    key_labels = KEY_LABELS
+    lower_is_better = ("log_loss",)
+    reference_files = {"gold": "gold.csv", "labels": "labels.txt"}
+    # the labels form; the probabilities form is id and one column per class of labels.txt (``_form``)
+    submission_files = (SubmissionFile("submission", "*.csv", COLUMNS),)
+    unit_files = {"gold": UnitFile("csv", "id", COLUMNS)}   # labels.txt holds the class names, which the kit has too
+    options = OPTIONS
+
+    def leaderboard_keys(self, options):
+        probabilities = options.get("submission", "labels") == "probabilities"
+        return LABEL_KEYS + (PROBABILITY_KEYS if probabilities else [])
+
+    # -- reference ---------------------------------------------------------------------------
+    def load_reference(self, cfg):
+        classes = read_classes(cfg)
+        name = cfg.files["gold"]
+        table = reference_table(cfg, "gold", list(COLUMNS) + ([cfg.usage_column] if cfg.usage_column else []))
+        ids, units = reference_units(table)
+        tokens = coded(table.cells("label"), classes.names)
+        codes = _row_codes(tokens)
+        bad = np.flatnonzero(codes < 0)
+        if len(bad):
+            i = int(bad[0])
+            where = dict(file=name, line=int(table.line[i]), unit=ids.text(i), column="label")
+            count = int(tokens.counts[i])
+            value = repr(clip(table.cells("label").text(i)))
+            raise ReferenceDataError(GOLD_EMPTY.at(**where) if count == 0 else GOLD_SEVERAL.at(
+                **where, value=value, count=count) if count > 1 else GOLD_UNKNOWN.at(
+                **where, value=value, labels=cfg.files["labels"]))
+        usage = table.cells(cfg.usage_column).to_objects() if cfg.usage_column else None
+        names = np.asarray(classes.names, dtype=object)
+        notes = []
+        absent = np.flatnonzero(np.bincount(codes, minlength=len(names)) == 0)
+        if len(absent):
+            notes.append(NOTE_ABSENT(file=name, n=len(absent), labels=", ".join(names[absent])).text(cfg.language))
+        return ClassificationReference(ClassificationContract(units, classes.names), strata=lambda: names[codes],
+                                       usage=usage, notes=notes, gold=codes, classes=classes)
+
+    def public_contract(self, folder, cfg):
+        """Units from the public ``test_public.csv`` and the class names from ``labels.txt``: no answers."""
+        table = public_table(folder, self.public_inputs, ["id"])
+        if table is None:
+            return None
+        return ClassificationContract(reference_units(table)[1], read_classes(cfg).names)
+
+    # -- submission --------------------------------------------------------------------------
+    def parse_submission(self, files, cfg):
+        given = files["submission"]
+        data = given.read_bytes()
+        file = dataclasses.replace(given, read_bytes=lambda: data)   # read once, whatever the form
+        classes = read_classes(cfg).names
+        header = _header_names(data, file.name)
+        declared = self.submission_file()
+        if _form(header, classes, cfg, file.name) == "labels":
+            table = declared.read(file, SubmissionError)
+            return ParsedClassification(table, classes, tuple(header), tokens=coded(table.cells("label"), classes))
+        table = dataclasses.replace(declared, columns=("id",) + classes).read(file, SubmissionError)
+        proba, first_bad = _probability_matrix(table, classes)
+        return ParsedClassification(table, classes, tuple(header), proba=proba, first_bad=first_bad)
+
+    def read_submission(self, parsed, contract, cfg, problems):
+        table = parsed.table
+        parsed.table = None   # taken: the file's bytes go as soon as every message is made
+        position = match_ids(table, "id", contract.units, problems)
+        classes = contract.classes
+        if parsed.classes != classes:   # a contract of other classes than the parse knew: parse again
+            again = (dict(tokens=coded(table.cells("label"), classes)) if parsed.tokens is not None else
+                     dict(zip(("proba", "first_bad"), _probability_matrix(table, classes))))
+            parsed = ParsedClassification(table, classes, parsed.header, **again)
+        if parsed.tokens is not None:
+            pred, proba = _checked_labels(table, parsed.tokens, classes, problems), None
+        else:
+            proba = _checked_probabilities(table, parsed.proba, parsed.first_bad, classes, problems, position,
+                                           len(contract.units))
+            parsed.proba = parsed.first_bad = None
+            pred = None
+        missing_ids(table, contract.units, position, problems)
+        if problems:
+            return None
+        small = np.int16 if len(classes) < 2 ** 15 else np.int32
+        if proba is not None:   # already in the order of the units
+            # the first highest column: ties go to the class declared first
+            return ClassificationSubmission(pred=np.argmax(proba, axis=1).astype(small), proba=proba,
+                                            header=parsed.header)
+        pred = pred.astype(small)
+        if not np.array_equal(position, np.arange(len(position))):   # rows in the order of the units
+            pred = pred[np.argsort(position)]
+        return ClassificationSubmission(pred=pred, proba=None, header=parsed.header)
+
+    def take(self, sub, contract, positions):
+        return ClassificationSubmission(pred=sub.pred[positions], header=sub.header,
+                                        proba=None if sub.proba is None else sub.proba[positions])
+
+    # -- advice (the offline check only) ------------------------------------------------------
+    def advice(self, sub, contract, cfg):
+        """One class on every row; probabilities that do not sum to 1 or leave [0, 1]; columns in another order."""
+        found = []
+        units = np.asarray(contract.units, dtype=object)
+        classes = contract.classes
+        if len(sub.pred) >= 2 and (sub.pred == sub.pred[0]).all():
+            found.append(ADVICE_SAME(n=advice.count(len(sub.pred)), value=repr(classes[int(sub.pred[0])]),
+                                     classes=len(classes)))
+        if sub.proba is not None:
+            total = sub.proba.sum(axis=1)
+            off = np.abs(total - 1.0) > SUM_TOLERANCE
+            if off.any():
+                found.append(ADVICE_SUM(n=advice.count(off.sum()), ids=advice.ids(units[off])))
+            outside = ((sub.proba < 0) | (sub.proba > 1)).any(axis=1)
+            if outside.any():
+                found.append(ADVICE_RANGE(n=advice.count(outside.sum()), ids=advice.ids(units[outside])))
+            written = tuple(c for c in sub.header if c in classes)
+            if written != tuple(classes):
+                found.append(ADVICE_ORDER(found=",".join(written), declared=",".join(classes)))
+        return found
+
+    # -- score -------------------------------------------------------------------------------
+    def score(self, ref, sub, mask, cfg):
+        opts = cfg.options
+        classes = ref.classes
+        width = len(classes.names)
+        gold = ref.gold if mask.all() else ref.gold[mask]
+        pred = (sub.pred if mask.all() else sub.pred[mask]).astype(np.int64)
+        n = len(gold)
+        place = classes.place
+        gold_place, pred_place = place[gold], place[pred]
+        right = gold == pred
+        units = [Units("labels", tuple(LABEL_KEYS), label_columns(gold_place, pred_place, right, width), n)]
+        ranking = None
+        probabilities = opts["submission"] == "probabilities"
+        if probabilities:
+            proba = sub.proba if mask.all() else sub.proba[mask]
+            eps = _eps(opts)
+            units += [Units("log_loss", ("log_loss",), [Ones(n), Each(class_scores.log_loss(proba, gold, eps))], n),
+                      Units("top_k", ("top_k_accuracy",), [Ones(n), Each(class_scores.top_k_hits(proba, gold,
+                                                                                                 opts["top_k"]))], n)]
+            ranking = ranking_scores(proba, gold, classes)
+        scores, sums = self.reduce(units, cfg)
+        if ranking is not None:
+            scores.update(ranking.scores)
+        scores = {k: scores[k] for k in self.leaderboard_keys(opts)}
+        counts = np.bincount(gold * width + pred, minlength=width * width).reshape(width, width)
+        sections = [_averages_section(scores, counts, classes, opts),
+                    _agreement_section(scores, classes, opts)]
+        if ranking is not None:
+            sections.append(_probability_section(scores, classes, opts))
+        sections += [_class_section(counts, classes, ranking), _matrix_section(counts, classes),
+                     _lost_section(counts, classes)]
+        summary = SUMMARY(n=n, classes=width, source=(SOURCE_LABELS if sub.proba is None else SOURCE_ARGMAX)())
+        return Result(scores, sections, summary, units)
+
+    def unit_scores(self, group, sums, cfg):
+        """labels: (gold, predicted, right) per class in the table's scale order, then the summed squared
+        ordinal distance (``metrics.confusion``); log_loss and top_k: (items, the sum of the per-item values)."""
+        sums = np.asarray(sums, dtype=float)
+        opts = cfg.options
+        if group in ("log_loss", "top_k"):
+            key = "log_loss" if group == "log_loss" else "top_k_accuracy"
+            return {key: np.divide(sums[..., 1], sums[..., 0], out=np.zeros(sums.shape[:-1]), where=sums[..., 0] > 0)}
+        if group != "labels":
+            raise KeyError(group)
+        width = (sums.shape[-1] - 1) // 3
+        gold, pred, right = sums[..., :width], sums[..., width:2 * width], sums[..., 2 * width:3 * width]
+        squared = sums[..., 3 * width]
+        out = {}
+        for average in ("macro", "micro", "weighted"):
+            p, r, f = cm.averaged(right, pred, gold, average)
+            out.update({"%s_precision" % average: p, "%s_recall" % average: r, "%s_f1" % average: f})
+        # two classes sit on the table's scale as (other, positive): binary is the second
+        p, r, f = cm.averaged(right, pred, gold, opts["average"], positive=1)
+        out.update(precision=p, recall=r, f1=f, accuracy=cm.accuracy(right, gold),
+                   balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cm.cohen_kappa(right, gold, pred),
+                   quadratic_weighted_kappa=cm.quadratic_kappa(squared, gold, pred, np.arange(width)),
+                   mcc=cm.matthews(right, gold, pred))
+        return out
+
+    def unit_answers(self, ref, sub):
+        """Each item's predicted class and, with probabilities, its row of them."""
+        pred = digests.element_hashes(sub.pred.astype(np.int64))
+        return pred if sub.proba is None else digests.combine(pred, digests.rows(sub.proba))
+
+
+# -- the classes -------------------------------------------------------------------------------
+def read_classes(cfg):
+    """The classes of ``labels.txt``, checked with the options that name classes (exit 2 on either)."""
+    name = cfg.files["labels"]
+    text = normalise_newlines(decode_text(read_reference_bytes(cfg, "labels"), name, ReferenceDataError))
+    names = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(names) < 2:
+        raise ReferenceDataError(NO_CLASSES(file=name, n=len(names)))
+    seen = {}
+    for label in names:
+        if len(label.split()) != 1 or set(label) & set(',"\0'):
+            raise ReferenceDataError(CLASS_SHAPE(file=name, name=label))
+        if label.lower() in COLUMNS:
+            raise ReferenceDataError(CLASS_RESERVED(file=name, name=label))
+        if label.lower() in seen:
+            raise ReferenceDataError(CLASS_TWICE(file=name, name=seen[label.lower()], other=label))
+        seen[label.lower()] = label
+    opts = cfg.options
+    shown = ", ".join(names[:SHOWN_CLASSES]) + (", ..." if len(names) > SHOWN_CLASSES else "")
+    two = len(names) == 2
+
+    def refuse(key, value, allowed):
+        raise ConfigError(NOT_ALLOWED(key="options." + key, value=clip(repr(value), 80), allowed=allowed))
+
+    if opts["average"] == "binary" and not two:
+        refuse("average", "binary", "macro, micro or weighted: %s lists %d classes, binary needs two"
+               % (name, len(names)))
+    positive = opts["positive_class"]
+    if positive is not None and (not two or _class_name(positive) not in names):
+        refuse("positive_class", positive, ("null or a class of %s (%s)" % (name, shown)) if two else
+               "null: %s lists %d classes, a positive class needs two" % (name, len(names)))
+    order = opts["ordinal_order"]
+    if order is not None and sorted(map(_class_name, order)) != sorted(names):
+        refuse("ordinal_order", order, "null or a list of every class of %s (%s), each once" % (name, shown))
+    if two:
+        code = 1 if positive is None else names.index(_class_name(positive))
+        return Classes(tuple(names), code, np.array([1 - code, code]))
+    scale = np.arange(len(names)) if order is None else np.array([names.index(_class_name(c)) for c in order])
+    return Classes(tuple(names), -1, scale)
+
+
+def _eps(opts):
+    return float(np.finfo(np.float64).eps) if opts["log_loss_eps"] is None else float(opts["log_loss_eps"])
+
+
+# -- reading -----------------------------------------------------------------------------------
+def _header_names(data, name):
+    """The column names of the header line as written (stripped), to tell the two forms apart."""
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    end = data.find(b"\n", start)
+    line = data[start:len(data) if end < 0 else end]
+    try:
+        if b"\0" in line:
+            raise UnicodeError
+        text = line.decode("utf-8")
+    except UnicodeError:   # another encoding: the whole file decoded as the table reader will (or its error)
+        text = decode_text(data, name, SubmissionError).lstrip("\ufeff").split("\n", 1)[0]
+    text = text.rstrip("\r")
+    if not text.strip():
+        return []
+    sep = sniff_separator(text, (",", "\t"))
+    try:
+        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
+    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
+        return [c.strip().strip('"') for c in text.split(sep)]
+
+
+def _form(header, classes, cfg, name):
+    """``labels`` or ``probabilities``: which form the header names; a class column that is no class, a class
+    with no column, or labels where probabilities are needed is the participant's error."""
+    shown = ", ".join(classes[:SHOWN_CLASSES]) + (", ..." if len(classes) > SHOWN_CLASSES else "")
+    lowered = [c.lower() for c in header]
+    if "label" in lowered or len(header) <= 1:   # the table reader says what is wrong with such a header
+        if cfg.options["submission"] == "probabilities" and "label" in lowered:
+            raise SubmissionError(NEEDS_PROBABILITIES.at(name, 1, header=",".join(classes)))
+        return "labels"
+    for column in header:
+        if column.lower() != "id" and column not in classes:
+            raise SubmissionError(UNKNOWN_COLUMN.at(name, 1, column_name=repr(clip(column)), shown=shown))
+    for label in classes:
+        if label not in header:
+            raise SubmissionError(MISSING_COLUMN.at(name, 1, name=repr(label), n=len(classes), shown=shown))
+    return "probabilities"
+
+
+def _row_codes(tokens):
+    """The class code of each row whose cell holds exactly one known class name; -1 for any other row."""
+    counts = tokens.counts
+    if len(tokens.codes) == len(counts) and (counts == 1).all():
+        return tokens.codes.astype(np.int64)
+    first = np.cumsum(counts) - counts
+    codes = np.full(len(counts), -1, dtype=np.int64)
+    one = counts == 1
+    codes[one] = tokens.codes[first[one]]
+    return codes
+
+
+def _checked_labels(table, tokens, classes, problems):
+    """The class code of every row; an empty cell, several words or an unknown class is a problem."""
+    codes = _row_codes(tokens)
+    bad = np.flatnonzero(codes < 0)
+    if not len(bad):
+        return codes
+    ids, line, cells = table.cells("id").strip(), table.line, table.cells("label")
+    shown = ", ".join(classes[:SHOWN_CLASSES]) + (", ..." if len(classes) > SHOWN_CLASSES else "")
+
+    def problem(i):
+        where = dict(file=table.name, line=int(line[i]), unit=ids.text(i) or None, column="label")
+        count = int(tokens.counts[i])
+        if count == 0:
+            return EMPTY_LABEL.at(**where, shown=shown)
+        value = repr(clip(cells.text(i)))
+        if count > 1:
+            return SEVERAL_LABELS.at(**where, value=value, count=count)
+        return UNKNOWN_CLASS.at(**where, value=value, n=len(classes), shown=shown)
+
+    problems.add_rows(bad, line, problem)
+    return codes
+
+
+def _probability_matrix(table, classes):
+    """(matrix, first_bad): the (rows, classes) matrix of the probability columns in file order, and per row
+    the first class (declared order) whose cell is not one finite number, -1 for none. One column is read at
+    a time and let go once in the matrix: the file's numbers are never held twice."""
+    n = len(table)
+    matrix = np.zeros((n, len(classes)))
+    first_bad = np.full(n, -1, dtype=np.int32)
+    for k in range(len(classes) - 1, -1, -1):   # the last assignment is the first class
+        v, counts = numbers(table.cells(classes[k]))
+        one = counts == 1
+        if len(v) == n and one.all():
+            matrix[:, k] = v
+        else:
+            first = np.cumsum(counts) - counts
+            matrix[one, k] = v[first[one]]
+        del v
+        first_bad[~one | ~np.isfinite(matrix[:, k])] = k
+    return matrix, first_bad
+
+
+def _checked_probabilities(table, matrix, first_bad, classes, problems, position, n_units):
+    """The (units, classes) matrix, row i of the file at ``position[i]``, or None after a problem: a cell that
+    is not one finite number (``first_bad``), or a row of no unit (``position`` -1, the caller's problem)."""
+    bad = np.flatnonzero(first_bad >= 0)
+    if len(bad):
+        ids, line = table.cells("id").strip(), table.line
+        problems.add_rows(bad, line, lambda i: BAD_PROBABILITY.at(
+            table.name, int(line[i]), unit=ids.text(i) or None, column=classes[first_bad[i]],
+            value=repr(clip(table.cells(classes[first_bad[i]]).text(i)))))
+        return None
+    if problems or (position < 0).any():
+        return None
+    if len(position) == n_units and np.array_equal(position, np.arange(n_units)):
+        return matrix
+    proba = np.zeros((n_units, len(classes)))   # a unit with no row is the caller's problem
+    proba[position] = matrix
+    return proba
+
+
+# -- the per-unit table and the ranking scores ------------------------------------------------------
+def label_columns(gold_place, pred_place, right, width):
+    """The per-item table of the label keys: gold, predicted and right one-hot over the classes in scale order,
+    then the squared distance between the gold and the predicted place."""
+    n = len(gold_place)
+    distance = gold_place - pred_place
+    return [Tally(None, n, gold_place, width), Tally(None, n, pred_place, width),
+            Tally(None, n, gold_place, width, weight=right.astype(np.float64)),
+            Each(lambda: distance * distance, 1)]
+
+
+@dataclass
+class Ranking:
+    scores: dict
+    auc: np.ndarray       # per class (declared order), NaN where undefined
+    ap: np.ndarray
+
+
+def ranking_scores(proba, gold, classes):
+    """ROC AUC (macro and weighted one-vs-rest; two classes: the positive class's) and average precision."""
+    width = len(classes.names)
+    support = np.bincount(gold, minlength=width)
+    auc, ap = np.full(width, np.nan), np.full(width, np.nan)
+    todo = [classes.positive] if width == 2 else [c for c in range(width) if support[c] > 0]
+    for c in todo:
+        auc[c], ap[c] = class_scores.auc_and_ap(gold == c, proba[:, c])
+    if width == 2:
+        value = 0.0 if np.isnan(auc[classes.positive]) else float(auc[classes.positive])
+        return Ranking({"roc_auc": value, "roc_auc_weighted": value,
+                        "average_precision": 0.0 if np.isnan(ap[classes.positive]) else float(ap[classes.positive])},
+                       auc, ap)
+    defined = ~np.isnan(auc)
+    weight = support * defined
+    return Ranking({"roc_auc": float(auc[defined].mean()) if defined.any() else 0.0,
+                    "roc_auc_weighted": float(np.dot(weight, np.where(defined, auc, 0.0)) / weight.sum())
+                    if weight.sum() else 0.0,
+                    "average_precision": float(np.nanmean(ap)) if (~np.isnan(ap)).any() else 0.0}, auc, ap)
+
+
+# -- report ----------------------------------------------------------------------------------------
+def _average_name(average, classes, counts):
+    if average == "binary":
+        return AVERAGE_NAMES["binary"](name=classes.names[classes.positive])
+    if average == "macro":
+        return AVERAGE_NAMES["macro"](n=int(((counts.sum(axis=0) > 0) | (counts.sum(axis=1) > 0)).sum()))
+    return AVERAGE_NAMES[average]()
+
+
+def _averages_section(scores, counts, classes, opts):
+    rows = [[_average_name(a, classes, counts)] + [scores["%s_%s" % (a, m)] for m in ("precision", "recall", "f1")]
+            for a in ("macro", "weighted", "micro")]
+    if opts["average"] == "binary":
+        rows.append([_average_name("binary", classes, counts), scores["precision"], scores["recall"], scores["f1"]])
+    note = AVERAGES_NOTE(average=_average_name(opts["average"], classes, counts))
+    return report.Section(AVERAGES_TITLE, [report.Table([AVERAGE_HEADER] + list(report.PRF_HEADERS), rows),
+                                           report.Text(note, "note")])
+
+
+def _agreement_section(scores, classes, opts):
+    scale = " < ".join(classes.names[c] for c in classes.scale) if len(classes.names) > 2 else \
+        " < ".join(classes.names)
+    accuracy, balanced, kappa, qwk, mcc = AGREEMENT_ROWS
+    rows = [[accuracy, scores["accuracy"]], [balanced, scores["balanced_accuracy"]], [kappa, scores["cohen_kappa"]],
+            [qwk(scale=clip(scale, 200)), scores["quadratic_weighted_kappa"]], [mcc, scores["mcc"]]]
+    return report.Section(AGREEMENT_TITLE, [report.Table([MEASURE, VALUE], rows),
+                                            report.Text(AGREEMENT_NOTE(), "note")])
+
+
+def _probability_section(scores, classes, opts):
+    log_loss, auc, auc_weighted, ap, top_k = PROBABILITY_ROWS
+    if len(classes.names) == 2:
+        how = HOW_BINARY(name=classes.names[classes.positive])
+    else:
+        how = HOW_MACRO(n=len(classes.names))
+    rows = [[log_loss(eps="%.3g" % _eps(opts)), scores["log_loss"]], [auc(how=how), scores["roc_auc"]],
+            [auc_weighted, scores["roc_auc_weighted"]], [ap(how=how), scores["average_precision"]],
+            [top_k(k=opts["top_k"]), scores["top_k_accuracy"]]]
+    return report.Section(PROBABILITY_TITLE, [report.Table([MEASURE, VALUE], rows),
+                                              report.Text(PROBABILITY_NOTE(), "note")])
+
+
+def _class_section(counts, classes, ranking):
+    gold, pred, right = counts.sum(axis=1), counts.sum(axis=0), np.diag(counts)
+    p, r, f = cm.per_class(right, pred, gold)
+    order = report.by_support(gold)
+    names = classes.names
+
+    def score(v):
+        return NOT_DEFINED if np.isnan(v) else float(v)
+
+    rows = []
+    for c in order:
+        row = [names[c], int(gold[c]), int(pred[c]), int(right[c]), float(p[c]), float(r[c]), float(f[c])]
+        if ranking is not None:
+            row += [score(ranking.auc[c]), score(ranking.ap[c])]
+        rows.append(row)
+    headers = list(CLASS_HEADERS) + (list(SCORE_HEADERS) if ranking is not None else [])
+    shown = order[:30]
+    return report.Section(CLASS_TITLE, [
+        report.Table(headers, rows),
+        report.Bars(CLASS_CHART, [names[c] for c in shown], [(report.SERIES_PRECISION, [float(p[c]) for c in shown]),
+                                                             (report.SERIES_RECALL, [float(r[c]) for c in shown])]),
+    ], per_class=True)
+
+
+def _matrix_section(counts, classes):
+    order = report.by_support(counts.sum(axis=1))
+    names = [classes.names[c] for c in order]
+    shown = counts[np.ix_(order, order)]
+    rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]
+    rows.append([PREDICTED_TOTAL] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
+    totals = shown.sum(axis=1, keepdims=True)
+    shares = np.divide(shown, totals, out=np.zeros(shown.shape), where=totals > 0)
+    share_rows = [[names[i]] + [float(v) for v in shares[i]] for i in range(len(order))]
+    return report.Section(MATRIX_TITLE, [
+        report.Table([report.MATRIX_CORNER] + names + [GOLD_TOTAL], rows, caption=COUNTS_CAPTION),
+        report.Table([report.MATRIX_CORNER] + names, share_rows, caption=SHARES_CAPTION),
+        report.Heatmap(MATRIX_CHART, names, names, shown.tolist()),
+    ], per_class=True)
+
+
+def _lost_section(counts, classes):
+    """The classes that cost the most macro F1, and the most frequent confusions."""
+    names = classes.names
+    gold, pred, right = counts.sum(axis=1), counts.sum(axis=0), np.diag(counts)
+    errors = int(gold.sum() - right.sum())
+    if not errors:
+        return report.Section(LOST_TITLE, [report.Text(NO_ERROR())], per_class=True)
+    f1 = cm.per_class(right, pred, gold)[2]
+    seen = (gold > 0) | (pred > 0)
+    m = int(seen.sum())
+    off = counts - np.diag(right)
+    instead = np.argmax(off, axis=1)   # the most frequent wrong prediction of each gold class (first on ties)
+    order = [c for c in np.lexsort((np.arange(len(names)), f1)) if seen[c] and f1[c] < 1]
+    class_rows = [[names[c], float(f1[c]), float((1 - f1[c]) / m), int(gold[c] - right[c]), int(pred[c] - right[c]),
+                   names[instead[c]] if off[c, instead[c]] else ""] for c in order]
+    flat = off.ravel()
+    cells = [int(k) for k in np.lexsort((np.arange(len(flat)), -flat)) if flat[k] > 0][:LOST_ROWS]
+    width = len(names)
+    pair_rows = [[names[k // width], names[k % width], int(flat[k]), float(flat[k] / errors)] for k in cells]
+    return report.Section(LOST_TITLE, [
+        report.Table(list(LOST_CLASS_HEADERS), class_rows, caption=LOST_CLASS_CAPTION(n=m)),
+        report.Table(list(PAIR_HEADERS), pair_rows, caption=PAIR_CAPTION(shown=len(pair_rows), n=errors)),
+    ], per_class=True)
+
+
+FAMILY = Classification()

@@ -1,0 +1,272 @@
+"""Every classification key against scikit-learn, on seeded random cases and on the edge cases by name.
+
+Each case writes labels.txt, gold.csv and a submission (``id,label`` or one probability column per class, the
+columns shuffled), scores it through the engine (files -> read -> score) and compares every key with
+scikit-learn computed here on the same items, to 1e-9. The edges come up in the generator on purpose (one
+class in the gold, classes absent from the gold, ties in the probabilities, one predicted class, a single
+item, two classes and more) and have tests of their own below.
+
+Where the project decides otherwise than scikit-learn (docs/classification.md, "Decisions"), the oracle
+is scikit-learn on the question the project answers, said at each place:
+
+- a kappa scikit-learn leaves undefined (NaN: every item has one and the same gold and predicted class) is
+  1.0 here;
+- a ROC AUC scikit-learn leaves undefined (NaN: the board's gold has one class) is 0.0 here, and one-vs-rest
+  AUC and AP average the classes that have gold items (where scikit-learn's multi-class call returns NaN or
+  refuses): the oracle is then scikit-learn's binary AUC and AP of each such class, averaged here;
+- scikit-learn's multi-class AUC refuses rows that do not sum to 1; here they are scored as written: the
+  oracle is again the per-class binary scores;
+- log loss with ``log_loss_eps``: scikit-learn >= 1.5 has no eps and clips at the machine epsilon, so the
+  oracle gets the probabilities clipped at eps first;
+- top-k ties: scikit-learn ranks the later of two equal columns first, the project the class declared first;
+  the oracle gets the classes renumbered in reverse declared order (and, for two classes, a third column
+  that never scores, so that it takes its multi-class path).
+"""
+import warnings
+
+import numpy as np
+import pytest
+import yaml
+from sklearn.metrics import (accuracy_score, average_precision_score, balanced_accuracy_score, cohen_kappa_score,
+                             log_loss, matthews_corrcoef, precision_recall_fscore_support, roc_auc_score,
+                             top_k_accuracy_score)
+
+from scorer.api import Competition
+
+EXACT = 1e-9
+CASES_PER_SEED = 10
+SEEDS = range(24)   # 240 random cases
+NAMES = ["neg", "pos", "Neutral", "b_2", "k9", "zeta", "\u4e2d\u6027", "x-1"]
+
+
+# -- a case --------------------------------------------------------------------------------------------------
+def random_case(rng):
+    """(classes, gold codes, submission, options): submission is ('labels', codes) or ('probabilities', matrix)."""
+    width = int(rng.choice([2, 2, 3, 4, 5, 8]))
+    classes = [str(c) for c in rng.permutation(NAMES)[:width]]
+    n = int(rng.choice([1, 2, 3, 5, 10, 30, 80]))
+    kind = rng.integers(6)
+    present = width if kind else 1                       # one kind in six: a single class in the gold
+    if kind == 1 and width > 2:
+        present = int(rng.integers(2, width))             # some classes absent from the gold
+    gold = rng.choice(rng.permutation(width)[:present], size=n)
+    options = {"average": str(rng.choice(["macro", "micro", "weighted"] + (["binary"] if width == 2 else [])))}
+    if width == 2 and rng.random() < 0.5:
+        options["positive_class"] = classes[int(rng.integers(2))]
+    if rng.random() < 0.5:
+        options["ordinal_order"] = [classes[c] for c in rng.permutation(width)]
+    if rng.random() < 0.5:
+        options["top_k"] = int(rng.integers(1, width + 2))
+    if rng.random() < 0.3:
+        options["log_loss_eps"] = float(rng.choice([1e-15, 1e-7, 0.01]))
+    if rng.random() < 0.4:
+        style = rng.integers(4)
+        codes = (gold.copy() if style == 0 else np.full(n, rng.integers(width)) if style == 1
+                 else np.where(rng.random(n) < 0.6, gold, rng.integers(width, size=n)))
+        return classes, gold, ("labels", codes), dict(options, submission="labels")
+    style = rng.integers(5)
+    if style == 0:     # a coarse grid: many ties within rows and between items
+        proba = rng.integers(0, 4, size=(n, width)).astype(float)
+        proba[proba.sum(axis=1) == 0, 0] = 1.0
+        proba /= proba.sum(axis=1, keepdims=True)
+    elif style == 1:   # every row the same
+        proba = np.tile(rng.dirichlet(np.ones(width)), (n, 1))
+    elif style == 2:   # scores that are no probabilities: rows off 1, values outside [0, 1]
+        proba = rng.normal(0.5, 0.6, size=(n, width))
+    elif style == 3:   # one-hot rows, some of them right
+        proba = np.eye(width)[np.where(rng.random(n) < 0.5, gold, rng.integers(width, size=n))]
+    else:              # a model that leans towards the gold
+        proba = rng.dirichlet(np.ones(width), size=n) + 0.8 * np.eye(width)[gold]
+        proba /= proba.sum(axis=1, keepdims=True)
+    return classes, gold, ("probabilities", proba), dict(options, submission="probabilities")
+
+
+def write_case(folder, classes, gold, submission, options, rng=None):
+    folder.mkdir(parents=True)
+    (folder / "ref").mkdir()
+    (folder / "res").mkdir()
+    (folder / "ref" / "labels.txt").write_text("\n".join(classes) + "\n", encoding="utf-8")
+    ids = ["u%03d" % i for i in range(len(gold))]
+    (folder / "ref" / "gold.csv").write_text(
+        "id,label\n" + "".join("%s,%s\n" % (i, classes[g]) for i, g in zip(ids, gold)), encoding="utf-8")
+    form, values = submission
+    order = np.arange(len(gold)) if rng is None else rng.permutation(len(gold))   # rows in any order
+    if form == "labels":
+        text = "id,label\n" + "".join("%s,%s\n" % (ids[i], classes[values[i]]) for i in order)
+    else:
+        columns = np.arange(len(classes)) if rng is None else rng.permutation(len(classes))
+        text = "id," + ",".join(classes[c] for c in columns) + "\n" + "".join(
+            ids[i] + "," + ",".join(repr(float(values[i, c])) for c in columns) + "\n" for i in order)
+    (folder / "res" / "submission.csv").write_text(text, encoding="utf-8")
+    raw = {"task": "classification", "board": "all",
+           "files": {"gold": "gold.csv", "labels": "labels.txt", "submission": "*.csv"}, "options": options}
+    (folder / "ref" / "config.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+
+
+def ours(folder):
+    comp = Competition.open(str(folder / "ref"))
+    return comp.score(comp.read_submission(str(folder / "res")), "all").scores
+
+
+# -- scikit-learn on the same items ------------------------------------------------------------------------------
+def oracle(classes, gold, submission, options):
+    """Every key as scikit-learn computes it (with the adjustments the module docstring lists)."""
+    width = len(classes)
+    names = np.asarray(classes, dtype=object)
+    form, values = submission
+    codes = values if form == "labels" else np.argmax(values, axis=1)   # numpy: the first highest column
+    y, p = names[gold], names[codes]
+    positive = options.get("positive_class") or classes[1]
+    out = {"accuracy": accuracy_score(y, p), "balanced_accuracy": balanced_accuracy_score(y, p),
+           "mcc": matthews_corrcoef(y, p)}
+    for average in ("macro", "micro", "weighted"):
+        pr, rc, f, _ = precision_recall_fscore_support(y, p, average=average, zero_division=0)
+        out.update({average + "_precision": pr, average + "_recall": rc, average + "_f1": f})
+    if options["average"] == "binary":
+        pr, rc, f, _ = precision_recall_fscore_support(y, p, average="binary", pos_label=positive,
+                                                       labels=[c for c in classes if c != positive] + [positive],
+                                                       zero_division=0)
+        out.update(precision=pr, recall=rc, f1=f)
+    else:
+        out.update({k: out["%s_%s" % (options["average"], k)] for k in ("precision", "recall", "f1")})
+    one_class = len(set(y)) == 1 and set(y) == set(p)
+    kappa = cohen_kappa_score(y, p)
+    out["cohen_kappa"] = 1.0 if one_class else kappa                    # scikit-learn: NaN there
+    order = options.get("ordinal_order") or classes
+    qwk = cohen_kappa_score(y, p, weights="quadratic", labels=order)
+    out["quadratic_weighted_kappa"] = 1.0 if one_class else qwk
+    assert np.isnan(kappa) == one_class and np.isnan(qwk) == one_class
+    if form == "probabilities":
+        out.update(probability_oracle(classes, gold, values, options, positive))
+    return out
+
+
+def probability_oracle(classes, gold, proba, options, positive):
+    width = len(classes)
+    names = np.asarray(classes, dtype=object)
+    y = names[gold]
+    eps = options.get("log_loss_eps") or np.finfo(float).eps
+    by_name = np.argsort(names)   # scikit-learn's probability columns are the labels in sorted order
+    out = {"log_loss": log_loss(y, np.clip(proba, eps, 1 - eps)[:, by_name], labels=list(names[by_name]))}
+    # top-k: renumber the classes in reverse declared order, so that scikit-learn's tie rule is the project's
+    k = options.get("top_k", 3)
+    reverse = proba[:, ::-1]
+    labels = list(range(width))
+    if width == 2:
+        reverse = np.hstack([reverse, np.full((len(gold), 1), -1e300)])
+        labels = [0, 1, 2]
+    out["top_k_accuracy"] = top_k_accuracy_score(width - 1 - gold, reverse, k=k, labels=labels)
+    present = np.bincount(gold, minlength=width) > 0
+    if width == 2:
+        c = classes.index(positive)
+        auc = roc_auc_score(gold == c, proba[:, c]) if present.all() else np.nan
+        out["roc_auc"] = out["roc_auc_weighted"] = 0.0 if np.isnan(auc) else auc   # scikit-learn: NaN
+        out["average_precision"] = average_precision_score(gold == c, proba[:, c])
+        return out
+    normalised = np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)) and (proba >= 0).all()
+    if present.all() and normalised:
+        out["roc_auc"] = roc_auc_score(y, proba[:, by_name], multi_class="ovr", labels=list(names[by_name]))
+        out["roc_auc_weighted"] = roc_auc_score(y, proba[:, by_name], multi_class="ovr", average="weighted",
+                                                labels=list(names[by_name]))
+    else:   # per class, as scikit-learn's one-vs-rest does, over the classes that both occur and do not
+        defined = [c for c in range(width) if 0 < (gold == c).sum() < len(gold)]
+        auc = {c: roc_auc_score(gold == c, proba[:, c]) for c in defined}
+        support = {c: (gold == c).sum() for c in defined}
+        out["roc_auc"] = np.mean(list(auc.values())) if auc else 0.0
+        out["roc_auc_weighted"] = (sum(support[c] * auc[c] for c in defined) / sum(support.values())
+                                   if auc else 0.0)
+    if present.all():
+        out["average_precision"] = average_precision_score(gold, proba)   # multi-class: the codes are sorted
+    else:
+        out["average_precision"] = np.mean([average_precision_score(gold == c, proba[:, c])
+                                            for c in range(width) if present[c]])
+    return out
+
+
+def check(folder, case):
+    classes, gold, submission, options = case
+    got = ours(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = oracle(classes, gold, submission, options)
+    assert set(expected) == set(got), sorted(set(expected) ^ set(got))
+    for key, value in expected.items():
+        assert abs(got[key] - float(value)) <= EXACT, (key, got[key], float(value), options)
+    return got
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_key_equals_sklearn_on_random_cases(tmp_path, seed):
+    for k in range(CASES_PER_SEED):
+        case = random_case(np.random.default_rng([seed, k]))
+        write_case(tmp_path / str(k), *case, rng=np.random.default_rng([seed, k, 1]))
+        check(tmp_path / str(k), case)
+
+
+def test_the_random_cases_cover_every_edge():
+    """The generator above does reach each edge the scores must survive, often."""
+    seen = {"binary": 0, "multi-class": 0, "one gold class": 0, "absent class": 0, "single item": 0,
+            "constant prediction": 0, "tied probabilities": 0, "rows off 1": 0, "labels": 0, "probabilities": 0}
+    for seed in SEEDS:
+        for k in range(CASES_PER_SEED):
+            classes, gold, (form, values), options = random_case(np.random.default_rng([seed, k]))
+            codes = values if form == "labels" else np.argmax(values, axis=1)
+            seen["binary" if len(classes) == 2 else "multi-class"] += 1
+            seen["one gold class"] += len(set(gold)) == 1
+            seen["absent class"] += len(set(gold)) < len(classes)
+            seen["single item"] += len(gold) == 1
+            seen["constant prediction"] += len(set(codes)) == 1
+            seen[form] += 1
+            if form == "probabilities":
+                seen["tied probabilities"] += any(len(set(row)) < len(row) for row in values)
+                seen["rows off 1"] += not np.allclose(values.sum(axis=1), 1)
+    assert min(seen.values()) >= 10, seen
+
+
+# -- the edges by name ----------------------------------------------------------------------------------------
+def run_case(tmp_path, classes, gold, submission, options):
+    case = (classes, np.asarray(gold), submission, options)
+    write_case(tmp_path / "case", *case)
+    return check(tmp_path / "case", case)
+
+
+def test_one_class_in_the_gold_and_the_prediction_is_perfect_agreement(tmp_path):
+    got = run_case(tmp_path, ["a", "b", "c"], [1, 1, 1], ("labels", np.array([1, 1, 1])), {"average": "macro",
+                                                                                           "submission": "labels"})
+    assert got["cohen_kappa"] == got["quadratic_weighted_kappa"] == 1.0 and got["mcc"] == 0.0
+
+
+def test_ties_in_probabilities_go_to_the_class_declared_first(tmp_path):
+    proba = np.array([[0.4, 0.4, 0.2], [0.2, 0.4, 0.4], [0.5, 0.25, 0.25]])
+    got = run_case(tmp_path, ["a", "b", "c"], [1, 2, 0], ("probabilities", proba),
+                   {"average": "macro", "submission": "probabilities", "top_k": 1})
+    assert got["accuracy"] == pytest.approx(1 / 3) and got["top_k_accuracy"] == pytest.approx(1 / 3)
+
+
+def test_a_single_item(tmp_path):
+    got = run_case(tmp_path, ["a", "b"], [0], ("probabilities", np.array([[0.3, 0.7]])),
+                   {"average": "binary", "submission": "probabilities", "positive_class": "a"})
+    assert got["roc_auc"] == 0.0   # one gold class: no AUC (scikit-learn: NaN)
+
+
+def test_a_class_absent_from_the_gold_is_left_out_of_one_vs_rest(tmp_path):
+    proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1], [0.2, 0.2, 0.6]])
+    got = run_case(tmp_path, ["a", "b", "c"], [0, 2, 0, 2], ("probabilities", proba),
+                   {"average": "macro", "submission": "probabilities"})
+    assert got["roc_auc"] == 1.0 and got["average_precision"] == 1.0   # b has no gold item: not averaged
+
+
+def test_constant_predictions_score_as_scikit_learn_says(tmp_path):
+    run_case(tmp_path, ["a", "b", "c", "d"], [0, 1, 2, 3, 3], ("labels", np.array([3] * 5)),
+             {"average": "weighted", "submission": "labels"})
+
+
+def test_the_ordinal_order_changes_only_the_quadratic_kappa(tmp_path):
+    gold, pred = [0, 0, 1, 2, 2, 1, 0], np.array([2, 0, 1, 2, 0, 0, 1])
+    first = run_case(tmp_path / "1", ["a", "b", "c"], gold, ("labels", pred), {"average": "macro",
+                                                                               "submission": "labels"})
+    second = run_case(tmp_path / "2", ["a", "b", "c"], gold, ("labels", pred),
+                      {"average": "macro", "submission": "labels", "ordinal_order": ["b", "a", "c"]})
+    assert first["quadratic_weighted_kappa"] != second["quadratic_weighted_kappa"]
+    assert {k: v for k, v in first.items() if k != "quadratic_weighted_kappa"} == \
+        {k: v for k, v in second.items() if k != "quadratic_weighted_kappa"}
