@@ -101,6 +101,11 @@ def csv_bytes(frame):
     return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
+def public_text(frame, id_column="id"):
+    """Each item's public text, as a list: its columns but the id, joined by spaces ("" without such columns)."""
+    return [" ".join(row) for row in frame.drop(columns=[id_column]).itertuples(index=False, name=None)]
+
+
 def text_columns(frame, answers):
     """The public columns of a gold table: every column but the answers."""
     return [c for c in frame.columns if c not in answers]

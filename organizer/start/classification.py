@@ -11,8 +11,8 @@ the others share the rest.
 import argparse
 import re
 
-from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns, \
-    warnings_list
+from .base import (Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, public_text, read_table,
+    text_columns, warnings_list)
 from .render import fill
 from ..inputs import OrganizerError
 
@@ -56,8 +56,7 @@ class ClassificationStart(Start):
 
     def baseline(self, items, options, args):
         frame, labels = items.inputs, items.extra["labels"]
-        texts = frame.drop(columns=["id"]).apply(" ".join, axis=1).str.lower() if frame.shape[1] > 1 \
-            else [""] * len(frame)
+        texts = [text.lower() for text in public_text(frame)]
         names = [(k, re.compile(r"\b%s\b" % re.escape(label.replace("_", " ").lower())))
                  for k, label in enumerate(labels)]
         chosen = []

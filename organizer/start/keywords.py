@@ -8,7 +8,7 @@ keywords.
 import re
 from collections import Counter
 
-from .base import Items, Start, code_list, csv_bytes, csv_line, plain, read_table, text_columns
+from .base import Items, Start, code_list, csv_bytes, csv_line, plain, public_text, read_table, text_columns
 from .render import fill, submission_fields
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]{3,}|[\u3400-\u9fff]{2}")
@@ -27,7 +27,7 @@ class KeywordsStart(Start):
     def baseline(self, items, options, args):
         frame = items.inputs
         sep = options["keyword_separator"]
-        words = [sep.join(w for w, _ in Counter(WORD.findall(t)).most_common(PER_DOCUMENT)) for t in _texts(frame)]
+        words = [sep.join(w for w, _ in Counter(WORD.findall(t)).most_common(PER_DOCUMENT)) for t in public_text(frame)]
         out = frame[["id"]].copy()
         out["keywords"] = words
         return {self.sample: csv_bytes(out)}
@@ -49,11 +49,6 @@ class KeywordsStart(Start):
                 "counted": texts["counted_" + options["mode"]],
                 "normalisation": texts["normalisation_some"] if steps else texts["normalisation_none"],
                 "steps": "+".join(steps), "public_columns": code_list(list(items.inputs.columns), texts["lang"])}
-
-
-def _texts(frame):
-    """Each document's public text: its columns but the id, joined by spaces."""
-    return frame.drop(columns=["id"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
 
 
 START = KeywordsStart()

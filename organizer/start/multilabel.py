@@ -8,8 +8,8 @@ scores and says which of them the task's rule keeps.
 """
 import re
 
-from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns, \
-    warnings_list
+from .base import (Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, public_text, read_table,
+    text_columns, warnings_list)
 from .render import fill, submission_fields
 
 EXAMPLE_SCORES = (("0.92", "0.61", "0.17"), ("0.80", "0.35"))   # of the example's two rows
@@ -37,8 +37,7 @@ class MultilabelStart(Start):
 
     def baseline(self, items, options, args):
         frame, labels = items.inputs, items.extra["labels"]
-        texts = frame.drop(columns=["id"]).apply(" ".join, axis=1).str.lower() if frame.shape[1] > 1 \
-            else [""] * len(frame)
+        texts = [text.lower() for text in public_text(frame)]
         names = {label: re.compile(r"\b%s\b" % re.escape(label.replace("_", " ").lower())) for label in labels}
         rows = []
         for text in texts:  # one pass per sample; the organizer runs this once

@@ -10,7 +10,7 @@ found in the first sentences made-up opinions, positive, negative, neutral in tu
 """
 
 
-from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, read_table, text_columns
+from .base import Items, Start, code_list, csv_bytes, csv_line, lines_file, plain, public_text, read_table, text_columns
 from .render import fill, submission_fields
 
 GOLD = ["SentenceId", "View", "Opinion"]
@@ -82,7 +82,7 @@ class ViewSentimentStart(Start):
             if len(view) >= 2:
                 by_first.setdefault(view[0], []).append(view)
         frame = items.inputs
-        text = frame.drop(columns=["SentenceId"]).apply(" ".join, axis=1) if frame.shape[1] > 1 else [""] * len(frame)
+        text = public_text(frame, "SentenceId")
         for sentence, content in zip(frame["SentenceId"], text):  # the organizer runs this once
             found, i = [], 0
             while i < len(content):
