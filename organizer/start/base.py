@@ -103,7 +103,10 @@ def csv_bytes(frame):
 
 def public_text(frame, id_column="id"):
     """Each item's public text, as a list: its columns but the id, joined by spaces ("" without such columns)."""
-    return [" ".join(row) for row in frame.drop(columns=[id_column]).itertuples(index=False, name=None)]
+    rest = frame.drop(columns=[id_column])
+    if rest.shape[1] == 0:     # no row tuples to join then: pandas yields none for a frame without columns
+        return [""] * len(frame)
+    return [" ".join(row) for row in rest.itertuples(index=False, name=None)]
 
 
 def text_columns(frame, answers):
