@@ -102,7 +102,13 @@ def csv_bytes(frame):
 
 
 def public_text(frame, id_column="id"):
-    """Each item's public text, as a list: its columns but the id, joined by spaces ("" without such columns)."""
+    """Each item's public text, as a list: its columns but the id, joined by spaces ("" without such columns).
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"id": ["1", "2"], "title": ["Rain", "Sun"], "body": ["cold", ""]})
+    >>> public_text(frame), public_text(frame[["id"]])
+    (['Rain cold', 'Sun '], ['', ''])
+    """
     rest = frame.drop(columns=[id_column])
     if rest.shape[1] == 0:     # no row tuples to join then: pandas yields none for a frame without columns
         return [""] * len(frame)
