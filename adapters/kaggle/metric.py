@@ -309,9 +309,14 @@ class EcacLayout(Layout):
 
     id_column = "conversation_ID"
     slots = {"subtask1": "subtask1_gold", "subtask2": "subtask2_gold"}
-    gold_names = {"subtask1_gold": "Subtask_1_gold.json", "subtask2_gold": "Subtask_2_gold.json"}
-    pred_names = {"subtask1": "Subtask_1_pred.json", "subtask2": "Subtask_2_pred.json"}
     examples = {"subtask1": '[["3_joy", "2_0_5"]]', "subtask2": '[["3_joy", "2"]]'}
+
+    @property
+    def gold_names(self):
+        """Each gold slot's file name, as the family declares it."""
+        from scorer.tasks import families
+        return families()["emotion_cause"].reference_files
+
 
     @staticmethod
     def _ids(ids):
