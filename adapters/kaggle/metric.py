@@ -317,7 +317,6 @@ class EcacLayout(Layout):
         from scorer.tasks import families
         return families()["emotion_cause"].reference_files
 
-
     @staticmethod
     def _ids(ids):
         """JSON numbers of the ids (the gold needs integer conversation_IDs)."""
