@@ -93,6 +93,7 @@ CHART_AXES = (Message("report.chart.gold", "gold", "标准答案"), Message("rep
 GOLD, PREDICTED = CHART_AXES
 CORRECT = Message("report.column.correct", "correct", "正确")
 COUNT = Message("report.column.count", "count", "数量")
+VALUE = Message("report.column.value", "value", "值")
 WHAT = Message("report.column.what", "what", "情况")
 PRF_HEADERS = (SERIES_PRECISION, SERIES_RECALL, SERIES_F1)
 MATRIX_NOTE = Message(

@@ -170,7 +170,6 @@ AVERAGES_NOTE = Message(
     "指标 precision、recall 和 f1 使用{average}。")
 AGREEMENT_TITLE = Message("classification.report.agreement", "Accuracy and agreement", "准确率与一致性")
 MEASURE = Message("classification.report.measure", "measure", "指标")
-VALUE = Message("classification.report.value", "value", "值")
 AGREEMENT_ROWS = (
     Message("classification.report.accuracy", "accuracy", "准确率"),
     Message("classification.report.balanced", "balanced accuracy (mean recall over the classes with a gold item)",
@@ -719,7 +718,7 @@ def _agreement_section(scores, classes, opts):
     accuracy, balanced, kappa, qwk, mcc = AGREEMENT_ROWS
     rows = [[accuracy, scores["accuracy"]], [balanced, scores["balanced_accuracy"]], [kappa, scores["cohen_kappa"]],
             [qwk(scale=clip(scale, 200)), scores["quadratic_weighted_kappa"]], [mcc, scores["mcc"]]]
-    return report.Section(AGREEMENT_TITLE, [report.Table([MEASURE, VALUE], rows),
+    return report.Section(AGREEMENT_TITLE, [report.Table([MEASURE, report.VALUE], rows),
                                             report.Text(AGREEMENT_NOTE(), "note")])
 
 
@@ -732,7 +731,7 @@ def _probability_section(scores, classes, opts):
     rows = [[log_loss(eps="%.3g" % _eps(opts)), scores["log_loss"]], [auc(how=how), scores["roc_auc"]],
             [auc_weighted, scores["roc_auc_weighted"]], [ap(how=how), scores["average_precision"]],
             [top_k(k=opts["top_k"]), scores["top_k_accuracy"]]]
-    return report.Section(PROBABILITY_TITLE, [report.Table([MEASURE, VALUE], rows),
+    return report.Section(PROBABILITY_TITLE, [report.Table([MEASURE, report.VALUE], rows),
                                               report.Text(PROBABILITY_NOTE(), "note")])
 
 

@@ -207,8 +207,7 @@ RANKED_NOTE = Message(
     "除非其列表也为空（此时{both_empty}）。")
 LABEL_RANKING_TITLE = Message("multilabel.report.label_ranking_title", "Label ranking (scikit-learn)",
                               "标签排序（scikit-learn）")
-MEASURE_HEADERS = (Message("multilabel.report.measure", "measure", "指标"),
-                   Message("multilabel.report.value", "value", "值"))
+MEASURE_HEADERS = (Message("multilabel.report.measure", "measure", "指标"), report.VALUE)
 LABEL_RANKING_ROWS = (
     Message("multilabel.report.lrap", "label ranking average precision (higher is better)",
             "标签排序平均精度（越高越好）"),

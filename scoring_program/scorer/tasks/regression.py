@@ -140,7 +140,6 @@ RMSLE_OFF = Message("regression.summary.rmsle_off", "not scored", "不计分")
 SMAPE_NAMES = {"zero": Message("regression.summary.smape_zero", "scores 0", "记 0 分"),
                "skip": Message("regression.summary.smape_skip", "left out", "不计入平均")}
 WHAT = Message("regression.report.what", "what", "项目")
-VALUE = Message("regression.report.value", "value", "值")
 ERRORS_TITLE = Message("regression.report.errors_title", "Errors", "误差")
 ERROR_ROWS = (
     Message("regression.report.units", "units on this board", "本榜单的样本"),
@@ -501,7 +500,8 @@ def _errors_section(y, p, e):
     n = len(y)
     values = [n, float(y.mean()) if n else 0.0, float(p.mean()) if n else 0.0, float(e.mean()) if n else 0.0,
               int((e > 0).sum()), int((e < 0).sum()), int((e == 0).sum()), float(np.abs(e).max()) if n else 0.0]
-    return report.Section(ERRORS_TITLE, [report.Table([WHAT, VALUE], [[m, v] for m, v in zip(ERROR_ROWS, values)])])
+    rows = [[m, v] for m, v in zip(ERROR_ROWS, values)]
+    return report.Section(ERRORS_TITLE, [report.Table([WHAT, report.VALUE], rows)])
 
 
 def _quantile_section(y, p, e):
@@ -552,7 +552,7 @@ def _rank_section(y, p, scores):
     values = [scores.get("pearson", 0.0), scores["spearman"], scores["kendall"]]
     rows = [[label, float(v)] for label, v in zip(RANK_ROWS, values)]
     note = RANK_NOTE(gold_ties=_tied_units(y), pred_ties=_tied_units(p))
-    return report.Section(RANK_TITLE, [report.Table([WHAT, VALUE], rows), report.Text(note, "note")])
+    return report.Section(RANK_TITLE, [report.Table([WHAT, report.VALUE], rows), report.Text(note, "note")])
 
 
 def _tied_units(values):
