@@ -20,6 +20,7 @@ import numpy as np
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _STEP = 0xC2B2AE3D27D4EB4F              # word k of a cell is offset by k times this before it is mixed
 _FINAL = np.uint64(0xFF51AFD7ED558CCD)  # odd multiplier of the key's last mixing
+_MIX2 = np.uint64(0xC4CEB9FE1A85EC53)   # the word mixer's second odd multiplier
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _NUL = 0
 PROBE_ROUNDS = 64   # hash-table rounds before crowded keys are sorted or searched instead
@@ -596,9 +597,15 @@ def keys(cells):
 
 def _word_hash(word, k):
     """h(word, k): what word ``k`` adds to its cell's key (``word``: a fresh uint64 array, changed in place; ``k``
-    an int, or an array of one ``k`` per word)."""
+    an int, or an array of one ``k`` per word). A full 64-bit mixer (two multiplications, three shifts), a
+    bijection for each k: with one multiplication the sum over words stayed nearly linear in the bytes, and
+    cells that differ by +d in one word and -d at the same place of another (``品牌167型号5``, ``品牌197型号2``)
+    collided."""
     word += np.uint64(_STEP * k % 2 ** 64) if isinstance(k, int) else k.astype(np.uint64) * np.uint64(_STEP)
+    word ^= word >> np.uint64(33)
     word *= _MIX
+    word ^= word >> np.uint64(29)
+    word *= _MIX2
     word ^= word >> np.uint64(32)
     return word
 
