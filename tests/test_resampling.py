@@ -98,6 +98,16 @@ def test_intervals_are_seeded_and_depend_only_on_the_table():
     assert resampling.interval(table[:0], accuracy, 500, 0.95) is None
 
 
+def test_a_table_and_its_groups_draw_the_same_numbers():
+    table = np.column_stack([np.arange(60) % 4, np.ones(60)]).astype(float)
+    groups = resampling.Groups(np.array([[0.0, 1], [1, 1], [2, 1], [3, 1]]), np.array([15, 15, 15, 15]),
+                               np.arange(60) % 4)
+    assert resampling.interval(groups, accuracy, 300, 0.9, seed=3) == resampling.interval(table, accuracy, 300, 0.9,
+                                                                                          seed=3)
+    assert resampling.interval(resampling.Groups(np.zeros((0, 2)), np.zeros(0, int), np.zeros(0, int)), accuracy,
+                               300) is None
+
+
 def test_distinct_rows_by_hand():
     g = resampling.distinct_rows(np.array([[0.5, 1], [0.5, 1], [0.25, 1], [0.5, 2]]))
     assert g.rows.tolist() == [[0.5, 1], [0.25, 1], [0.5, 2]] and g.counts.tolist() == [2, 1, 1]

@@ -123,12 +123,18 @@ def _chunks(total, per_resample):
     return [min(size, total - start) for start in range(0, total, size)]
 
 
+def as_groups(table):
+    """``table``'s groups of equal rows (``distinct_rows``), or ``table`` itself when it is already a Groups."""
+    return table if isinstance(table, Groups) else distinct_rows(table)
+
+
 def bootstrap_sums(table, resamples, rng):
-    """(resamples, k) column sums of ``resamples`` bootstrap samples of the rows of ``table``."""
-    groups = distinct_rows(table)
+    """(resamples, k) column sums of ``resamples`` bootstrap samples of the rows of ``table`` (or of the units of a
+    Groups)."""
+    groups = as_groups(table)
     n = len(groups.inverse)
     if n == 0:
-        return np.zeros((resamples, np.asarray(table).shape[1]))
+        return np.zeros((resamples, groups.rows.shape[1]))
     small = groups.counts < SMALL_GROUP
     big_rows, big_counts = groups.rows[~small], groups.counts[~small]
     small_rows = groups.rows[small]
@@ -162,8 +168,9 @@ def percentile_interval(values, level):
 
 
 def interval(table, statistic, resamples=DEFAULT_RESAMPLES, level=DEFAULT_LEVEL, seed=DEFAULT_SEED, salt=""):
-    """The percentile bootstrap interval of ``statistic`` over the units of ``table``, or None without units."""
-    if len(table) == 0 or resamples <= 0:
+    """The percentile bootstrap interval of ``statistic`` over the units of ``table`` (or of a Groups), or None
+    without units."""
+    if (len(table.inverse) if isinstance(table, Groups) else len(table)) == 0 or resamples <= 0:
         return None
     sums = bootstrap_sums(table, resamples, _seeded(seed, salt))
     return percentile_interval(statistic(sums), level)
