@@ -5,7 +5,8 @@
   reference data holds none).
 - Board A's public values are rounded when ``feedback.round_to`` says so.
 - The primary score's bootstrap interval (``intervals``) is drawn from the
-  per-unit counts of its Units group, with the family's formula of the sums
+  per-unit counts of its Units group (their groups of equal rows,
+  ``Units.groups``), with the family's formula of the sums
   (``TaskFamily.statistic``), and rounded as the scores are.
 - With the Ladder (``feedback.ladder`` on board A, or the organizer's own
   settings), the values published are those the Ladder releases, given the
@@ -99,7 +100,8 @@ def primary_interval(comp, result):
     group = result.units_of(cfg.primary_key)
     if group is None or cfg.intervals.resamples <= 0:
         return None
-    return resampling.interval(group.make(), comp.family.statistic(group.name, cfg.primary_key, cfg),
+    # the table's groups of equal rows: a family that declares them (``Units.code``) builds one row per group
+    return resampling.interval(group.groups(), comp.family.statistic(group.name, cfg.primary_key, cfg),
                                cfg.intervals.resamples, cfg.intervals.level, cfg.intervals.seed, salt=group.name)
 
 

@@ -15,13 +15,17 @@ row per unit of the board (``base.Units``). Each column says what it holds:
 ``total()`` (what the board's scores come from) and ``put()`` (the rows, built only when an interval, a
 paired test or the Ladder asks for them) are read from that one declaration, so the scores of a board and
 of any sample of its units are the same formula of the same counts: summing the rows of every unit gives
-``total()`` (exactly for counts; for real-valued columns up to the order of the additions).
+``total()`` (exactly for counts; for real-valued columns up to the order of the additions). ``put`` may
+build the rows of some units only (``units``: their positions; rows in that order): an interval whose units come in
+groups of equal rows needs one row per group (``base.Units.code``).
 
 >>> columns = [Ones(3), TallyAt(np.array([0, 1, 5]), np.array([2, 4, 6])), Tally(None, 3, np.array([1, 0, 1]), 2)]
 >>> units_table(columns, 3).tolist()
 [[1.0, 2.0, 0.0, 1.0], [1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 0.0, 1.0]]
 >>> column_sums(columns).tolist()
 [3.0, 3.0, 1.0, 2.0]
+>>> units_table(columns, 3, units=np.array([0, 2])).tolist()
+[[1.0, 2.0, 0.0, 1.0], [1.0, 1.0, 0.0, 1.0]]
 """
 import numpy as np
 
@@ -44,8 +48,9 @@ class Each:
             return np.array([values.sum(dtype=dtype)], dtype=float)
         return values.sum(axis=0, dtype=dtype).astype(float)
 
-    def put(self, out):
-        out[:] = self.values().reshape(len(out), self.width)
+    def put(self, out, units=None):
+        values = self.values()
+        out[:] = (values if units is None else values[units]).reshape(len(out), self.width)
 
 
 class Ones:
@@ -59,7 +64,7 @@ class Ones:
     def total(self):
         return np.array([float(self.n)])
 
-    def put(self, out):
+    def put(self, out, units=None):
         out[:] = 1.0
 
 
@@ -78,15 +83,27 @@ class Tally:
             return np.array([np.sum(self.weight, dtype=float)])
         return np.array([float(self.n_units if self.unit is None else len(self.unit))])
 
-    def put(self, out):
+    def put(self, out, units=None):
         category = 0 if self.category is None else self.category
-        if self.unit is None:
+        weight = self.weight
+        if self.unit is None:   # item i is unit i: the units' own items
+            if units is not None:
+                category = category if self.category is None else category[units]
+                weight = weight if weight is None else weight[units]
             out[:] = 0.0
-            out[np.arange(self.n_units), category] = 1.0 if self.weight is None else self.weight
+            out[np.arange(len(out)), category] = 1.0 if weight is None else weight
             return
-        cell = self.unit.astype(np.int64) * self.width + category
-        out[:] = np.bincount(cell, weights=self.weight, minlength=self.n_units * self.width).reshape(
-            self.n_units, self.width)
+        unit = self.unit.astype(np.int64)
+        if units is not None:   # each item's row among the units asked for (-1: none), the others dropped
+            row = np.full(self.n_units, -1, dtype=np.int64)
+            row[units] = np.arange(len(units))
+            unit = row[unit]
+            kept = unit >= 0
+            unit = unit[kept]
+            category = category if self.category is None else category[kept]
+            weight = weight if weight is None else weight[kept]
+        cell = unit * self.width + category
+        out[:] = np.bincount(cell, weights=weight, minlength=len(out) * self.width).reshape(len(out), self.width)
 
 
 class TallyAt:
@@ -101,10 +118,11 @@ class TallyAt:
     def total(self):
         return np.array([float(len(self.positions) if self.keep is None else np.count_nonzero(self.keep))])
 
-    def put(self, out):
+    def put(self, out, units=None):
         positions = self.positions if self.keep is None else self.positions[self.keep]
         # items before each unit's end, less those before the previous unit's end
-        out[:, 0] = np.diff(np.searchsorted(positions, self.ends), prepend=0)
+        counts = np.diff(np.searchsorted(positions, self.ends), prepend=0)
+        out[:, 0] = counts if units is None else counts[units]
 
 
 def column_sums(columns):
@@ -112,11 +130,12 @@ def column_sums(columns):
     return np.concatenate([np.asarray(c.total(), dtype=float) for c in columns]) if columns else np.zeros(0)
 
 
-def units_table(columns, n_units):
-    """The (n_units, total width) float table of ``columns``, filled column by column (no stacked copy)."""
-    out = np.empty((n_units, sum(c.width for c in columns)))
+def units_table(columns, n_units, units=None):
+    """The (n_units, total width) float table of ``columns``, filled column by column (no stacked copy); with
+    ``units`` (positions of units), the rows of those units only, in that order."""
+    out = np.empty((n_units if units is None else len(units), sum(c.width for c in columns)))
     at = 0
     for column in columns:
-        column.put(out[:, at:at + column.width])
+        column.put(out[:, at:at + column.width], units)
         at += column.width
     return out

@@ -54,6 +54,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import resampling
+from ..cells import group_keys
 from ..config import Option
 from ..problems import Message
 from ..tables import read_table
@@ -150,12 +152,18 @@ class Units:
     ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the sums of every row
     (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make`` builds the rows
     when asked (most runs resample one group only).
+
+    ``code`` (optional, an integer per unit) declares that units with equal codes have equal rows (an item's
+    row of the label keys is fixed by its (gold, predicted) pair): ``groups`` then builds one row per code
+    instead of the whole table. The declaration is a promise of the family, checked by its tests against
+    ``resampling.distinct_rows`` of ``make()``.
     """
 
     name: str
     keys: Tuple[str, ...]
     columns: Sequence[Any]
     n: int                             # units of the board: the table's rows
+    code: Optional[np.ndarray] = None  # equal codes, equal rows (None: nothing declared)
 
     def sums(self) -> np.ndarray:
         """The column sums of the whole table, from the columns' declarations (no row is built)."""
@@ -164,6 +172,23 @@ class Units:
     def make(self) -> np.ndarray:
         """The (units, columns) table."""
         return units_table(self.columns, self.n)
+
+    def groups(self) -> resampling.Groups:
+        """The table's groups of equal rows, numbered in order of first appearance: what
+        ``resampling.distinct_rows(self.make())`` gives, without building every row when ``code`` is declared.
+
+        The units are grouped by code (``cells.group_keys``, in order of first appearance) and a row is built
+        for each group's first unit only; groups of different codes whose rows are equal after all are then
+        merged (``distinct_rows`` of those few rows), so the groups and their order are those of the table's
+        rows whatever codes tell equal rows apart.
+        """
+        if self.code is None:
+            return resampling.distinct_rows(self.make())
+        by_code, first = group_keys(np.asarray(self.code, dtype=np.int64), ordered=True)
+        merged = resampling.distinct_rows(units_table(self.columns, self.n, units=first))
+        inverse = merged.inverse[by_code]
+        return resampling.Groups(merged.rows, np.bincount(inverse, minlength=len(merged.rows)).astype(np.int64),
+                                 inverse)
 
 
 @dataclass

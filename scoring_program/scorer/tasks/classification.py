@@ -440,7 +440,9 @@ class Classification(TaskFamily):
         place = classes.place
         gold_place, pred_place = place[gold], place[pred]
         right = gold == pred
-        units = [Units("labels", tuple(LABEL_KEYS), label_columns(gold_place, pred_place, right, width), n)]
+        # an item's row of the label keys is fixed by its (gold, predicted) pair: the interval builds a row per pair
+        units = [Units("labels", tuple(LABEL_KEYS), label_columns(gold_place, pred_place, right, width), n,
+                       code=gold_place * width + pred_place)]
         ranking = None
         probabilities = opts["submission"] == "probabilities"
         if probabilities:
