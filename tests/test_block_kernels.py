@@ -412,6 +412,24 @@ def test_numbers_of_any_length_are_what_pandas_parser_gives(tokens, scan, chunk)
                                                                                      expected))
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(tokens=st.lists(NUMBER_LIKE, min_size=1, max_size=12), block=st.sampled_from([1, 3, 1 << 16]),
+       last=st.sampled_from([None, "", "1 2", " 3", "4\t", "0." + "1" * 22, "0." + "1" * 23]))
+def test_a_column_of_one_number_per_cell_is_what_pandas_parser_gives(tokens, block, last):
+    """A column whose every cell is one token (read without cutting, a block of rows at a time), or whose last cell
+    is not (empty, two tokens, a space around it) or is longer than a cell checked word by word: the same values
+    and counts as pandas' parser and str.split give."""
+    import scorer.tokens as tokens_module
+    cells = tokens + ([] if last is None else [last])
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(tokens_module, "ROW_BLOCK", block)
+        values, counts = numbers(cells)
+    assert counts.tolist() == [len(c.split()) for c in cells]
+    expected = pandas_values([t for c in cells for t in c.split()])
+    assert len(values) == len(expected)
+    assert all(same_float(v, e) for v, e in zip(values.tolist(), expected)), list(zip(cells, values.tolist(), expected))
+
+
 def test_a_number_of_megabytes_is_read_in_pieces():
     import scorer.tokens as tokens_module
     long_zero = "0.694" + "0" * (3 << 20)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cells import Cells, concatenate_freeing
-from .tagcodes import encode_cells, ordered, token_chunks, token_holds, token_text
+from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, token_chunks, token_holds, token_text
 
 
 SHORT_ROWS = 16  # rows of at most this many tokens are checked for repeats by shifted comparisons
@@ -133,11 +133,46 @@ def numbers(column):
     ([0.5, 0.001, nan, inf], [2, 0, 2])
     """
     cells = ordered(as_cells(column))
+    if _one_token_each(cells):   # nothing to cut (a column of one number per cell): each cell is its token
+        parts = []
+        for a in range(0, len(cells), ROW_BLOCK):
+            starts = cells.start[a:a + ROW_BLOCK].astype(np.int64)
+            lengths = cells.end[a:a + ROW_BLOCK] - starts
+            values = plain_decimals(cells, starts, lengths)
+            parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
+        return concatenate_freeing(parts, np.float64), np.ones(len(cells), dtype=np.int64)
     parts, counts = [], np.zeros(len(cells), dtype=np.int64)
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
         parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
     return concatenate_freeing(parts, np.float64), counts  # each piece freed once copied: never twice the values
+
+
+ONE_TOKEN_BYTES = 24   # cells up to this long are checked for separators a word at a time
+
+
+def _one_token_each(cells):
+    """True when every cell is one token as it stands: 1 to ONE_TOKEN_BYTES bytes, none a separator (cutting
+    would give each cell back whole, so a column of one number per cell needs no pass over the file's bytes).
+
+    >>> _one_token_each(as_cells(["0.25", "1e-3", "12345678901234567890"])), _one_token_each(as_cells(["1", "2 3"]))
+    (True, False)
+    >>> _one_token_each(as_cells(["1", ""])), _one_token_each(as_cells([]))
+    (False, False)
+    """
+    lengths = cells.end - cells.start
+    if not len(lengths) or int(lengths.min()) < 1 or int(lengths.max()) > ONE_TOKEN_BYTES:
+        return False
+    words = cells.words()
+    for a in range(0, len(cells), ROW_BLOCK):
+        start, length = cells.start[a:a + ROW_BLOCK].astype(np.int64), lengths[a:a + ROW_BLOCK]
+        kept = np.zeros(len(start), dtype=np.int64)   # bytes above the separators in each cell
+        for w in range(-(-int(length.max()) // 8)):
+            word = words.at(start + 8 * w) & _MASKS[np.clip(length - 8 * w, 0, 8)]   # zero past the cell
+            kept += _row_sums(word.view(np.uint8).reshape(-1, 8) > SEPARATOR_MAX)
+        if (kept != length).any():
+            return False
+    return True
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53
