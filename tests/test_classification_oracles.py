@@ -270,3 +270,15 @@ def test_the_ordinal_order_changes_only_the_quadratic_kappa(tmp_path):
     assert first["quadratic_weighted_kappa"] != second["quadratic_weighted_kappa"]
     assert {k: v for k, v in first.items() if k != "quadratic_weighted_kappa"} == \
         {k: v for k, v in second.items() if k != "quadratic_weighted_kappa"}
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_the_label_of_a_probability_row_is_its_first_highest_column(order):
+    """A row's label is its first highest column (ties: the class declared first), as numpy's argmax gives it,
+    whatever the matrix's layout; values on a coarse grid so that rows hold ties, signed zeros among them."""
+    from scorer.tasks.classification import first_highest
+    rng = np.random.default_rng(4)
+    for width in (2, 3, 7):
+        proba = np.round(rng.random((5000, width)) * 4) / 4 * rng.choice([-1.0, 1.0], size=(5000, width))
+        proba = np.asarray(proba, order=order)
+        assert np.array_equal(first_highest(proba), np.argmax(np.ascontiguousarray(proba), axis=1))

@@ -299,7 +299,7 @@ class ParsedClassification:
     classes: Tuple[str, ...]
     header: Tuple[str, ...]           # the columns as the file names them, in its order
     tokens: object = None             # the label column's tokens (labels form)
-    proba: Optional[np.ndarray] = None       # (rows, classes), file order (probabilities form)
+    proba: Optional[list] = None             # a (rows,) array per class, file order (probabilities form)
     first_bad: Optional[np.ndarray] = None   # per row, the first class whose cell is not one finite number; -1
 
 
@@ -371,7 +371,7 @@ class Classification(TaskFamily):
             table = declared.read(file, SubmissionError)
             return ParsedClassification(table, classes, tuple(header), tokens=coded(table.cells("label"), classes))
         table = dataclasses.replace(declared, columns=("id",) + classes).read(file, SubmissionError)
-        proba, first_bad = _probability_matrix(table, classes)
+        proba, first_bad = _probability_columns(table, classes)
         return ParsedClassification(table, classes, tuple(header), proba=proba, first_bad=first_bad)
 
     def read_submission(self, parsed, contract, cfg, problems):
@@ -381,7 +381,7 @@ class Classification(TaskFamily):
         classes = contract.classes
         if parsed.classes != classes:   # a contract of other classes than the parse knew: parse again
             again = (dict(tokens=coded(table.cells("label"), classes)) if parsed.tokens is not None else
-                     dict(zip(("proba", "first_bad"), _probability_matrix(table, classes))))
+                     dict(zip(("proba", "first_bad"), _probability_columns(table, classes))))
             parsed = ParsedClassification(table, classes, parsed.header, **again)
         if parsed.tokens is not None:
             pred, proba = _checked_labels(table, parsed.tokens, classes, problems), None
@@ -395,9 +395,7 @@ class Classification(TaskFamily):
             return None
         small = np.int16 if len(classes) < 2 ** 15 else np.int32
         if proba is not None:   # already in the order of the units
-            # the first highest column: ties go to the class declared first
-            return ClassificationSubmission(pred=np.argmax(proba, axis=1).astype(small), proba=proba,
-                                            header=parsed.header)
+            return ClassificationSubmission(pred=first_highest(proba, small), proba=proba, header=parsed.header)
         pred = pred.astype(small)
         if not np.array_equal(position, np.arange(len(position))):   # rows in the order of the units
             pred = pred[np.argsort(position)]
@@ -617,29 +615,31 @@ def _checked_labels(table, tokens, classes, problems):
     return codes
 
 
-def _probability_matrix(table, classes):
-    """(matrix, first_bad): the (rows, classes) matrix of the probability columns in file order, and per row
-    the first class (declared order) whose cell is not one finite number, -1 for none. One column is read at
-    a time and let go once in the matrix: the file's numbers are never held twice."""
+def _probability_columns(table, classes):
+    """(columns, first_bad): the probability column of each class (declared order) as a (rows,) array in file
+    order, and per row the first class whose cell is not one finite number, -1 for none. Kept apart (not one
+    matrix) so that putting them in the units' order can let each go once placed."""
     n = len(table)
-    matrix = np.zeros((n, len(classes)))
+    columns = [None] * len(classes)
     first_bad = np.full(n, -1, dtype=np.int32)
     for k in range(len(classes) - 1, -1, -1):   # the last assignment is the first class
         v, counts = numbers(table.cells(classes[k]))
         one = counts == 1
-        if len(v) == n and one.all():
-            matrix[:, k] = v
-        else:
+        if len(v) != n or not one.all():   # a cell of no number or of several: 0 there (a problem)
             first = np.cumsum(counts) - counts
-            matrix[one, k] = v[first[one]]
-        del v
-        first_bad[~one | ~np.isfinite(matrix[:, k])] = k
-    return matrix, first_bad
+            column = np.zeros(n)
+            column[one] = v[first[one]]
+            v = column
+        first_bad[~one | ~np.isfinite(v)] = k
+        columns[k] = v
+    return columns, first_bad
 
 
-def _checked_probabilities(table, matrix, first_bad, classes, problems, position, n_units):
-    """The (units, classes) matrix, row i of the file at ``position[i]``, or None after a problem: a cell that
-    is not one finite number (``first_bad``), or a row of no unit (``position`` -1, the caller's problem)."""
+def _checked_probabilities(table, columns, first_bad, classes, problems, position, n_units):
+    """The (units, classes) matrix (column-major: each class's column in one piece), row i of the file at
+    ``position[i]``, or None after a problem: a cell that is not one finite number (``first_bad``), or a row of
+    no unit (``position`` -1, the caller's problem). Each of ``columns`` is let go once placed: the file's
+    numbers are held twice one column at a time, not whole."""
     bad = np.flatnonzero(first_bad >= 0)
     if len(bad):
         ids, line = table.cells("id").strip(), table.line
@@ -649,11 +649,33 @@ def _checked_probabilities(table, matrix, first_bad, classes, problems, position
         return None
     if problems or (position < 0).any():
         return None
-    if len(position) == n_units and np.array_equal(position, np.arange(n_units)):
-        return matrix
-    proba = np.zeros((n_units, len(classes)))   # a unit with no row is the caller's problem
-    proba[position] = matrix
+    aligned = len(position) == n_units and np.array_equal(position, np.arange(n_units))
+    proba = np.zeros((n_units, len(classes)), order="F")   # a unit with no row is the caller's problem
+    for k in range(len(classes)):
+        if aligned:
+            proba[:, k] = columns[k]
+        else:
+            proba[position, k] = columns[k]
+        columns[k] = None
     return proba
+
+
+def first_highest(proba, dtype=np.int64):
+    """The first column holding each row's highest value: ties go to the class declared first (what
+    ``np.argmax(proba, axis=1)`` gives for finite values), a column at a time, so that a column-major matrix
+    is not copied row by row.
+
+    >>> first_highest(np.array([[0.2, 0.5, 0.3], [0.4, 0.2, 0.4], [0.0, -0.0, 0.0]])).tolist()
+    [1, 0, 0]
+    """
+    best = proba[:, 0].copy()
+    pred = np.zeros(len(proba), dtype=dtype)
+    for k in range(1, proba.shape[1]):
+        column = proba[:, k]
+        higher = column > best   # strictly: an equal value does not take the row from an earlier class
+        pred[higher] = k
+        np.maximum(best, column, out=best)
+    return pred
 
 
 # -- the per-unit table and the ranking scores ------------------------------------------------------
