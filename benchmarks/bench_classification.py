@@ -30,6 +30,7 @@ CLASSES = ["billing", "delivery", "refund", "account", "technical", "other"]
 SHARE = [0.3, 0.25, 0.15, 0.12, 0.1, 0.08]
 TOP_K = 2
 UNIT = 10 ** 6   # probabilities are multiples of 1 / UNIT
+BLOCK = 1000000  # items generated at once; a larger input is written block after block
 
 
 def make_data(n, seed=0):
@@ -46,22 +47,34 @@ def make_data(n, seed=0):
     return gold, share
 
 
-def make_files(folder, n):
-    gold, share = make_data(n)
+def write_block(folder, gold, share, first, seed):
+    """Items first .. first + len(gold) - 1 appended to the gold and the submission (the files begun at 0), the
+    submission's rows of the block shuffled with ``seed`` (another order than the gold's)."""
     ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    ids = np.char.add("item", np.arange(n).astype(str)).astype(object)
+    n = len(gold)
+    ids = np.char.add("item", np.arange(first, first + n).astype(str)).astype(object)
     names = np.asarray(CLASSES, dtype=object)
-    pd.DataFrame({"id": ids, "label": names[gold]}).to_csv(ref / "gold.csv", index=False)
-    (ref / "labels.txt").write_text("\n".join(CLASSES) + "\n", encoding="utf-8")
-    (ref / "config.yaml").write_text("task: classification\nboard: all\noptions: {submission: probabilities, "
-                                     "top_k: %d}\n" % TOP_K, encoding="utf-8")
+    more = dict(mode="a", header=False) if first else {}
+    pd.DataFrame({"id": ids, "label": names[gold]}).to_csv(ref / "gold.csv", index=False, **more)
     columns = {"id": ids}
     for c, name in enumerate(CLASSES):
         columns[name] = np.char.mod("0.%06d", share[:, c])
-    order = np.random.default_rng(1).permutation(n)   # the submission's rows in another order than the gold's
-    pd.DataFrame(columns).iloc[order].to_csv(res / "submission.csv", index=False)
+    order = np.random.default_rng(seed).permutation(n)
+    pd.DataFrame(columns).iloc[order].to_csv(res / "submission.csv", index=False, **more)
+
+
+def make_files(folder, n):
+    """The gold and submission of ``n`` items, a block of BLOCK at a time (block k drawn with seed k, its
+    submission rows shuffled with seed k + 1; up to BLOCK items, one block)."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    (ref / "labels.txt").write_text("\n".join(CLASSES) + "\n", encoding="utf-8")
+    (ref / "config.yaml").write_text("task: classification\nboard: all\noptions: {submission: probabilities, "
+                                     "top_k: %d}\n" % TOP_K, encoding="utf-8")
+    for k, first in enumerate(range(0, n, BLOCK)):
+        gold, share = make_data(min(BLOCK, n - first), seed=k)
+        write_block(folder, gold, share, first, seed=k + 1)
     return [(ref / "gold.csv", ","), (res / "submission.csv", ","), (ref / "labels.txt", None)]
 
 
