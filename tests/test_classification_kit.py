@@ -82,3 +82,20 @@ def test_columns_in_another_order_than_labels_txt_are_a_warning(tmp_path):
     same = write(tmp_path, "declared.csv", "id," + ",".join(CLASSES), probability_rows(range(len(CLASSES)), model()))
     assert platform_scores("classification", path, tmp_path / "r") == platform_scores("classification", same,
                                                                                        tmp_path / "d")
+
+
+def test_id_problems_of_a_probability_file_are_those_of_a_label_file(tmp_path):
+    """Once every probability is read, only the ids and lines of the file are kept for its messages: an unknown
+    id (line 4), an id given again (line 5, first on line 2) and a test item with no row are reported on the
+    same lines, with the same ids, as in a label file with those rows."""
+    ids = IDS[:-1]                      # the last test item has no row
+    ids[2], ids[3] = "nope", ids[0]     # line 4: no test item; line 5: the id of line 2 again
+    proba = model()[:len(ids)]
+    rows = ["%s,%s" % (i, ",".join("%.3f" % v for v in row)) for i, row in zip(ids, proba)]
+    by_proba, code = validate("classification", write(tmp_path, "p.csv", "id," + ",".join(CLASSES), rows))
+    assert code == 1
+    by_label, code = validate("classification", write(tmp_path, "p.csv", "id,label", ["%s,good" % i for i in ids]))
+    assert code == 1
+    assert by_proba == by_label
+    problems = " ".join(by_proba)
+    assert "line 4" in problems and "'nope'" in problems and "line 5" in problems and IDS[-1] in problems

@@ -127,6 +127,16 @@ class Table:
                 self._cells[column] = cells if self._rows is None else cells[self._rows]
         return self._cells[column]
 
+    def keeping(self, columns):
+        """A table of ``columns`` only, with the same name and lines (what a family keeps for its messages once the
+        other columns are read): their cells' offsets are copied, so the other columns' offsets can go; the
+        file's bytes stay (a copy of the cells' bytes would cost more at the moment it is made)."""
+        kept = Table(self.name, columns, self.line, self.sep)
+        for column in columns:
+            cells = self.cells(column)
+            kept._cells[column] = Cells(cells.buf, np.array(cells.start), np.array(cells.end))
+        return kept
+
     def forget(self, column):
         """Drop the cells of ``column`` kept by ``cells`` (they are made again if asked for)."""
         self._cells.pop(column, None)
