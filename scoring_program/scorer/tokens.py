@@ -132,8 +132,10 @@ def numbers(column):
     >>> v.tolist(), c.tolist()
     ([0.5, 0.001, nan, inf], [2, 0, 2])
     """
-    cells = ordered(as_cells(column))
+    cells = as_cells(column)
     if _one_token_each(cells):   # nothing to cut (a column of one number per cell): each cell is its token
+        if not _apart(cells):    # any_decimals reads tokens in buffer order with a byte between any two
+            cells = ordered(cells)
         parts = []
         for a in range(0, len(cells), ROW_BLOCK):
             starts = cells.start[a:a + ROW_BLOCK].astype(np.int64)
@@ -141,6 +143,7 @@ def numbers(column):
             values = plain_decimals(cells, starts, lengths)
             parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
         return concatenate_freeing(parts, np.float64), np.ones(len(cells), dtype=np.int64)
+    cells = ordered(cells)
     parts, counts = [], np.zeros(len(cells), dtype=np.int64)
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
         values = plain_decimals(cells, starts, lengths)
@@ -171,6 +174,23 @@ def _one_token_each(cells):
             word = words.at(start + 8 * w) & _MASKS[np.clip(length - 8 * w, 0, 8)]   # zero past the cell
             kept += _row_sums(word.view(np.uint8).reshape(-1, 8) > SEPARATOR_MAX)
         if (kept != length).any():
+            return False
+    return True
+
+
+def _apart(cells):
+    """True when the cells lie in buffer order with a byte between any two (what ``ordered`` checks), read a block
+    of rows at a time: no temporary as long as the column.
+
+    >>> buf = np.frombuffer(b"1,2;3", np.uint8)
+    >>> _apart(Cells(buf, np.array([0, 2, 4]), np.array([1, 3, 5]))), _apart(Cells(buf, np.array([0, 1]), np.array([1, 2])))
+    (True, False)
+    >>> _apart(Cells(buf, np.array([2, 0]), np.array([3, 1])))   # out of buffer order
+    False
+    """
+    for a in range(0, len(cells), ROW_BLOCK):
+        start, end = cells.start[a:a + ROW_BLOCK + 1], cells.end[a:a + ROW_BLOCK + 1]   # one row into the next block
+        if (start[1:] <= end[:-1]).any():
             return False
     return True
 
