@@ -501,3 +501,17 @@ def test_numbers_of_one_token_cells_that_touch_or_come_out_of_buffer_order():
     backwards = Cells(buf, np.array([8, 6, 3, 0]), np.array([29, 8, 6, 3]))
     values, counts = numbers(backwards)
     assert values.tolist() == [float("1" + "9" * 20), -2.0, math.inf, 0.5] and counts.tolist() == [1, 1, 1, 1]
+
+
+def test_a_cell_is_one_token_unless_a_byte_up_to_space_is_in_it():
+    """Every byte value at every place of cells of 1 to 10 bytes (one or two words): a cell is one token exactly
+    when none of its bytes is at most U+0020 (the cutting rule), the bytes after it not counting."""
+    from scorer.tokens import _one_token_each
+    for length in range(1, 11):
+        for place in range(length):
+            for value in range(1, 256):
+                cell = bytearray(b"7" * length)
+                cell[place] = value
+                buf = np.frombuffer(bytes(cell) + b" 5", np.uint8)   # a separator right after the cell
+                cells = Cells(buf, np.array([0, length + 1]), np.array([length, length + 2]))
+                assert _one_token_each(cells) == (value > 0x20), (length, place, value)

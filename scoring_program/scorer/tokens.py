@@ -152,6 +152,9 @@ def numbers(column):
 
 
 ONE_TOKEN_BYTES = 24   # cells up to this long are checked for separators a word at a time
+_NO_SEPARATOR = np.uint64(0x4141414141414141)          # 'A' in every byte
+_BELOW = np.uint64(0x0101010101010101 * (SEPARATOR_MAX + 1))
+_TOPS = np.uint64(0x8080808080808080)
 
 
 def _one_token_each(cells):
@@ -169,12 +172,13 @@ def _one_token_each(cells):
     words = cells.words()
     for a in range(0, len(cells), ROW_BLOCK):
         start, length = cells.start[a:a + ROW_BLOCK].astype(np.int64), lengths[a:a + ROW_BLOCK]
-        kept = np.zeros(len(start), dtype=np.int64)   # bytes above the separators in each cell
         for w in range(-(-int(length.max()) // 8)):
-            word = words.at(start + 8 * w) & _MASKS[np.clip(length - 8 * w, 0, 8)]   # zero past the cell
-            kept += _row_sums(word.view(np.uint8).reshape(-1, 8) > SEPARATOR_MAX)
-        if (kept != length).any():
-            return False
+            inside = _MASKS[np.clip(length - 8 * w, 0, 8)]
+            word = (words.at(start + 8 * w) & inside) | (_NO_SEPARATOR & ~inside)   # past the cell: no separator
+            # a byte below SEPARATOR_MAX + 1 borrows in the subtraction where its own top bit was clear: any such
+            # byte sets a top bit, and no word without one does (Hacker's Delight, "hasless")
+            if ((word - _BELOW) & ~word & _TOPS).any():
+                return False
     return True
 
 
