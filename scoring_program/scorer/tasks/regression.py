@@ -366,12 +366,13 @@ class Regression(TaskFamily):
         scores, _ = self.reduce(units, cfg)
         abs_error = np.abs(p - y)
         scores["median_ae"] = float(np.median(abs_error)) if n else 0.0
-        scores["spearman"] = rg.spearman(y, p) if n else 0.0
-        scores["kendall"] = rg.kendall_tau_b(y, p) if n else 0.0
+        ry, rp = (rg.Ranking(y), rg.Ranking(p)) if n else (None, None)   # one sort of each, shared
+        scores["spearman"] = rg.spearman_of(ry, rp) if n else 0.0
+        scores["kendall"] = rg.kendall_of(ry, rp) if n else 0.0
         scores = {k: scores[k] for k in keys}
         summary = SUMMARY(n=n, rmsle=(RMSLE_ON if cfg.options["rmsle"] else RMSLE_OFF)(),
                           smape_zero=SMAPE_NAMES[cfg.options["smape_zero"]]())
-        return Result(scores, lambda: _sections(y, p, scores), summary, units)
+        return Result(scores, lambda: _sections(y, p, scores, ry, rp), summary, units)
 
     def unit_scores(self, group, sums, cfg):
         """Each group's keys from its column sums: squared (n, Σe²): MSE = Σe²/n, RMSE = √MSE; absolute, log,
@@ -444,17 +445,12 @@ def _strata(values):
     return np.array([str(k) for k in range(QUANTILES)], dtype=object)[_deciles(values)]
 
 
-def _deciles(values):
+def _deciles(values, ranking=None):
     """Each value's group of ``QUANTILES`` about equal groups by rank; equal values take the group of the first."""
     n = len(values)
     if not n:
         return np.zeros(0, dtype=np.int64)
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    first = np.maximum.accumulate(np.where(np.r_[True, ordered[1:] != ordered[:-1]], np.arange(n), 0))
-    group = np.empty(n, dtype=np.int64)
-    group[order] = first * QUANTILES // n
-    return group
+    return (ranking or rg.Ranking(values)).first() * QUANTILES // n
 
 
 # -- reading ---------------------------------------------------------------------------------------------
@@ -489,11 +485,11 @@ def _number(value):
 
 
 # -- the report --------------------------------------------------------------------------------------------
-def _sections(y, p, scores):
+def _sections(y, p, scores, ry, rp):
     e = p - y
     n = len(y)
-    return [_errors_section(y, p, e), _quantile_section(y, p, e), _scatter_section(y, p),
-            _rank_section(y, p, scores)] if n else [_errors_section(y, p, e)]
+    return [_errors_section(y, p, e), _quantile_section(y, p, e, ry), _scatter_section(y, p),
+            _rank_section(scores, ry, rp)] if n else [_errors_section(y, p, e)]
 
 
 def _errors_section(y, p, e):
@@ -504,8 +500,8 @@ def _errors_section(y, p, e):
     return report.Section(ERRORS_TITLE, [report.Table([WHAT, report.VALUE], rows)])
 
 
-def _quantile_section(y, p, e):
-    group = _deciles(y)
+def _quantile_section(y, p, e, ranking):
+    group = _deciles(y, ranking)
     k = QUANTILES
     count = np.bincount(group, minlength=k)
     total = lambda w: np.bincount(group, weights=w, minlength=k)  # noqa: E731
@@ -548,22 +544,11 @@ def _scatter_section(y, p):
     return report.Section(SCATTER_TITLE, [block], per_class=True)
 
 
-def _rank_section(y, p, scores):
+def _rank_section(scores, ry, rp):
     values = [scores.get("pearson", 0.0), scores["spearman"], scores["kendall"]]
     rows = [[label, float(v)] for label, v in zip(RANK_ROWS, values)]
-    note = RANK_NOTE(gold_ties=_tied_units(y), pred_ties=_tied_units(p))
+    note = RANK_NOTE(gold_ties=ry.tied_units(), pred_ties=rp.tied_units())
     return report.Section(RANK_TITLE, [report.Table([WHAT, report.VALUE], rows), report.Text(note, "note")])
-
-
-def _tied_units(values):
-    """Units whose value another unit also has.
-
-    >>> _tied_units(np.array([1.0, 2.0, 1.0, 3.0, 1.0]))
-    3
-    """
-    ordered = np.sort(values)
-    same = np.r_[False, ordered[1:] == ordered[:-1]]
-    return int((same | np.r_[same[1:], False]).sum())
 
 
 FAMILY = Regression()
