@@ -203,7 +203,7 @@ KEY_LABELS = {
     "mae": Message("regression.key.mae", "MAE", "平均绝对误差 MAE"),
     "mse": Message("regression.key.mse", "MSE", "均方误差 MSE"),
     "rmsle": Message("regression.key.rmsle", "RMSLE", "均方根对数误差 RMSLE"),
-    "median_ae": Message("regression.key.median_ae", "Median abs. error", "绝对误差中位数"),
+    "median_ae": Message("regression.key.median_ae", "Median absolute error", "绝对误差中位数"),
     "mape": Message("regression.key.mape", "MAPE", "平均绝对百分比误差 MAPE"),
     "smape": Message("regression.key.smape", "sMAPE", "对称平均绝对百分比误差 SMAPE"),
     "r2": Message("regression.key.r2", "R²", "决定系数 R²"),
