@@ -198,14 +198,21 @@ def kendall_of(ry, rp):
         return 0.0
     p_rank = rp.dense()
     if len(ry.starts) == n:      # no tie in y: its order is the (y, p) order
-        order = ry.order
+        ranks = p_rank[ry.order]
         both_tied = 0
     else:                        # y's order, each run of equal y put in p's order (it is sorted but for those runs)
-        key = ry.dense() * (int(p_rank.max()) + 1) + p_rank
-        order = ry.order[np.argsort(key[ry.order], kind="stable")]
-        keys = key[order]
-        both_tied = _tied_pairs(np.r_[True, keys[1:] != keys[:-1]])
-    discordant = inversions(p_rank[order])
+        key = ry.dense()
+        key *= int(p_rank.max()) + 1
+        key += p_rank
+        key = key[ry.order]
+        refine = np.argsort(key, kind="stable")
+        key = key[refine]
+        both_tied = _tied_pairs(np.r_[True, key[1:] != key[:-1]])
+        del key
+        ranks = p_rank[ry.order[refine]]
+        del refine
+    del p_rank
+    discordant = inversions(ranks)
     difference = total - y_tied - p_tied + both_tied - 2 * discordant   # C - D
     tau = difference / np.sqrt(total - y_tied) / np.sqrt(total - p_tied)
     return float(min(1.0, max(-1.0, tau)))
@@ -223,36 +230,47 @@ def inversions(a):
     """Pairs i < j with a[i] > a[j] (non-negative integers), by merging sorted runs of doubling width.
 
     Blocks of ``BLOCK`` values are compared directly; then at each width w, every block of 2w holds two sorted
-    halves: one stable sort of (block, value) keys merges them all (numpy's stable sort merges sorted runs in
-    linear time), and a right-half value passes the left-half values not yet placed before it.
+    halves (the last block may be short): one stable sort of (block, value) keys merges them all (numpy's
+    stable sort merges sorted runs in linear time), and a right-half value passes the left-half values not yet
+    placed before it. Values and positions are 32-bit where they fit: a level holds about 30 bytes a value.
 
     >>> inversions(np.array([3, 1, 2, 2, 0]))
     7
     """
-    a = np.asarray(a, dtype=np.int64)
+    a = np.asarray(a)
     n = len(a)
     if n < 2:
         return 0
-    size = BLOCK
-    while size < n:
-        size *= 2
+    size = -(-n // BLOCK) * BLOCK
     top = int(a.max()) + 1
-    seq = np.full(size, top, dtype=np.int64)   # padding above every value, after them all: no inversion
+    small = np.int32 if max(top, size) < 2 ** 31 else np.int64
+    seq = np.full(size, top, dtype=small)   # padding above every value, after them all: no inversion
     seq[:n] = a
     blocks = seq.reshape(-1, BLOCK)
     count = 0
     for d in range(1, BLOCK):
         count += int(np.count_nonzero(blocks[:, :-d] > blocks[:, d:]))
     seq = np.sort(blocks, axis=1).reshape(-1)
-    shift = top.bit_length()
-    position = np.arange(size, dtype=np.int64)
+    del blocks
+    shift = np.int64(top.bit_length())
+    position = np.arange(size, dtype=small)
     width = BLOCK
     while width < size:
-        block = position >> width.bit_length()          # position // (2 * width)
-        order = np.argsort((block << shift) | seq, kind="stable")
-        from_left = (order & width) == 0
-        left_placed = np.cumsum(from_left) - block * width   # left values placed so far in each block
-        count += int((width - left_placed[~from_left]).sum())
+        bits = width.bit_length()                        # block = position >> bits = position // (2 * width)
+        key = (position >> bits).astype(np.int64)
+        key <<= shift
+        key |= seq
+        order = np.argsort(key, kind="stable")
+        del key
+        right = (order & width) != 0                     # from the right half of its block
+        placed = np.cumsum(~right, dtype=small)           # left values placed so far, counted from the start
+        # a right value passes the left values of its block not placed before it (its left half is full)
+        count += int((width - placed[right]).sum(dtype=np.int64)
+                     + ((position[right] >> bits).astype(np.int64) * width).sum())
+        del placed, right
         seq = seq[order]
+        del order
         width *= 2
     return count
+
+
