@@ -86,7 +86,8 @@ def distinct_rows(table):
     inverse, first = group_keys(row_keys(table), ordered=True)
     if not _rows_equal_first(table, inverse, first):
         inverse, first = _group_values(table)
-    return Groups(table[first], np.bincount(inverse, minlength=len(first)).astype(np.int64), inverse)
+    rows = table if len(first) == len(table) else table[first]   # every row its own group: the table itself
+    return Groups(rows, np.bincount(inverse, minlength=len(first)).astype(np.int64), inverse)
 
 
 def row_keys(table):
@@ -202,7 +203,10 @@ class Bulk:
 
 
 def _split(groups, resamples):
-    """(the groups drawn exactly, the Bulk or None): None while the exact draws fit within DRAW_BUDGET."""
+    """(the groups drawn exactly, the Bulk or None): None while the exact draws fit within DRAW_BUDGET.
+
+    Every pass over the rows goes a block of _ROW_BLOCK rows at a time: no temporary as large as the table.
+    """
     small = groups.counts < SMALL_GROUP
     n_small = int(groups.counts[small].sum())
     cost = n_small + int((~small).sum()) * _PER_GROUP_DRAW / _PER_UNIT_DRAW   # in unit draws per resample
@@ -211,19 +215,28 @@ def _split(groups, resamples):
         return groups, None
     rows, weights = groups.rows, groups.counts.astype(float)
     mean = weights @ rows / n
-    spread = np.sqrt(np.maximum(weights @ np.square(rows - mean) / n, 0.0))
+    spread = np.sqrt(_weighted_squares(rows, weights, mean) / n)
     spread[spread == 0] = np.inf                       # a constant column sets no group apart
-    distance = np.max(np.abs(rows - mean) / spread, axis=1)
+    distance = np.empty(len(rows))
+    for a in range(0, len(rows), _ROW_BLOCK):
+        distance[a:a + _ROW_BLOCK] = np.max(np.abs(rows[a:a + _ROW_BLOCK] - mean) / spread, axis=1)
     tail = _farthest(distance, TAIL_GROUPS)
-    in_tail = np.zeros(len(rows), dtype=bool)
-    in_tail[tail] = True
-    units = n - int(groups.counts[in_tail].sum())
+    del distance
+    units = n - int(groups.counts[tail].sum())
     if units < MIN_BULK:
         return groups, None
-    bulk_rows, bulk_weights = rows[~in_tail], weights[~in_tail]
-    bulk_mean = bulk_weights @ bulk_rows / units
-    exact = Groups(rows[in_tail], groups.counts[in_tail], np.zeros(0, dtype=np.int64))
-    return exact, Bulk(units, bulk_mean, _covariance_root(bulk_rows - bulk_mean, bulk_weights / units))
+    exact = Groups(rows[tail], groups.counts[tail], np.zeros(0, dtype=np.int64))
+    weights[tail] = 0.0                                # the bulk: every other group, with its weight
+    bulk_mean = (weights @ rows) / units
+    return exact, Bulk(units, bulk_mean, _covariance_root(rows, weights / units, bulk_mean))
+
+
+def _weighted_squares(rows, weights, centre):
+    """Σ_i weights_i (rows_i - centre)² per column, a block of rows at a time."""
+    total = np.zeros(rows.shape[1])
+    for a in range(0, len(rows), _ROW_BLOCK):
+        total += weights[a:a + _ROW_BLOCK] @ np.square(rows[a:a + _ROW_BLOCK] - centre)
+    return total
 
 
 def _farthest(distance, count):
@@ -234,13 +247,22 @@ def _farthest(distance, count):
     return np.sort(np.concatenate((above, at)))
 
 
-def _covariance_root(deviations, weights):
-    """A (k, k) root R of the weighted covariance C = deviations^T diag(weights) deviations (R^T R = C), from
-    the columns scaled to at most 1 (no square of a large value overflows)."""
-    scale = np.max(np.abs(deviations), axis=0)
+def _covariance_root(rows, weights, centre):
+    """A (k, k) root R of the weighted covariance C = Σ_i weights_i (rows_i - centre)^T (rows_i - centre), so
+    that R^T R = C; from the deviations scaled to at most 1 (no square of a large value overflows), a block of
+    rows at a time. Rows of weight 0 count for nothing, also in the scale."""
+    kept = weights > 0
+    scale = np.zeros(rows.shape[1])
+    for a in range(0, len(rows), _ROW_BLOCK):
+        block = np.abs(rows[a:a + _ROW_BLOCK][kept[a:a + _ROW_BLOCK]] - centre)
+        if len(block):
+            scale = np.maximum(scale, block.max(axis=0))
     scale[scale == 0] = 1.0
-    scaled = deviations / scale
-    values, vectors = np.linalg.eigh((scaled * weights[:, None]).T @ scaled)
+    product = np.zeros((rows.shape[1], rows.shape[1]))
+    for a in range(0, len(rows), _ROW_BLOCK):
+        scaled = (rows[a:a + _ROW_BLOCK] - centre) / scale
+        product += (scaled * weights[a:a + _ROW_BLOCK, None]).T @ scaled
+    values, vectors = np.linalg.eigh(product)
     return (np.sqrt(np.maximum(values, 0.0))[:, None] * vectors.T) * scale
 
 
