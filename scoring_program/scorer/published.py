@@ -25,6 +25,7 @@ from .api import ordered_keys, ordered_scores
 from .tasks.base import Result
 
 SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
+OVERLAP_UNITS = 1 << 22  # above this many units the interval is drawn after the report's sections, to spare memory
 
 
 @dataclass
@@ -81,7 +82,9 @@ def publish(comp, submission, history=None, settings=None, interval=True, sectio
         return Published(round_all(ordered_scores(state.released, cfg.primary_key), settings.round_to), result,
                          ladder_state=state, table=table, ladder_history_notes=list(history.notes))
     digits = rounding(cfg)
-    if interval and sections and callable(result.sections):   # the sections take time: the interval meanwhile
+    group = result.units_of(cfg.primary_key)
+    if interval and sections and callable(result.sections) and (group is None or group.n <= OVERLAP_UNITS):
+        # the sections take time: the interval meanwhile (up to OVERLAP_UNITS: both hold per-unit temporaries)
         drawing = background.start(primary_interval, comp, result)
         result.report_sections()
         drawn = drawing.result()

@@ -286,20 +286,22 @@ class Regression(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
         table = self.submission_file().read(files["submission"], SubmissionError)
-        return table, numbers(table.cells("value"))
+        values, counts = numbers(table.cells("value"))
+        # (the table, each row's number, the count of numbers per row where some row has other than one)
+        return table, values, (None if (counts == 1).all() else counts)
 
     def read_submission(self, parsed, contract, cfg, problems):
-        table, (values, counts) = parsed
+        table, values, counts = parsed
         name, line = table.name, table.line
         _check_swapped(table, contract.units)
         position = match_ids(table, "id", contract.units, problems)
-        ids = table.cells("id").strip()
         column = table.cells("value")
 
-        def at(i):
-            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column="value")
+        def at(i):   # a problem's place (the ids are stripped for the few rows named, not kept for all)
+            return dict(file=name, line=int(line[i]), unit=table.cells("id")[np.array([i])].strip().text(0) or None,
+                        column="value")
 
-        if (counts != 1).any():
+        if counts is not None:
             one = counts == 1
             per_row = np.full(len(counts), np.nan)
             per_row[one] = values[(np.cumsum(counts) - counts)[one]]
@@ -312,8 +314,8 @@ class Regression(TaskFamily):
             checked = np.ones(len(values), dtype=bool)
         problems.add_rows(np.flatnonzero(checked & ~np.isfinite(values)), line,
                           lambda i: _not_a_number(column.text(i).strip(), at(i)))
-        problems.add_rows(np.flatnonzero(np.abs(values) > MAX_MAGNITUDE), line, lambda i: TOO_LARGE.at(
-            **at(i), value=repr(clip(column.text(i).strip()))))
+        problems.add_rows(np.flatnonzero((values > MAX_MAGNITUDE) | (values < -MAX_MAGNITUDE)), line,
+                          lambda i: TOO_LARGE.at(**at(i), value=repr(clip(column.text(i).strip()))))
         if cfg.options["rmsle"]:
             problems.add_rows(np.flatnonzero(values < 0), line, lambda i: NEGATIVE.at(
                 **at(i), value=clip(column.text(i).strip())))
