@@ -5,7 +5,8 @@
 
 For each number of items: a generated gold (log-normal values written with 6 significant digits, a tenth of
 them repeated ratings so that ranks tie) and a prediction (the gold times a noise, with every digit a double
-has, in another row order) are written to a temp folder; then, each a fresh process:
+has, in another row order) are written to a temp folder, a million items at a time; then, each a fresh
+process:
 - ours: score.py (interpreter start, imports, reading, validation, scoring, every output file, the report's
   residual table and binned scatter), median of 3;
 - scikit-learn + scipy: pandas reads both files (the value as a float), the rows are matched by id, then
@@ -17,8 +18,8 @@ has, in another row order) are written to a temp folder; then, each a fresh proc
 - the bytes floor: reading both files' bytes.
 
 ``--resamples`` sets the config's ``intervals: {resamples: N}`` (default 1000, the platforms' default; 0: no
-interval). Every unit's squared error differs, so the primary score's bootstrap draws each unit on its own:
-its cost is resamples x units, apart from the rest (docs/benchmarks.md).
+interval). Every unit's squared error differs, so past 2^24 draws the primary score's bootstrap sums the bulk
+of the units by the central limit theorem (docs/report.md, "Large boards of distinct rows").
 """
 import sys
 from pathlib import Path
@@ -30,24 +31,36 @@ from _measure import family_main
 
 ROOT = Path(__file__).resolve().parents[1]
 RESAMPLES = 1000
+BLOCK = 1000000   # items generated and written at a time
 
 
 def make_files(folder, n, seed=0):
+    """Gold and prediction of ``n`` items in folder/input (block k drawn with seed + k; up to BLOCK, one block)."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    for k, first in enumerate(range(0, n, BLOCK)):
+        write_block(ref, res, first, min(BLOCK, n - first), seed + k, append=k > 0)
+    (ref / "config.yaml").write_text("task: regression\nboard: all\nintervals: {resamples: %d}\n" % RESAMPLES,
+                                     encoding="utf-8")
+    return [(ref / "gold.csv", ","), (res / "prediction.csv", ",")]
+
+
+def write_block(ref, res, first, n, seed, append):
+    """Items first .. first + n - 1, written to (or after the rows already in) the gold and the prediction (whose
+    rows come in another order within the block)."""
     rng = np.random.default_rng(seed)
     gold = np.round(rng.lognormal(5.0, 1.0, n), 1)
     rated = rng.random(n) < 0.1
     gold[rated] = rng.integers(1, 6, int(rated.sum()))          # ties
     pred = gold * rng.lognormal(0.0, 0.3, n) + rng.normal(0, 5, n).clip(0, None)
-    ids = np.char.add("item", np.arange(n).astype(str)).astype(object)
-    ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    pd.DataFrame({"id": ids, "value": gold}).to_csv(ref / "gold.csv", index=False, float_format="%.6g")
+    ids = np.char.add("item", np.arange(first, first + n).astype(str)).astype(object)
     order = rng.permutation(n)
-    pd.DataFrame({"id": ids[order], "value": pred[order]}).to_csv(res / "prediction.csv", index=False)
-    (ref / "config.yaml").write_text("task: regression\nboard: all\nintervals: {resamples: %d}\n" % RESAMPLES,
-                                     encoding="utf-8")
-    return [(ref / "gold.csv", ","), (res / "prediction.csv", ",")]
+    mode, header = ("a", False) if append else ("w", True)
+    pd.DataFrame({"id": ids, "value": gold}).to_csv(ref / "gold.csv", index=False, float_format="%.6g", mode=mode,
+                                                    header=header)
+    pd.DataFrame({"id": ids[order], "value": pred[order]}).to_csv(res / "prediction.csv", index=False, mode=mode,
+                                                                  header=header)
 
 
 def sklearn_scores(folder):

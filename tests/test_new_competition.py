@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from helpers import ROOT, SHARED_DATA, read_scores, run_score
+from scorer.tasks.regression import LOWER_IS_BETTER
 
 DOCS = ROOT / "docs" / "organizers.md"
 
@@ -64,12 +65,12 @@ def organizer(project, argv):
 
 def test_the_docs_give_a_command_for_each_family():
     assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
-                                         "view_sentiment", "classification"])
-    assert len(conversions()) == 6
+                                         "view_sentiment", "classification", "regression"])
+    assert len(conversions()) == 7
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification"])
+                                    "classification", "regression"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_zip
@@ -98,6 +99,9 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
         scores = read_scores(tmp_path / board / "output")
         if board == "B":  # sealed while its phase runs
             assert set(scores.values()) == {-1.0}
+        elif family == "regression":   # errors are >= 0; R² and the correlations may be negative
+            assert all(scores[k] >= 0 for k in LOWER_IS_BETTER if k in scores)
+            assert scores["r2"] <= 1 and all(-1 <= scores[k] <= 1 for k in ("pearson", "spearman", "kendall"))
         else:
             assert all(0.0 <= v for v in scores.values())
     lang = "zh" if "--language" in argv and argv[argv.index("--language") + 1] == "zh" else "en"
@@ -135,7 +139,7 @@ def built(workspace):
 
 
 ANSWERS = {"bank_comments": {"BIO_anno", "class"}, "keywords": {"keywords"}, "multilabel": {"labels", "grades"},
-           "view_sentiment": {"View", "Opinion"}, "classification": {"label"}}
+           "view_sentiment": {"View", "Opinion"}, "classification": {"label"}, "regression": {"value"}}
 
 
 def test_the_public_inputs_hold_no_answer(built):

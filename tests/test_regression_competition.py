@@ -5,7 +5,7 @@ Public data: ../shared/data has no data set with a numeric target, so one is der
 abstracts of ``keywords/csl_kg`` (dev.tsv and test.tsv: task, abstract + title, the author keywords joined by
 ``_``), and as the target the number of keywords the authors gave each abstract. The inputs are the abstract
 and its length in characters; the count is a real property of each paper, read from its own row. The lines
-that make the gold and the ``organizer new`` command are docs/regression.md's, run as written; nothing of the
+that make the gold and the ``organizer new`` command are docs/organizers.md's, run as written; nothing of the
 data is copied into the project: they write into a temporary folder.
 """
 import csv
@@ -29,12 +29,12 @@ DEMO = ROOT / "examples" / "regression"
 
 
 def docs_lines():
-    """(the python block, the ``organizer new`` command as argv) of docs/regression.md's public-data section."""
-    text = (ROOT / "docs" / "regression.md").read_text(encoding="utf-8")
-    start = text.index("## A competition from public data")
+    """(the python block, the ``organizer new`` command as argv) of the regression recipe in docs/organizers.md."""
+    text = (ROOT / "docs" / "organizers.md").read_text(encoding="utf-8")
+    start = text.index("## 1. Start a competition")
     section = text[start:text.index("\n## ", start + 1)]
-    [block] = re.findall(r"```python\n(.*?)```", section, re.S)
-    [command] = [l.strip() for l in section.splitlines() if l.strip().startswith("python3 -m organizer new ")]
+    [block] = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if "cslcount" in b]
+    [command] = [l.strip() for l in section.splitlines() if l.strip().startswith("python3 -m organizer new regression ")]
     return block, shlex.split(command)
 
 

@@ -214,7 +214,7 @@ def test_inversions_against_counting_every_pair():
     from scorer.metrics.regression import inversions
 
     rng = np.random.default_rng(5)
-    for n in (0, 1, 2, 15, 16, 17, 33, 100, 257):
+    for n in (0, 1, 2, 15, 16, 17, 33, 100, 257, 1000, 4097):
         for high in (1, 3, n + 1):
             a = rng.integers(0, high, n)
             expected = sum(int((a[i] > a[i + 1:]).sum()) for i in range(n))

@@ -119,3 +119,26 @@ def test_the_breakdowns_by_gold_value_follow_feedback_class_counts(tmp_path, cla
     for title in ("Errors by gold decile", "Prediction against gold"):
         assert (title in page) == class_counts, title
     assert "Correlations" in page
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_page_says_when_the_interval_sums_the_bulk_by_the_normal_approximation(tmp_path, language):
+    """20,000 distinct squared errors and 1000 resamples pass the draw budget: the page says how many units were
+    summed by the normal approximation; with 200 resamples every unit is drawn, and the page says nothing."""
+    rng = np.random.default_rng(7)
+    n = 20000
+    y = rng.normal(50, 10, n)
+    gold = "id,value\n" + "".join("u%d,%r\n" % (i, v) for i, v in enumerate(y))
+    pred = "id,value\n" + "".join("u%d,%r\n" % (i, v) for i, v in enumerate(y + rng.normal(0, 3, n)))
+    pages = {}
+    for resamples in (1000, 200):
+        config = ("task: regression\nboard: all\nlanguage: %s\noptions: {rmsle: false}\nintervals: {resamples: %d}\n"
+                  % (language, resamples))
+        base = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold}, {"prediction.csv": pred},
+                          name="in%d" % resamples)
+        assert run_score(base, tmp_path / ("out%d" % resamples)).returncode == 0
+        pages[resamples] = (tmp_path / ("out%d" % resamples) / "detailed_results.html").read_text(encoding="utf-8")
+    note = report.INTERVAL_SUMMED.texts[language].split("{")[0]
+    assert note in pages[1000] and note not in pages[200]
+    summed = re.search(r"(\d+) ?(?:units|个)", pages[1000].split(note)[1])
+    assert summed and n - 7 * 2048 <= int(summed.group(1)) <= n - 2048

@@ -195,3 +195,66 @@ def test_small_and_large_groups_together(monkeypatch):
         assert abs(got[0] - reference[0]) < 0.05 * width and abs(got[1] - reference[1]) < 0.05 * width
     sums = resampling.bootstrap_sums(table, 50, np.random.default_rng(0))
     assert (sums[:, 1] == n).all()   # every resample draws exactly n units
+
+
+def rmse(sums):
+    return np.sqrt(sums[..., 1] / sums[..., 0])
+
+
+def exact_interval(monkeypatch, table, statistic, resamples, level, seed):
+    with monkeypatch.context() as patch:
+        patch.setattr(resampling, "DRAW_BUDGET", float("inf"))
+        return resampling.interval(table, statistic, resamples, level, seed=seed)
+
+
+def test_distinct_real_rows_beyond_the_budget_give_the_exact_bootstraps_interval(monkeypatch):
+    """Heavy-tailed squared errors, every row distinct: the bulk summed by the CLT and the farthest groups drawn
+    exactly give the interval of drawing every unit (and of the textbook loop), up to Monte Carlo error."""
+    rng = np.random.default_rng(11)
+    n = 40000
+    table = np.column_stack([np.ones(n), rng.lognormal(0.0, 1.0, n) ** 2])
+    assert 2000 * n > resampling.DRAW_BUDGET and resampling._split(resampling.distinct_rows(table), 2000)[1]
+    reference = plain_bootstrap(table, rmse, 2000, 0.95, 4)
+    exact = exact_interval(monkeypatch, table, rmse, 2000, 0.95, 4)
+    ours = resampling.interval(table, rmse, 2000, 0.95, seed=4)
+    width = reference[1] - reference[0]
+    for got in (exact, ours):
+        assert abs(got[0] - reference[0]) < 0.08 * width and abs(got[1] - reference[1]) < 0.08 * width, (
+            got, reference)
+
+
+def test_an_outlier_is_drawn_exactly_beyond_the_budget(monkeypatch):
+    """One unit of 3000 among 30,000 values in [0, 1): the resamples that miss it (about 37%) set the interval's
+    low end near the others' mean, 0.5; a normal sum of every unit would put it near 0.4."""
+    rng = np.random.default_rng(12)
+    n = 30000
+    values = rng.random(n)
+    values[777] = 3000.0
+    table = np.column_stack([values, np.ones(n)])
+    exact = exact_interval(monkeypatch, table, accuracy, 2000, 0.95, 5)
+    ours = resampling.interval(table, accuracy, 2000, 0.95, seed=5)
+    width = exact[1] - exact[0]
+    assert 0.49 < exact[0] < 0.51 and 0.78 < exact[1] < 0.82   # the outlier's count is about Poisson(1)
+    assert abs(ours[0] - exact[0]) < 0.05 * width and abs(ours[1] - exact[1]) < 0.05 * width, (ours, exact)
+
+
+def test_the_bulk_covariance_keeps_the_columns_correlation(monkeypatch):
+    """Pearson's r from six sums, every row distinct: its interval needs the columns' covariance."""
+    from scorer.metrics.regression import pearson_from_sums
+    rng = np.random.default_rng(13)
+    n = 30000
+    u = rng.normal(size=n)
+    v = 0.6 * u + 0.8 * rng.normal(size=n)
+    table = np.column_stack([np.ones(n), u, u * u, v, v * v, u * v])
+    statistic = lambda s: pearson_from_sums(s[..., 0], s[..., 1], s[..., 2], s[..., 3], s[..., 4], s[..., 5])  # noqa
+    exact = exact_interval(monkeypatch, table, statistic, 2000, 0.95, 6)
+    ours = resampling.interval(table, statistic, 2000, 0.95, seed=6)
+    width = exact[1] - exact[0]
+    assert abs(ours[0] - exact[0]) < 0.06 * width and abs(ours[1] - exact[1]) < 0.06 * width, (ours, exact)
+    sums = resampling.bootstrap_sums(table, 50, np.random.default_rng(0))
+    assert (sums[:, 0] == n).all()   # the bulk's count column is its draws exactly
+
+
+def test_the_farthest_groups_are_chosen_by_value_then_by_position():
+    assert resampling._farthest(np.array([1.0, 5, 3, 5, 0, 3]), 3).tolist() == [1, 2, 3]
+    assert resampling._farthest(np.array([1.0, 3, 3, 3]), 2).tolist() == [1, 2]

@@ -125,6 +125,25 @@ def test_above_the_overlap_size_the_reference_loads_first(tmp_path, monkeypatch)
         assert started == threaded and comp.scores(submission) == expected
 
 
+def test_above_the_overlap_units_the_interval_is_drawn_after_the_sections(tmp_path, monkeypatch):
+    """A board of more than OVERLAP_UNITS units draws its interval on the main thread, after the sections (both
+    hold per-unit temporaries); every output byte is the same."""
+    from scorer import published
+
+    inp = assemble_input(ROOT / "reference_data", "A", _sample(ROOT), tmp_path / "in")
+    started = []
+    real_start = background.start
+    monkeypatch.setattr(background, "start", lambda fn, *args: started.append(fn.__name__) or real_start(fn, *args))
+    outputs = {}
+    for limit in (10 ** 12, 0):
+        started.clear()
+        monkeypatch.setattr(published, "OVERLAP_UNITS", limit)
+        assert run_score(inp, tmp_path / str(limit)).returncode == 0
+        assert ("primary_interval" in started) == (limit > 0), started
+        outputs[limit] = _written(tmp_path / str(limit))
+    assert outputs[0] == outputs[10 ** 12]
+
+
 VIEW_LISTING = "SentenceId,Content\n1,a\n2,b\n"
 VIEW_GOLD = "SentenceId\tView\tOpinion\n1\tx\tpos\n2\ty\tneg\n"
 VIEW_CASES = [  # (sentences.csv, gold.csv, what the message says): the listing is read on its own thread

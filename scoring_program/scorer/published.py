@@ -26,6 +26,7 @@ from .api import ordered_keys, ordered_scores
 from .tasks.base import Result
 
 SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
+OVERLAP_UNITS = 1 << 22  # above this many units the interval is drawn after the report's sections, to spare memory
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Published:
     scores: Dict[str, float]       # the leaderboard's values, the primary key first, as published
     result: Optional[Result]       # the board's Result (None on a sealed board: nothing was scored)
     bounds: Optional[Tuple[float, float]] = None   # the primary score's interval, rounded as the scores
+    summed: int = 0                                 # units the interval summed by the central limit theorem
     ladder_state: Optional[ladder.State] = None    # the Ladder's state after this submission (None: no Ladder)
     table: Optional[np.ndarray] = None             # the primary's per-unit counts when the Ladder needed them
     ladder_history_notes: List[str] = field(default_factory=list)   # for the organizer: the history's skipped parts
@@ -81,28 +83,31 @@ def publish(comp, submission, history=None, settings=None, interval=True, sectio
         return Published(round_all(ordered_scores(state.released, cfg.primary_key), settings.round_to), result,
                          ladder_state=state, table=table, ladder_history_notes=list(history.notes))
     digits = rounding(cfg)
-    if interval and sections and callable(result.sections):   # the sections take time: the interval meanwhile
+    group = result.units_of(cfg.primary_key)
+    if interval and sections and callable(result.sections) and (group is None or group.n <= OVERLAP_UNITS):
+        # the sections take time: the interval meanwhile (up to OVERLAP_UNITS: both hold per-unit temporaries)
         drawing = background.start(primary_interval, comp, result)
         result.report_sections()
-        bounds = drawing.result()
+        drawn = drawing.result()
     else:
-        bounds = primary_interval(comp, result) if interval else None
+        drawn = primary_interval(comp, result) if interval else None
         if sections:
             result.report_sections()
-    if bounds is not None and digits is not None:
-        bounds = tuple(round(v, digits) for v in bounds)
-    return Published(round_all(exact, digits), result, bounds)
+    if drawn is None:
+        return Published(round_all(exact, digits), result)
+    bounds = (drawn.low, drawn.high) if digits is None else (round(drawn.low, digits), round(drawn.high, digits))
+    return Published(round_all(exact, digits), result, bounds, summed=drawn.summed)
 
 
 def primary_interval(comp, result):
-    """(low, high) of the primary score on the scored board, or None (turned off, or no sum over units)."""
+    """The primary score's resampling.Interval on the scored board, or None (turned off, or no sum over units)."""
     cfg = comp.cfg
     group = result.units_of(cfg.primary_key)
     if group is None or cfg.intervals.resamples <= 0:
         return None
     # the table's groups of equal rows: a family that declares them (``Units.code``) builds one row per group
-    return resampling.interval(group.groups(), comp.family.statistic(group.name, cfg.primary_key, cfg),
-                               cfg.intervals.resamples, cfg.intervals.level, cfg.intervals.seed, salt=group.name)
+    return resampling.interval_of(group.groups(), comp.family.statistic(group.name, cfg.primary_key, cfg),
+                                  cfg.intervals.resamples, cfg.intervals.level, cfg.intervals.seed, salt=group.name)
 
 
 def ladder_settings(cfg):

@@ -62,6 +62,13 @@ INTERVAL_NOTE = Message(
     "much the score could move on another test set of the same size and kind; it is not a range of ranks.",
     "{key} 的区间为 {level}% 百分位自助法（bootstrap）区间：对本榜单的{units}有放回地重抽样 {resamples} 次（种子 "
     "{seed}），由重抽样后的计数重新计算成绩。它表示在同样大小、同类测试集上成绩可能的变动幅度，并非名次范围。")
+INTERVAL_SUMMED = Message(
+    "report.scores.interval_summed",
+    "On a board this large, each resample sums its draws among the {summed} {units} nearest the mean by the normal "
+    "approximation (the central limit theorem); the {tail} groups of equal {units} farthest from the mean are "
+    "still drawn one by one.",
+    "本榜单规模较大：每次重抽样中，落在最接近均值的 {summed} 个{units}上的抽样之和按正态近似（中心极限定理）计算；"
+    "离均值最远的 {tail} 组相同的{units}仍逐一抽取。")
 NO_INTERVAL = Message("report.scores.no_interval",
                       "No interval for {key}: it is not a sum of counts over the {units} (for example a measure "
                       "that ranks them all at once, or a subtask that was not submitted).",

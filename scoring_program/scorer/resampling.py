@@ -19,6 +19,20 @@ binomial), then that many units among them; the large groups share the rest
 (a multinomial). That split is exact too, and depends on the table alone, so
 the same table gives the same numbers.
 
+Real-valued rows (a squared error per unit) are mostly distinct: each
+resample then draws every unit, resamples x units draws (10^9 for a million
+units and 1000 resamples). Above ``DRAW_BUDGET`` draws, and with at least
+``MIN_BULK`` units beyond the tail, the units are split once: the
+``TAIL_GROUPS`` groups farthest from the mean (the largest of max_j |x_j -
+mean_j| / sd_j) stay exact, and the rest, the bulk, is summed by the central
+limit theorem. Each resample still draws how many of its n units fall in the
+bulk (a binomial) and draws the tail exactly; the c draws in the bulk sum to
+c mean_B + sqrt(c) L z, with mean_B and L L^T = Cov_B the mean and the
+covariance of the bulk's rows and z standard normal. Only that sum is
+approximate, with an error in its skewness of order 1/sqrt(c) (c is at least
+MIN_BULK, about n), and the units that would make it skewed (outliers) are the
+exact tail. A resample then costs about TAIL_GROUPS draws whatever n.
+
 >>> table = np.array([[1.0, 1.0]] * 70 + [[0.0, 1.0]] * 30)   # 70 of 100 units right: accuracy 0.7
 >>> accuracy = lambda sums: sums[..., 0] / sums[..., 1]
 >>> low, high = interval(table, accuracy, resamples=1000, level=0.95, seed=1)
@@ -40,6 +54,9 @@ SMALL_GROUP = 8   # groups of fewer units are drawn unit by unit (a binomial dra
 _PER_GROUP_DRAW = 120.0
 _PER_UNIT_DRAW = 15.0
 _CHUNK_VALUES = 1 << 22   # values drawn per chunk of resamples (bounds the memory of one step)
+DRAW_BUDGET = 1 << 24     # draws per interval above which the bulk of distinct rows is summed by the CLT
+TAIL_GROUPS = 2048        # groups farthest from the mean, drawn exactly even then
+MIN_BULK = 10000          # units the bulk needs (the CLT's sum is over about that many draws at the least)
 _ROW_BLOCK = 1 << 16      # rows keyed and compared per pass
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
@@ -69,7 +86,8 @@ def distinct_rows(table):
     inverse, first = group_keys(row_keys(table), ordered=True)
     if not _rows_equal_first(table, inverse, first):
         inverse, first = _group_values(table)
-    return Groups(table[first], np.bincount(inverse, minlength=len(first)).astype(np.int64), inverse)
+    rows = table if len(first) == len(table) else table[first]   # every row its own group: the table itself
+    return Groups(rows, np.bincount(inverse, minlength=len(first)).astype(np.int64), inverse)
 
 
 def row_keys(table):
@@ -131,28 +149,127 @@ def as_groups(table):
 def bootstrap_sums(table, resamples, rng):
     """(resamples, k) column sums of ``resamples`` bootstrap samples of the rows of ``table`` (or of the units of a
     Groups)."""
-    groups = as_groups(table)
+    return _bootstrap(as_groups(table), resamples, rng)[0]
+
+
+def _bootstrap(groups, resamples, rng):
+    """(bootstrap_sums, how many units were summed by the central limit theorem: 0 when all were drawn)."""
     n = len(groups.inverse)
     if n == 0:
-        return np.zeros((resamples, groups.rows.shape[1]))
+        return np.zeros((resamples, groups.rows.shape[1])), 0
+    exact, bulk = _split(groups, resamples)
+    out = []
+    for size in _chunks(resamples, len(exact.counts) if bulk is None else TAIL_GROUPS):
+        if bulk is None:
+            out.append(_exact_sums(exact, np.full(size, n, dtype=np.int64), rng))
+            continue
+        in_bulk = rng.binomial(n, bulk.units / n, size=size)
+        sums = _exact_sums(exact, n - in_bulk, rng)
+        sums += _bulk_sums(bulk, in_bulk, rng)
+        out.append(sums)
+    return np.concatenate(out, axis=0), 0 if bulk is None else bulk.units
+
+
+def _exact_sums(groups, totals, rng):
+    """(len(totals), k) column sums of ``totals[r]`` units drawn with replacement from ``groups``, for each r."""
+    size, n = len(totals), int(groups.counts.sum())
+    sums = np.zeros((size, groups.rows.shape[1]))
+    if n == 0:
+        return sums
     small = groups.counts < SMALL_GROUP
     big_rows, big_counts = groups.rows[~small], groups.counts[~small]
     small_rows = groups.rows[small]
     # every unit of a small group, as the index of its group among the small ones
     small_units = np.repeat(np.arange(int(small.sum())), groups.counts[small])
     n_small = len(small_units)
-    out = []
-    for size in _chunks(resamples, len(groups.counts)):
-        in_small = rng.binomial(n, n_small / n, size=size) if n_small < n else np.full(size, n, dtype=np.int64)
-        sums = np.zeros((size, groups.rows.shape[1]))
-        if len(big_counts):
-            sums += rng.multinomial(n - in_small, big_counts / big_counts.sum()) @ big_rows
-        if n_small:
-            drawn = small_units[rng.integers(0, n_small, size=int(in_small.sum()))]
-            drawn += np.repeat(np.arange(size, dtype=np.int64) * len(small_rows), in_small)
-            sums += np.bincount(drawn, minlength=size * len(small_rows)).reshape(size, -1) @ small_rows
-        out.append(sums)
-    return np.concatenate(out, axis=0)
+    in_small = rng.binomial(totals, n_small / n) if n_small < n else totals
+    if len(big_counts):
+        sums += rng.multinomial(totals - in_small, big_counts / big_counts.sum()) @ big_rows
+    if n_small:
+        drawn = small_units[rng.integers(0, n_small, size=int(in_small.sum()))]
+        drawn += np.repeat(np.arange(size, dtype=np.int64) * len(small_rows), in_small)
+        sums += np.bincount(drawn, minlength=size * len(small_rows)).reshape(size, -1) @ small_rows
+    return sums
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """The units summed by the central limit theorem: how many, their rows' mean and a square root of their
+    covariance (``z @ root`` has that covariance for a standard normal row z)."""
+
+    units: int
+    mean: np.ndarray   # (k,)
+    root: np.ndarray   # (k, k)
+
+
+def _split(groups, resamples):
+    """(the groups drawn exactly, the Bulk or None): None while the exact draws fit within DRAW_BUDGET.
+
+    Every pass over the rows goes a block of _ROW_BLOCK rows at a time: no temporary as large as the table.
+    """
+    small = groups.counts < SMALL_GROUP
+    n_small = int(groups.counts[small].sum())
+    cost = n_small + int((~small).sum()) * _PER_GROUP_DRAW / _PER_UNIT_DRAW   # in unit draws per resample
+    n = int(groups.counts.sum())
+    if resamples * cost <= DRAW_BUDGET or len(groups.counts) <= TAIL_GROUPS:
+        return groups, None
+    rows, weights = groups.rows, groups.counts.astype(float)
+    mean = weights @ rows / n
+    spread = np.sqrt(_weighted_squares(rows, weights, mean) / n)
+    spread[spread == 0] = np.inf                       # a constant column sets no group apart
+    distance = np.empty(len(rows))
+    for a in range(0, len(rows), _ROW_BLOCK):
+        distance[a:a + _ROW_BLOCK] = np.max(np.abs(rows[a:a + _ROW_BLOCK] - mean) / spread, axis=1)
+    tail = _farthest(distance, TAIL_GROUPS)
+    del distance
+    units = n - int(groups.counts[tail].sum())
+    if units < MIN_BULK:
+        return groups, None
+    exact = Groups(rows[tail], groups.counts[tail], np.zeros(0, dtype=np.int64))
+    weights[tail] = 0.0                                # the bulk: every other group, with its weight
+    bulk_mean = (weights @ rows) / units
+    return exact, Bulk(units, bulk_mean, _covariance_root(rows, weights / units, bulk_mean))
+
+
+def _weighted_squares(rows, weights, centre):
+    """Σ_i weights_i (rows_i - centre)² per column, a block of rows at a time."""
+    total = np.zeros(rows.shape[1])
+    for a in range(0, len(rows), _ROW_BLOCK):
+        total += weights[a:a + _ROW_BLOCK] @ np.square(rows[a:a + _ROW_BLOCK] - centre)
+    return total
+
+
+def _farthest(distance, count):
+    """Indices (increasing) of the ``count`` largest distances; among equal ones at the cut, the first."""
+    cut = np.partition(distance, len(distance) - count)[len(distance) - count]
+    above = np.flatnonzero(distance > cut)
+    at = np.flatnonzero(distance == cut)[:count - len(above)]
+    return np.sort(np.concatenate((above, at)))
+
+
+def _covariance_root(rows, weights, centre):
+    """A (k, k) root R of the weighted covariance C = Σ_i weights_i (rows_i - centre)^T (rows_i - centre), so
+    that R^T R = C; from the deviations scaled to at most 1 (no square of a large value overflows), a block of
+    rows at a time. Rows of weight 0 count for nothing, also in the scale."""
+    kept = weights > 0
+    scale = np.zeros(rows.shape[1])
+    for a in range(0, len(rows), _ROW_BLOCK):
+        block = np.abs(rows[a:a + _ROW_BLOCK][kept[a:a + _ROW_BLOCK]] - centre)
+        if len(block):
+            scale = np.maximum(scale, block.max(axis=0))
+    scale[scale == 0] = 1.0
+    product = np.zeros((rows.shape[1], rows.shape[1]))
+    for a in range(0, len(rows), _ROW_BLOCK):
+        scaled = (rows[a:a + _ROW_BLOCK] - centre) / scale
+        product += (scaled * weights[a:a + _ROW_BLOCK, None]).T @ scaled
+    values, vectors = np.linalg.eigh(product)
+    return (np.sqrt(np.maximum(values, 0.0))[:, None] * vectors.T) * scale
+
+
+def _bulk_sums(bulk, draws, rng):
+    """(len(draws), k) sums of ``draws[r]`` units of the bulk, by the central limit theorem."""
+    z = rng.standard_normal((len(draws), len(bulk.mean)))
+    return draws[:, None] * bulk.mean + np.sqrt(draws)[:, None] * (z @ bulk.root)
 
 
 def percentile_interval(values, level):
@@ -167,13 +284,26 @@ def percentile_interval(values, level):
     return float(low), float(high)
 
 
+@dataclass(frozen=True)
+class Interval:
+    low: float
+    high: float
+    summed: int   # units summed by the central limit theorem (DRAW_BUDGET); 0 when every unit was drawn
+
+
 def interval(table, statistic, resamples=DEFAULT_RESAMPLES, level=DEFAULT_LEVEL, seed=DEFAULT_SEED, salt=""):
-    """The percentile bootstrap interval of ``statistic`` over the units of ``table`` (or of a Groups), or None
-    without units."""
+    """The percentile bootstrap interval (low, high) of ``statistic`` over the units of ``table`` (or of a
+    Groups), or None without units."""
+    drawn = interval_of(table, statistic, resamples, level, seed, salt)
+    return None if drawn is None else (drawn.low, drawn.high)
+
+
+def interval_of(table, statistic, resamples=DEFAULT_RESAMPLES, level=DEFAULT_LEVEL, seed=DEFAULT_SEED, salt=""):
+    """``interval`` with how it was drawn: an Interval, or None without units."""
     if (len(table.inverse) if isinstance(table, Groups) else len(table)) == 0 or resamples <= 0:
         return None
-    sums = bootstrap_sums(table, resamples, _seeded(seed, salt))
-    return percentile_interval(statistic(sums), level)
+    sums, summed = _bootstrap(as_groups(table), resamples, _seeded(seed, salt))
+    return Interval(*percentile_interval(statistic(sums), level), summed)
 
 
 def paired_se(table_a, table_b, statistic, resamples=200, seed=DEFAULT_SEED, salt=""):

@@ -12,7 +12,7 @@ reference data) and the Ladder's state.
 import os
 from dataclasses import dataclass
 
-from . import hosts, ladder, provenance, report
+from . import hosts, ladder, provenance, report, resampling
 from .api import Competition, reference_dir, submission_dir
 from .config import find_config
 from .outputs import write_scores, write_text
@@ -137,6 +137,9 @@ def _write_page(output_dir, comp, published, program):
         score_blocks.append(report.Text(report.INTERVAL_NOTE(
             key=labels.get(cfg.primary_key, cfg.primary_key), level="%g" % (100 * cfg.intervals.level),
             units=unit, resamples=cfg.intervals.resamples, seed=cfg.intervals.seed), "note"))
+        if published.summed:
+            score_blocks.append(report.Text(report.INTERVAL_SUMMED(summed=published.summed, units=unit,
+                                                                   tail=resampling.TAIL_GROUPS), "note"))
     elif cfg.intervals.resamples > 0 and result.units and result.units_of(cfg.primary_key) is None:
         score_blocks.append(report.Text(report.NO_INTERVAL(key=labels.get(cfg.primary_key, cfg.primary_key),
                                                            units=unit), "note"))

@@ -353,8 +353,8 @@ def match_ids(table, column, units, problems, what="id", fullwidth=False, repeat
             flag(hit, lambda i, label=label: FULLWIDTH_ID.at(name, int(line[i]), column=column, label=label()))
     if repeats == "refuse":
         first = _first_rows(ids, position, empty, len(units))
-        dup = first != np.arange(len(ids))
-        if dup.any():
+        dup = None if first is None else first != np.arange(len(ids))
+        if dup is not None and dup.any():
             first_line = line[first]  # rows are in file order: a value's first row has its smallest line
             flag(np.flatnonzero(dup), lambda i: DUPLICATE_ID.at(name, int(line[i]), column=column, what=what,
                                                                  id=clip(ids.text(i)), first=int(first_line[i]),
@@ -381,16 +381,17 @@ def _zeros_dropped(asked, units):
 
 
 def _first_rows(ids, position, empty, n_units):
-    """The first row holding each row's id (the row itself for an empty id).
+    """The first row holding each row's id (the row itself for an empty id), or None when no id repeats (every
+    row is its own first: the usual file, which then costs no array of rows).
 
     A known id is its unit's position (the units are distinct), so repeats are counted without comparing
     cells; only unknown ids are grouped by their bytes.
     """
-    rows = np.arange(len(ids))
     known = position >= 0
     other = np.flatnonzero(~known & ~empty)
     if len(other) < 2 and not (np.bincount(position[known], minlength=n_units) > 1).any():
-        return rows  # no id repeated: the usual file
+        return None
+    rows = np.arange(len(ids))
     group = np.where(known, position, -1)
     if len(other):
         group[other] = n_units + factorize(ids[other])[0]

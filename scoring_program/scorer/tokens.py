@@ -200,6 +200,7 @@ def _apart(cells):
 
 
 MAX_DIGITS = 15          # digits of an exact int64 mantissa below 2**53
+SIGNIFICANT = 17         # digits the parser accumulates (leading zeros count); later ones only move the exponent
 MAX_TEN = 22             # 10**22 is the largest power of ten a double holds exactly
 FEW_SHAPES = 8           # up to this many shapes (length, dot, exponent, signs), one pass each to find them
 _TENS = np.array([10.0 ** k for k in range(MAX_TEN + 1)])
@@ -208,13 +209,16 @@ _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtyp
 
 
 def plain_decimals(cells, starts, lengths):
-    """The value of every token if each is ``[+-]digits[.digits][(e|E)[+-]digits]`` (at most 15 digits before
-    the exponent, at most 3 in it, a scale within 10**22), else None.
+    """The value of every token if each is ``[+-]digits[.digits][(e|E)[+-]digits]`` (at most 24 bytes, at most
+    3 digits in the exponent, a scale within 10**22), else None.
 
-    pandas' parser accumulates those digits exactly and then divides (or multiplies) once by an exact power
-    of ten, so the value is the correctly rounded one; here it is computed the same way. Tokens are read as
-    rows of bytes; tokens of one shape (length, place of the dot and of the exponent, signs) share the
-    places of their digits, so each shape is read a column at a time.
+    pandas' parser accumulates the first 17 digits in a double, ``number * 10 + digit`` a digit at a time (a
+    later digit before the dot adds one to the exponent, a later one after it is skipped), and then divides
+    (or multiplies) once by a power of ten, exact up to 10**22. Up to 15 digits every step is exact, so the
+    mantissa is read as an integer; the 16th and 17th digits (a double written with all its digits, as
+    ``repr`` and ``to_csv`` write it) take the parser's two rounded steps each. Tokens are read as rows of
+    bytes; tokens of one shape (length, place of the dot and of the exponent, signs) share the places of
+    their digits, so each shape is read a column at a time.
     """
     n = len(starts)
     if not n:
@@ -254,7 +258,6 @@ def plain_decimals(cells, starts, lengths):
     ok &= dpos - lead >= 1                                       # digits before the dot (or the e)
     ok &= (n_dot == 0) | (fraction >= 1)
     ok &= (n_mark == 0) | ((exp_digits >= 1) & (exp_digits <= 3))
-    ok &= dpos - lead + fraction <= MAX_DIGITS
     if not ok.all():
         return None
     shape = ((lengths * 32 + dpos) * 32 + epos) * 4 + lead * 2 + exp_sign
@@ -357,12 +360,16 @@ def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
     byte = byte[at]
     at = slice(None)
     columns = [j for j in range(lead, epos) if not (has_dot and j == dpos)]
+    taken = columns[:SIGNIFICANT]   # the parser reads 17 digits; a later one moves the exponent if before the dot
+    exact, rounded = taken[:MAX_DIGITS], taken[MAX_DIGITS:]
+    fraction_taken = sum(1 for j in taken if has_dot and j > dpos)
+    whole_dropped = sum(1 for j in columns[SIGNIFICANT:] if not has_dot or j < dpos)
     if byte.shape[1] == 8:
-        mantissa = _eight_digits(byte.view(np.uint64)[:, 0], columns)
+        mantissa = _eight_digits(byte.view(np.uint64)[:, 0], exact)
     else:
         mantissa = np.zeros(len(byte), dtype=np.int64)
-        for k, j in enumerate(columns):
-            mantissa += (byte[at, j] - np.uint8(48)).astype(np.int64) * _POW10[len(columns) - 1 - k]
+        for k, j in enumerate(exact):
+            mantissa += (byte[at, j] - np.uint8(48)).astype(np.int64) * _POW10[len(exact) - 1 - k]
     exponent = np.zeros(len(byte), dtype=np.int64)
     if has_mark:
         digits = range(epos + 1 + exp_sign, length)
@@ -370,10 +377,13 @@ def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
             exponent += (byte[at, j] - np.uint8(48)).astype(np.int64) * _POW10[len(digits) - 1 - k]
         if exp_sign:
             exponent = np.where(byte[at, epos + 1] == 45, -exponent, exponent)
-    scale = exponent - (epos - dpos - 1 if has_dot else 0)
+    scale = exponent - fraction_taken + whole_dropped
     if (np.abs(scale) > MAX_TEN).any():
         return None
     value = mantissa.astype(np.float64)
+    for j in rounded:   # as the parser adds them: the product rounded, then the sum
+        value *= 10.0
+        value += byte[at, j] - np.uint8(48)
     up = scale >= 0
     value[up] *= _TENS[scale[up]]
     value[~up] /= _TENS[-scale[~up]]
@@ -383,7 +393,6 @@ def _one_shape(byte, at, length, dpos, epos, lead, exp_sign, has_dot, has_mark):
 
 
 # -- any token, by the steps of pandas' C parser ------------------------------------------------------------
-SIGNIFICANT = 17        # digits the parser accumulates (leading zeros count); later ones only move the exponent
 EXPONENT_DIGITS = 17    # digits of an exponent it reads; a token with more is no number
 SCAN_BYTES = 1 << 20    # bytes of the tokens' buffer searched for non-digits at once
 MARKS = 5               # non-digit bytes kept per token: a number has at most 4 (signs, dot, e)

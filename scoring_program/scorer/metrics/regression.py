@@ -101,24 +101,63 @@ def r2_from_sums(n, su, suu, see):
     return np.where(see == 0, 1.0, np.where(spread > 0, r2, 0.0))
 
 
+class Ranking:
+    """One column's stable sort, made once and read by every rank statistic, the tie counts and the decile table.
+
+    >>> r = Ranking(np.array([10.0, 20, 10, 5]))
+    >>> r.average().tolist(), r.dense().tolist(), r.tied_pairs(), r.tied_units()
+    ([2.5, 4.0, 2.5, 1.0], [1, 2, 1, 0], 1, 2)
+    """
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=float)
+        n = len(self.values)
+        self.order = np.argsort(self.values, kind="stable")
+        ordered = self.values[self.order]
+        self.new = np.empty(n, dtype=bool)       # where each run of equal values starts, in sorted order
+        self.new[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=self.new[1:])
+        self.starts = np.flatnonzero(self.new)
+
+    def sizes(self):
+        return np.diff(np.append(self.starts, len(self.values)))
+
+    def average(self):
+        """Ranks 1..n, ties given the mean of their ranks (scipy's ``rankdata(method="average")``)."""
+        ends = np.append(self.starts[1:], len(self.values))
+        mean_rank = (self.starts + ends + 1) / 2.0     # the ranks of a tie group run from start + 1 to end
+        ranks = np.empty(len(self.values))
+        ranks[self.order] = np.repeat(mean_rank, ends - self.starts)
+        return ranks
+
+    def dense(self):
+        """0 for the smallest value, 1 for the next distinct one, ..."""
+        ranks = np.empty(len(self.values), dtype=np.int64)
+        ranks[self.order] = np.cumsum(self.new) - 1
+        return ranks
+
+    def first(self):
+        """Each unit's rank (0-based) of the first unit of its tie group in sorted order."""
+        first = np.empty(len(self.values), dtype=np.int64)
+        first[self.order] = np.repeat(self.starts, self.sizes())
+        return first
+
+    def tied_pairs(self):
+        return _tied_pairs(self.new)
+
+    def tied_units(self):
+        """Units whose value another unit also has."""
+        sizes = self.sizes()
+        return int(sizes[sizes > 1].sum())
+
+
 def average_ranks(x):
     """Ranks 1..n of ``x``, ties given the mean of their ranks (scipy's ``rankdata(method="average")``).
 
     >>> average_ranks(np.array([10.0, 20, 10, 5])).tolist()
     [2.5, 4.0, 2.5, 1.0]
     """
-    n = len(x)
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    new = np.empty(n, dtype=bool)
-    new[:1] = True
-    np.not_equal(xs[1:], xs[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    ends = np.append(starts[1:], n)
-    mean_rank = (starts + ends + 1) / 2.0     # the ranks of a tie group run from start + 1 to end
-    ranks = np.empty(n)
-    ranks[order] = np.repeat(mean_rank, ends - starts)
-    return ranks
+    return Ranking(x).average()
 
 
 def spearman(y, p):
@@ -127,9 +166,14 @@ def spearman(y, p):
     >>> round(spearman(np.array([1.0, 2, 3, 4]), np.array([10.0, 30, 20, 40])), 12)
     0.8
     """
-    n = len(y)
+    return spearman_of(Ranking(y), Ranking(p))
+
+
+def spearman_of(ry, rp):
+    """``spearman`` of two columns' Rankings."""
+    n = len(ry.values)
     mid = (n + 1) / 2.0                       # the exact mean of average ranks
-    u, v = average_ranks(y) - mid, average_ranks(p) - mid
+    u, v = ry.average() - mid, rp.average() - mid
     return float(pearson_from_sums(n, u.sum(), u @ u, v.sum(), v @ v, u @ v))
 
 
@@ -142,21 +186,33 @@ def kendall_tau_b(y, p):
     >>> round(kendall_tau_b(np.array([1.0, 1, 2, 3]), np.array([1.0, 2, 2, 3])), 12)   # 4 / sqrt(5 * 5)
     0.8
     """
-    n = len(y)
+    return kendall_of(Ranking(y), Ranking(p))
+
+
+def kendall_of(ry, rp):
+    """``kendall_tau_b`` of two columns' Rankings."""
+    n = len(ry.values)
     total = n * (n - 1) // 2
-    order = np.lexsort((p, y))
-    ys, ps = y[order], p[order]
-    y_new = np.r_[True, ys[1:] != ys[:-1]]
-    y_tied = _tied_pairs(y_new)
-    p_rank = np.empty(n, dtype=np.int64)               # dense ranks of p, in the (y, p) order
-    p_order = np.argsort(ps, kind="stable")
-    sorted_p = ps[p_order]
-    p_rank[p_order] = np.cumsum(np.r_[True, sorted_p[1:] != sorted_p[:-1]]) - 1
-    p_tied = _tied_pairs(np.r_[True, sorted_p[1:] != sorted_p[:-1]])
-    both_tied = _tied_pairs(y_new | np.r_[True, ps[1:] != ps[:-1]])
+    y_tied, p_tied = ry.tied_pairs(), rp.tied_pairs()
     if y_tied == total or p_tied == total:
         return 0.0
-    discordant = inversions(p_rank)
+    p_rank = rp.dense()
+    if len(ry.starts) == n:      # no tie in y: its order is the (y, p) order
+        ranks = p_rank[ry.order]
+        both_tied = 0
+    else:                        # y's order, each run of equal y put in p's order (it is sorted but for those runs)
+        key = ry.dense()
+        key *= int(p_rank.max()) + 1
+        key += p_rank
+        key = key[ry.order]
+        refine = np.argsort(key, kind="stable")
+        key = key[refine]
+        both_tied = _tied_pairs(np.r_[True, key[1:] != key[:-1]])
+        del key
+        ranks = p_rank[ry.order[refine]]
+        del refine
+    del p_rank
+    discordant = inversions(ranks)
     difference = total - y_tied - p_tied + both_tied - 2 * discordant   # C - D
     tau = difference / np.sqrt(total - y_tied) / np.sqrt(total - p_tied)
     return float(min(1.0, max(-1.0, tau)))
@@ -174,36 +230,47 @@ def inversions(a):
     """Pairs i < j with a[i] > a[j] (non-negative integers), by merging sorted runs of doubling width.
 
     Blocks of ``BLOCK`` values are compared directly; then at each width w, every block of 2w holds two sorted
-    halves: one stable sort of (block, value) keys merges them all (numpy's stable sort merges sorted runs in
-    linear time), and a right-half value passes the left-half values not yet placed before it.
+    halves (the last block may be short): one stable sort of (block, value) keys merges them all (numpy's
+    stable sort merges sorted runs in linear time), and a right-half value passes the left-half values not yet
+    placed before it. Values and positions are 32-bit where they fit: a level holds about 30 bytes a value.
 
     >>> inversions(np.array([3, 1, 2, 2, 0]))
     7
     """
-    a = np.asarray(a, dtype=np.int64)
+    a = np.asarray(a)
     n = len(a)
     if n < 2:
         return 0
-    size = BLOCK
-    while size < n:
-        size *= 2
+    size = -(-n // BLOCK) * BLOCK
     top = int(a.max()) + 1
-    seq = np.full(size, top, dtype=np.int64)   # padding above every value, after them all: no inversion
+    small = np.int32 if max(top, size) < 2 ** 31 else np.int64
+    seq = np.full(size, top, dtype=small)   # padding above every value, after them all: no inversion
     seq[:n] = a
     blocks = seq.reshape(-1, BLOCK)
     count = 0
     for d in range(1, BLOCK):
         count += int(np.count_nonzero(blocks[:, :-d] > blocks[:, d:]))
     seq = np.sort(blocks, axis=1).reshape(-1)
-    shift = top.bit_length()
-    position = np.arange(size, dtype=np.int64)
+    del blocks
+    shift = np.int64(top.bit_length())
+    position = np.arange(size, dtype=small)
     width = BLOCK
     while width < size:
-        block = position >> width.bit_length()          # position // (2 * width)
-        order = np.argsort((block << shift) | seq, kind="stable")
-        from_left = (order & width) == 0
-        left_placed = np.cumsum(from_left) - block * width   # left values placed so far in each block
-        count += int((width - left_placed[~from_left]).sum())
+        bits = width.bit_length()                        # block = position >> bits = position // (2 * width)
+        key = (position >> bits).astype(np.int64)
+        key <<= shift
+        key |= seq
+        order = np.argsort(key, kind="stable")
+        del key
+        right = (order & width) != 0                     # from the right half of its block
+        placed = np.cumsum(~right, dtype=small)           # left values placed so far, counted from the start
+        # a right value passes the left values of its block not placed before it (its left half is full)
+        count += int((width - placed[right]).sum(dtype=np.int64)
+                     + ((position[right] >> bits).astype(np.int64) * width).sum())
+        del placed, right
         seq = seq[order]
+        del order
         width *= 2
     return count
+
+

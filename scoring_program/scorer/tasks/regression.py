@@ -203,7 +203,7 @@ KEY_LABELS = {
     "mae": Message("regression.key.mae", "MAE", "平均绝对误差 MAE"),
     "mse": Message("regression.key.mse", "MSE", "均方误差 MSE"),
     "rmsle": Message("regression.key.rmsle", "RMSLE", "均方根对数误差 RMSLE"),
-    "median_ae": Message("regression.key.median_ae", "Median abs. error", "绝对误差中位数"),
+    "median_ae": Message("regression.key.median_ae", "Median absolute error", "绝对误差中位数"),
     "mape": Message("regression.key.mape", "MAPE", "平均绝对百分比误差 MAPE"),
     "smape": Message("regression.key.smape", "sMAPE", "对称平均绝对百分比误差 SMAPE"),
     "r2": Message("regression.key.r2", "R²", "决定系数 R²"),
@@ -286,20 +286,22 @@ class Regression(TaskFamily):
     # -- submission --------------------------------------------------------------------------
     def parse_submission(self, files, cfg):
         table = self.submission_file().read(files["submission"], SubmissionError)
-        return table, numbers(table.cells("value"))
+        values, counts = numbers(table.cells("value"))
+        # (the table, each row's number, the count of numbers per row where some row has other than one)
+        return table, values, (None if (counts == 1).all() else counts)
 
     def read_submission(self, parsed, contract, cfg, problems):
-        table, (values, counts) = parsed
+        table, values, counts = parsed
         name, line = table.name, table.line
         _check_swapped(table, contract.units)
         position = match_ids(table, "id", contract.units, problems)
-        ids = table.cells("id").strip()
         column = table.cells("value")
 
-        def at(i):
-            return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column="value")
+        def at(i):   # a problem's place (the ids are stripped for the few rows named, not kept for all)
+            return dict(file=name, line=int(line[i]), unit=table.cells("id")[np.array([i])].strip().text(0) or None,
+                        column="value")
 
-        if (counts != 1).any():
+        if counts is not None:
             one = counts == 1
             per_row = np.full(len(counts), np.nan)
             per_row[one] = values[(np.cumsum(counts) - counts)[one]]
@@ -312,8 +314,8 @@ class Regression(TaskFamily):
             checked = np.ones(len(values), dtype=bool)
         problems.add_rows(np.flatnonzero(checked & ~np.isfinite(values)), line,
                           lambda i: _not_a_number(column.text(i).strip(), at(i)))
-        problems.add_rows(np.flatnonzero(np.abs(values) > MAX_MAGNITUDE), line, lambda i: TOO_LARGE.at(
-            **at(i), value=repr(clip(column.text(i).strip()))))
+        problems.add_rows(np.flatnonzero((values > MAX_MAGNITUDE) | (values < -MAX_MAGNITUDE)), line,
+                          lambda i: TOO_LARGE.at(**at(i), value=repr(clip(column.text(i).strip()))))
         if cfg.options["rmsle"]:
             problems.add_rows(np.flatnonzero(values < 0), line, lambda i: NEGATIVE.at(
                 **at(i), value=clip(column.text(i).strip())))
@@ -366,12 +368,13 @@ class Regression(TaskFamily):
         scores, _ = self.reduce(units, cfg)
         abs_error = np.abs(p - y)
         scores["median_ae"] = float(np.median(abs_error)) if n else 0.0
-        scores["spearman"] = rg.spearman(y, p) if n else 0.0
-        scores["kendall"] = rg.kendall_tau_b(y, p) if n else 0.0
+        ry, rp = (rg.Ranking(y), rg.Ranking(p)) if n else (None, None)   # one sort of each, shared
+        scores["spearman"] = rg.spearman_of(ry, rp) if n else 0.0
+        scores["kendall"] = rg.kendall_of(ry, rp) if n else 0.0
         scores = {k: scores[k] for k in keys}
         summary = SUMMARY(n=n, rmsle=(RMSLE_ON if cfg.options["rmsle"] else RMSLE_OFF)(),
                           smape_zero=SMAPE_NAMES[cfg.options["smape_zero"]]())
-        return Result(scores, lambda: _sections(y, p, scores), summary, units)
+        return Result(scores, lambda: _sections(y, p, scores, ry, rp), summary, units)
 
     def unit_scores(self, group, sums, cfg):
         """Each group's keys from its column sums: squared (n, Σe²): MSE = Σe²/n, RMSE = √MSE; absolute, log,
@@ -444,17 +447,12 @@ def _strata(values):
     return np.array([str(k) for k in range(QUANTILES)], dtype=object)[_deciles(values)]
 
 
-def _deciles(values):
+def _deciles(values, ranking=None):
     """Each value's group of ``QUANTILES`` about equal groups by rank; equal values take the group of the first."""
     n = len(values)
     if not n:
         return np.zeros(0, dtype=np.int64)
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    first = np.maximum.accumulate(np.where(np.r_[True, ordered[1:] != ordered[:-1]], np.arange(n), 0))
-    group = np.empty(n, dtype=np.int64)
-    group[order] = first * QUANTILES // n
-    return group
+    return (ranking or rg.Ranking(values)).first() * QUANTILES // n
 
 
 # -- reading ---------------------------------------------------------------------------------------------
@@ -489,11 +487,11 @@ def _number(value):
 
 
 # -- the report --------------------------------------------------------------------------------------------
-def _sections(y, p, scores):
+def _sections(y, p, scores, ry, rp):
     e = p - y
     n = len(y)
-    return [_errors_section(y, p, e), _quantile_section(y, p, e), _scatter_section(y, p),
-            _rank_section(y, p, scores)] if n else [_errors_section(y, p, e)]
+    return [_errors_section(y, p, e), _quantile_section(y, p, e, ry), _scatter_section(y, p),
+            _rank_section(scores, ry, rp)] if n else [_errors_section(y, p, e)]
 
 
 def _errors_section(y, p, e):
@@ -504,8 +502,8 @@ def _errors_section(y, p, e):
     return report.Section(ERRORS_TITLE, [report.Table([WHAT, report.VALUE], rows)])
 
 
-def _quantile_section(y, p, e):
-    group = _deciles(y)
+def _quantile_section(y, p, e, ranking):
+    group = _deciles(y, ranking)
     k = QUANTILES
     count = np.bincount(group, minlength=k)
     total = lambda w: np.bincount(group, weights=w, minlength=k)  # noqa: E731
@@ -548,22 +546,11 @@ def _scatter_section(y, p):
     return report.Section(SCATTER_TITLE, [block], per_class=True)
 
 
-def _rank_section(y, p, scores):
+def _rank_section(scores, ry, rp):
     values = [scores.get("pearson", 0.0), scores["spearman"], scores["kendall"]]
     rows = [[label, float(v)] for label, v in zip(RANK_ROWS, values)]
-    note = RANK_NOTE(gold_ties=_tied_units(y), pred_ties=_tied_units(p))
+    note = RANK_NOTE(gold_ties=ry.tied_units(), pred_ties=rp.tied_units())
     return report.Section(RANK_TITLE, [report.Table([WHAT, report.VALUE], rows), report.Text(note, "note")])
-
-
-def _tied_units(values):
-    """Units whose value another unit also has.
-
-    >>> _tied_units(np.array([1.0, 2.0, 1.0, 3.0, 1.0]))
-    3
-    """
-    ordered = np.sort(values)
-    same = np.r_[False, ordered[1:] == ordered[:-1]]
-    return int((same | np.r_[same[1:], False]).sum())
 
 
 FAMILY = Regression()
