@@ -520,7 +520,8 @@ def test_keys_of_cells_differing_by_opposite_steps_in_two_words_are_distinct():
 def test_numbers_of_one_token_cells_that_touch_or_come_out_of_buffer_order():
     """Cells of one token each with no byte between them, or not in the order of their bytes: read as they are
     written (the general reader wants them in order and apart, so they are first copied so)."""
-    buf = np.frombuffer(b"0.5inf-21" + b"9" * 20, np.uint8)   # "0.5", "inf", "-2", then 21 digits (read by any_decimals)
+    # "0.5", "inf", "-2", then 21 digits (read by any_decimals)
+    buf = np.frombuffer(b"0.5inf-21" + b"9" * 20, np.uint8)
     touching = Cells(buf, np.array([0, 3, 6, 8]), np.array([3, 6, 8, 29]))
     values, counts = numbers(touching)
     assert values.tolist() == [0.5, math.inf, -2.0, float("1" + "9" * 20)] and counts.tolist() == [1, 1, 1, 1]

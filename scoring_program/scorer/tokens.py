@@ -187,8 +187,10 @@ def _apart(cells):
     of rows at a time: no temporary as long as the column.
 
     >>> buf = np.frombuffer(b"1,2;3", np.uint8)
-    >>> _apart(Cells(buf, np.array([0, 2, 4]), np.array([1, 3, 5]))), _apart(Cells(buf, np.array([0, 1]), np.array([1, 2])))
-    (True, False)
+    >>> _apart(Cells(buf, np.array([0, 2, 4]), np.array([1, 3, 5])))   # "1", "2", "3"
+    True
+    >>> _apart(Cells(buf, np.array([0, 1]), np.array([1, 2])))         # "1", "," with no byte between
+    False
     >>> _apart(Cells(buf, np.array([2, 0]), np.array([3, 1])))   # out of buffer order
     False
     """

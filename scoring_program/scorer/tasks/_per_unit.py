@@ -16,8 +16,8 @@ row per unit of the board (``base.Units``). Each column says what it holds:
 paired test or the Ladder asks for them) are read from that one declaration, so the scores of a board and
 of any sample of its units are the same formula of the same counts: summing the rows of every unit gives
 ``total()`` (exactly for counts; for real-valued columns up to the order of the additions). ``put`` may
-build the rows of some units only (``units``: their positions; rows in that order): an interval whose units come in
-groups of equal rows needs one row per group (``base.Units.code``).
+build the rows of some units only (``units``: their positions; rows in that order): an interval whose units
+come in groups of equal rows needs one row per group (``base.Units.code``).
 
 >>> columns = [Ones(3), TallyAt(np.array([0, 1, 5]), np.array([2, 4, 6])), Tally(None, 3, np.array([1, 0, 1]), 2)]
 >>> units_table(columns, 3).tolist()
