@@ -89,10 +89,10 @@ def publish(comp, submission, history=None, settings=None, interval=True, sectio
         drawing = background.start(primary_interval, comp, result)
         result.report_sections()
         drawn = drawing.result()
-    else:
-        drawn = primary_interval(comp, result) if interval else None
+    else:   # the sections first: what they alone need (a family's sorts, say) is let go before the interval
         if sections:
             result.report_sections()
+        drawn = primary_interval(comp, result) if interval else None
     if drawn is None:
         return Published(round_all(exact, digits), result)
     bounds = (drawn.low, drawn.high) if digits is None else (round(drawn.low, digits), round(drawn.high, digits))

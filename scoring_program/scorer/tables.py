@@ -389,8 +389,12 @@ def _first_rows(ids, position, empty, n_units):
     """
     known = position >= 0
     other = np.flatnonzero(~known & ~empty)
-    if len(other) < 2 and not (np.bincount(position[known], minlength=n_units) > 1).any():
-        return None
+    if len(other) < 2:   # a repeat among the known ids: fewer units seen than known rows (a byte per unit, no count)
+        n_known = int(np.count_nonzero(known))
+        seen = np.zeros(n_units, dtype=bool)
+        seen[position if n_known == len(position) else position[known]] = True
+        if int(np.count_nonzero(seen)) == n_known:
+            return None
     rows = np.arange(len(ids))
     group = np.where(known, position, -1)
     if len(other):

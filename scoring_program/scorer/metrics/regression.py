@@ -117,7 +117,8 @@ class Ranking:
         self.new = np.empty(n, dtype=bool)       # where each run of equal values starts, in sorted order
         self.new[:1] = True
         np.not_equal(ordered[1:], ordered[:-1], out=self.new[1:])
-        self.starts = np.flatnonzero(self.new)
+        starts = np.flatnonzero(self.new)
+        self.starts = starts.astype(np.int32) if n < 2 ** 31 else starts   # kept while the column is: half the bytes
 
     def sizes(self):
         return np.diff(np.append(self.starts, len(self.values)))
@@ -131,9 +132,10 @@ class Ranking:
         return ranks
 
     def dense(self):
-        """0 for the smallest value, 1 for the next distinct one, ..."""
-        ranks = np.empty(len(self.values), dtype=np.int64)
-        ranks[self.order] = np.cumsum(self.new) - 1
+        """0 for the smallest value, 1 for the next distinct one, ... (32-bit below 2**31 values)."""
+        dtype = np.int32 if len(self.values) < 2 ** 31 else np.int64
+        ranks = np.empty(len(self.values), dtype=dtype)
+        ranks[self.order] = np.cumsum(self.new, dtype=dtype) - 1
         return ranks
 
     def first(self):
@@ -201,7 +203,7 @@ def kendall_of(ry, rp):
         ranks = p_rank[ry.order]
         both_tied = 0
     else:                        # y's order, each run of equal y put in p's order (it is sorted but for those runs)
-        key = ry.dense()
+        key = ry.dense().astype(np.int64)
         key *= int(p_rank.max()) + 1
         key += p_rank
         key = key[ry.order]
@@ -254,15 +256,16 @@ def inversions(a):
     del blocks
     shift = np.int64(top.bit_length())
     position = np.arange(size, dtype=small)
+    key = np.empty(size, dtype=np.int64)                 # one buffer for every level's keys, then its temporaries
     width = BLOCK
     while width < size:
         bits = width.bit_length()                        # block = position >> bits = position // (2 * width)
-        key = (position >> bits).astype(np.int64)
+        np.right_shift(position, bits, out=key)
         key <<= shift
         key |= seq
         order = np.argsort(key, kind="stable")
-        del key
-        right = (order & width) != 0                     # from the right half of its block
+        np.bitwise_and(order, width, out=key)
+        right = key != 0                                 # from the right half of its block
         placed = np.cumsum(~right, dtype=small)           # left values placed so far, counted from the start
         # a right value passes the left values of its block not placed before it (its left half is full)
         count += int((width - placed[right]).sum(dtype=np.int64)

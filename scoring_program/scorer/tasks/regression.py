@@ -366,8 +366,7 @@ class Regression(TaskFamily):
         units = [Units(group, tuple(k for k in GROUPS[group] if k in keys), columns[group], n)
                  for group in GROUPS if any(k in keys for k in GROUPS[group])]
         scores, _ = self.reduce(units, cfg)
-        abs_error = np.abs(p - y)
-        scores["median_ae"] = float(np.median(abs_error)) if n else 0.0
+        scores["median_ae"] = float(np.median(np.abs(p - y))) if n else 0.0
         ry, rp = (rg.Ranking(y), rg.Ranking(p)) if n else (None, None)   # one sort of each, shared
         scores["spearman"] = rg.spearman_of(ry, rp) if n else 0.0
         scores["kendall"] = rg.kendall_of(ry, rp) if n else 0.0
