@@ -64,6 +64,8 @@ CASES = [
      ["line 4 (id 2), column class", "'3' is not a class", "0 (negative), 1 (positive) or 2 (neutral)"]),
     ("class missing", csv_of([GOOD_ROWS[0], "1,O O O,", GOOD_ROWS[2]]), ["line 3 (id 1), column class"]),
     ("too many fields", csv_of([GOOD_ROWS[0], "1,O O O,2,9", GOOD_ROWS[2]]), ["line 3", "saw 4"]),
+    # pandas makes a first row's extra leading field the index, shifting every column: refused the same way
+    ("too many fields in the first row", csv_of(["0,O O O O O,2,9"] + GOOD_ROWS[1:]), ["line 2", "saw 4"]),
 ]
 
 
@@ -97,3 +99,14 @@ def test_line_numbers_stay_right_after_blank_lines(tmp_path):
     assert_participant_error(submit(tmp_path, content), "line 6 (id 2), column class")
 
 
+
+
+@pytest.mark.parametrize("skip_blank_lines", [True, False])
+def test_a_first_row_longer_than_the_header_is_refused_with_its_line(skip_blank_lines):
+    """Where blank lines are skipped, they are not counted among the rows but still among the lines."""
+    from scorer.errors import SubmissionError
+    from scorer.textio import parse_table
+
+    with pytest.raises(SubmissionError) as caught:
+        parse_table(b"\nid,a\n\n1,2,3\n4,5\n", "f.csv", SubmissionError, skip_blank_lines=skip_blank_lines)
+    assert ("Expected %d fields in line 4, saw 3" % 2) in caught.value.problem.text()

@@ -230,14 +230,35 @@ def parse_table(text, name, error, sep=",", header=True, quoting=csv.QUOTE_MINIM
 
 
 def _read_csv(data, name, error, sep, header, names, quoting, skipinitialspace, skip_blank_lines):
+    unparsable = lambda exc: error(UNPARSABLE.at(name, sep="TAB" if sep == "\t" else repr(sep),  # noqa: E731
+                                                 reason=_ParserReason(exc)))
     try:
-        return pd.read_csv(io.BytesIO(data), encoding="utf-8", sep=sep, dtype=str, keep_default_na=False,
-                           na_filter=False, header=0 if header else None, names=names, quoting=quoting,
-                           skipinitialspace=skipinitialspace, skip_blank_lines=skip_blank_lines, engine="c")
+        frame = pd.read_csv(io.BytesIO(data), encoding="utf-8", sep=sep, dtype=str, keep_default_na=False,
+                            na_filter=False, header=0 if header else None, names=names, quoting=quoting,
+                            skipinitialspace=skipinitialspace, skip_blank_lines=skip_blank_lines, engine="c")
     except pd.errors.EmptyDataError:
         raise error(EMPTY_TABLE.at(name))
     except pd.errors.ParserError as exc:
-        raise error(UNPARSABLE.at(name, sep="TAB" if sep == "\t" else repr(sep), reason=_ParserReason(exc)))
+        raise unparsable(exc)
+    if not isinstance(frame.index, pd.RangeIndex):
+        # the first row has more fields than the header: pandas makes the extra leading ones the rows' index,
+        # which would shift every column; refused as pandas refuses a longer row further down
+        fields = len(frame.columns)
+        raise unparsable(ValueError("Expected %d fields in line %d, saw %d" % (
+            fields, _first_row_line(data, skip_blank_lines), fields + frame.index.nlevels)))
+    return frame
+
+
+def _first_row_line(data, skip_blank_lines):
+    """The line number (1-based) of the first row after the header."""
+    seen = 0
+    for number, line in enumerate(io.BytesIO(data), start=1):
+        if skip_blank_lines and not line.strip(b"\r\n"):
+            continue
+        seen += 1
+        if seen == 2:
+            return number
+    return 2
 
 
 class _ParserReason:
