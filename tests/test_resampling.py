@@ -258,3 +258,17 @@ def test_the_bulk_covariance_keeps_the_columns_correlation(monkeypatch):
 def test_the_farthest_groups_are_chosen_by_value_then_by_position():
     assert resampling._farthest(np.array([1.0, 5, 3, 5, 0, 3]), 3).tolist() == [1, 2, 3]
     assert resampling._farthest(np.array([1.0, 3, 3, 3]), 2).tolist() == [1, 2]
+
+
+def test_the_covariance_root_squares_to_the_covariance_whatever_signs_lapack_gives(monkeypatch):
+    rng = np.random.default_rng(14)
+    rows = np.column_stack([np.ones(500), rng.normal(size=500), rng.lognormal(size=500) * 1e6])
+    weights = rng.integers(1, 4, 500).astype(float)
+    weights /= weights.sum()
+    centre = weights @ rows
+    root = resampling._covariance_root(rows, weights, centre)
+    deviations = rows - centre
+    np.testing.assert_allclose(root.T @ root, (deviations * weights[:, None]).T @ deviations, rtol=1e-9, atol=1e-6)
+    eigh = np.linalg.eigh
+    monkeypatch.setattr(np.linalg, "eigh", lambda m: (eigh(m)[0], -eigh(m)[1]))   # every eigenvector turned
+    np.testing.assert_array_equal(resampling._covariance_root(rows, weights, centre), root)

@@ -263,6 +263,10 @@ def _covariance_root(rows, weights, centre):
         scaled = (rows[a:a + _ROW_BLOCK] - centre) / scale
         product += (scaled * weights[a:a + _ROW_BLOCK, None]).T @ scaled
     values, vectors = np.linalg.eigh(product)
+    # an eigenvector's sign is the LAPACK build's choice: each is turned so that its largest entry (the first of
+    # equal ones) is positive, so that the same table gives the same draws with any numpy
+    largest = np.argmax(np.abs(vectors), axis=0)
+    vectors *= np.where(vectors[largest, np.arange(len(largest))] < 0, -1.0, 1.0)
     return (np.sqrt(np.maximum(values, 0.0))[:, None] * vectors.T) * scale
 
 
