@@ -272,3 +272,36 @@ def test_the_covariance_root_squares_to_the_covariance_whatever_signs_lapack_giv
     eigh = np.linalg.eigh
     monkeypatch.setattr(np.linalg, "eigh", lambda m: (eigh(m)[0], -eigh(m)[1]))   # every eigenvector turned
     np.testing.assert_array_equal(resampling._covariance_root(rows, weights, centre), root)
+
+
+THREADS_SCRIPT = """
+import sys
+import numpy as np
+from scorer import resampling
+rng = np.random.default_rng(11)
+x = rng.normal(size=200000) * 3.7 + 1e3
+table = np.c_[x, x * x, np.ones(len(x))]
+drawn = resampling.interval_of(table, lambda s: s[..., 1] / s[..., 2] - (s[..., 0] / s[..., 2]) ** 2, 1000, 0.95, 3)
+assert drawn.summed > 0
+print(drawn.low.hex(), drawn.high.hex())
+"""
+
+
+def test_the_bulk_gives_the_same_bits_with_any_number_of_blas_threads():
+    """A variance from large sums (the statistic cancels them): BLAS would order the bulk's sums by its thread
+    count and move the interval's last digits from one worker to another."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers import PROGRAM
+
+    outputs = set()
+    for threads in ("1", "2"):
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
+                   PYTHONPATH=str(PROGRAM))
+        proc = subprocess.run([sys.executable, "-c", THREADS_SCRIPT], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1, outputs

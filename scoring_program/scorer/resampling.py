@@ -214,7 +214,7 @@ def _split(groups, resamples):
     if resamples * cost <= DRAW_BUDGET or len(groups.counts) <= TAIL_GROUPS:
         return groups, None
     rows, weights = groups.rows, groups.counts.astype(float)
-    mean = weights @ rows / n
+    mean = _weighted_sum(rows, weights) / n
     spread = np.sqrt(_weighted_squares(rows, weights, mean) / n)
     spread[spread == 0] = np.inf                       # a constant column sets no group apart
     distance = np.empty(len(rows))
@@ -227,15 +227,28 @@ def _split(groups, resamples):
         return groups, None
     exact = Groups(rows[tail], groups.counts[tail], np.zeros(0, dtype=np.int64))
     weights[tail] = 0.0                                # the bulk: every other group, with its weight
-    bulk_mean = (weights @ rows) / units
+    bulk_mean = _weighted_sum(rows, weights) / units
     return exact, Bulk(units, bulk_mean, _covariance_root(rows, weights / units, bulk_mean))
 
 
-def _weighted_squares(rows, weights, centre):
-    """Σ_i weights_i (rows_i - centre)² per column, a block of rows at a time."""
+def _weighted_sum(rows, weights):
+    """Σ_i weights_i rows_i, a block of rows at a time.
+
+    The bulk's sums are numpy's own loops (``einsum`` without ``optimize``), not BLAS: a BLAS product orders its
+    additions by its thread count, and the bulk's mean and covariance would then differ in their last bits from
+    one worker to another."""
     total = np.zeros(rows.shape[1])
     for a in range(0, len(rows), _ROW_BLOCK):
-        total += weights[a:a + _ROW_BLOCK] @ np.square(rows[a:a + _ROW_BLOCK] - centre)
+        total += np.einsum("i,ij->j", weights[a:a + _ROW_BLOCK], rows[a:a + _ROW_BLOCK], optimize=False)
+    return total
+
+
+def _weighted_squares(rows, weights, centre):
+    """Σ_i weights_i (rows_i - centre)² per column, a block of rows at a time (no BLAS: ``_weighted_sum``)."""
+    total = np.zeros(rows.shape[1])
+    for a in range(0, len(rows), _ROW_BLOCK):
+        total += np.einsum("i,ij->j", weights[a:a + _ROW_BLOCK], np.square(rows[a:a + _ROW_BLOCK] - centre),
+                           optimize=False)
     return total
 
 
@@ -250,7 +263,7 @@ def _farthest(distance, count):
 def _covariance_root(rows, weights, centre):
     """A (k, k) root R of the weighted covariance C = Σ_i weights_i (rows_i - centre)^T (rows_i - centre), so
     that R^T R = C; from the deviations scaled to at most 1 (no square of a large value overflows), a block of
-    rows at a time. Rows of weight 0 count for nothing, also in the scale."""
+    rows at a time, without BLAS (``_weighted_sum``). Rows of weight 0 count for nothing, also in the scale."""
     kept = weights > 0
     scale = np.zeros(rows.shape[1])
     for a in range(0, len(rows), _ROW_BLOCK):
@@ -261,7 +274,7 @@ def _covariance_root(rows, weights, centre):
     product = np.zeros((rows.shape[1], rows.shape[1]))
     for a in range(0, len(rows), _ROW_BLOCK):
         scaled = (rows[a:a + _ROW_BLOCK] - centre) / scale
-        product += (scaled * weights[a:a + _ROW_BLOCK, None]).T @ scaled
+        product += np.einsum("ij,ik->jk", scaled * weights[a:a + _ROW_BLOCK, None], scaled, optimize=False)
     values, vectors = np.linalg.eigh(product)
     # an eigenvector's sign is the LAPACK build's choice: each is turned so that its largest entry (the first of
     # equal ones) is positive, so that the same table gives the same draws with any numpy
@@ -273,7 +286,8 @@ def _covariance_root(rows, weights, centre):
 def _bulk_sums(bulk, draws, rng):
     """(len(draws), k) sums of ``draws[r]`` units of the bulk, by the central limit theorem."""
     z = rng.standard_normal((len(draws), len(bulk.mean)))
-    return draws[:, None] * bulk.mean + np.sqrt(draws)[:, None] * (z @ bulk.root)
+    spread = np.einsum("rj,jk->rk", z, bulk.root, optimize=False)   # no BLAS (``_weighted_sum``)
+    return draws[:, None] * bulk.mean + np.sqrt(draws)[:, None] * spread
 
 
 def percentile_interval(values, level):
