@@ -101,12 +101,18 @@ def test_line_numbers_stay_right_after_blank_lines(tmp_path):
 
 
 
-@pytest.mark.parametrize("skip_blank_lines", [True, False])
-def test_a_first_row_longer_than_the_header_is_refused_with_its_line(skip_blank_lines):
-    """Where blank lines are skipped, they are not counted among the rows but still among the lines."""
+@pytest.mark.parametrize("data,line", [
+    (b"a,b\n1,2,3\n", 2),
+    (b"\na,b\n\n1,2,3\n4,5\n", 4),          # blank lines are lines, not rows
+    (b" \na,b\n1,2,3\n", 3),                 # a line of spaces is blank too
+    (b'"a\nb",c\n1,2,3\n', 3),               # a line end inside a quoted header
+    (b"\r\ra,b\r1,2,3\r", 4),               # CR alone ends a line
+])
+def test_a_first_row_longer_than_the_header_is_refused_with_its_line(data, line):
+    """The line an editor shows, where blank lines are skipped (the kit's and the organizer's tables)."""
     from scorer.errors import SubmissionError
     from scorer.textio import parse_table
 
     with pytest.raises(SubmissionError) as caught:
-        parse_table(b"\nid,a\n\n1,2,3\n4,5\n", "f.csv", SubmissionError, skip_blank_lines=skip_blank_lines)
-    assert ("Expected %d fields in line 4, saw 3" % 2) in caught.value.problem.text()
+        parse_table(data, "f.csv", SubmissionError, skip_blank_lines=True)
+    assert ("Expected 2 fields in line %d, saw 3" % line) in caught.value.problem.text()

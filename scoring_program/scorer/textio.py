@@ -250,15 +250,27 @@ def _read_csv(data, name, error, sep, header, names, quoting, skipinitialspace, 
 
 
 def _first_row_line(data, skip_blank_lines):
-    """The line number (1-based) of the first row after the header."""
-    seen = 0
-    for number, line in enumerate(io.BytesIO(data), start=1):
-        if skip_blank_lines and not line.strip(b"\r\n"):
+    """The line number (1-based, as an editor counts lines: CR, LF or CRLF ends one) where the first row after the
+    header starts; a quoted field may hold line ends, and a line of spaces is blank where blank lines are skipped."""
+    seen, quoted = 0, False
+    for number, line in enumerate(_lines(data), start=1):
+        starts_record = not quoted
+        quoted ^= line.count(b'"') % 2 == 1
+        if not starts_record or (skip_blank_lines and not line.strip()):
             continue
         seen += 1
         if seen == 2:
             return number
     return 2
+
+
+def _lines(data):
+    """The lines of ``data`` one at a time (no list of them all), without their line ends."""
+    start = 0
+    for end in re.finditer(rb"\r\n|\r|\n", data):
+        yield data[start:end.start()]
+        start = end.end()
+    yield data[start:]
 
 
 class _ParserReason:
