@@ -219,3 +219,12 @@ def test_inversions_against_counting_every_pair():
             a = rng.integers(0, high, n)
             expected = sum(int((a[i] > a[i + 1:]).sum()) for i in range(n))
             assert inversions(a) == expected, (n, high)
+
+
+@pytest.mark.parametrize("values", [[3, -1, 2], [2 ** 62, 0, 1], [1.5, 0.5, 1.2]])
+def test_inversions_refuses_what_it_cannot_pack(values):
+    """Ranks only: a negative, a huge or a fractional value would be folded into the merge's keys."""
+    from scorer.metrics.regression import inversions
+
+    with pytest.raises(ValueError):
+        inversions(np.array(values))

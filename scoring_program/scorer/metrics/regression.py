@@ -243,6 +243,8 @@ def inversions(a):
     n = len(a)
     if n < 2:
         return 0
+    if a.dtype.kind not in "iu" or int(a.min()) < 0 or int(a.max()) >= 2 ** 62:  # they are packed into keys
+        raise ValueError("inversions counts non-negative integers below 2**62 (ranks), not %s" % a.dtype)
     size = -(-n // BLOCK) * BLOCK
     top = int(a.max()) + 1
     small = np.int32 if max(top, size) < 2 ** 31 else np.int64
