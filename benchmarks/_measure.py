@@ -48,6 +48,21 @@ print(json.dumps(sorted(times)[len(times) // 2]))
 """
 
 
+def input_folders(folder):
+    """(folder/input/ref, folder/input/res), made."""
+    ref, res = folder / "input" / "ref", folder / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir(parents=True)
+    return ref, res
+
+
+def write_blocks(ref, res, n, block, seed, write_block):
+    """``write_block(ref, res, first, size, seed + k, append)`` for block k of ``block`` units (the last one
+    shorter), each block after the rows already written: an input of any size in the memory of one block."""
+    for k, first in enumerate(range(0, n, block)):
+        write_block(ref, res, first, min(block, n - first), seed + k, append=k > 0)
+
+
 def run_measured(argv):
     """Run argv in a fresh process; returns dict(rc, wall seconds, cpu seconds (user + system), peak_mib, err, out)."""
     out = subprocess.run([sys.executable, "-c", _CHILD] + [str(a) for a in argv], capture_output=True, text=True,

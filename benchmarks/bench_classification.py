@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from _measure import family_main
+from _measure import family_main, input_folders
 
 CLASSES = ["billing", "delivery", "refund", "account", "technical", "other"]
 SHARE = [0.3, 0.25, 0.15, 0.12, 0.1, 0.08]
@@ -66,9 +66,7 @@ def write_block(folder, gold, share, first, seed):
 def make_files(folder, n):
     """The gold and submission of ``n`` items, a block of BLOCK at a time (block k drawn with seed k, its
     submission rows shuffled with seed k + 1; up to BLOCK items, one block)."""
-    ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
+    ref, res = input_folders(folder)
     (ref / "labels.txt").write_text("\n".join(CLASSES) + "\n", encoding="utf-8")
     (ref / "config.yaml").write_text("task: classification\nboard: all\noptions: {submission: probabilities, "
                                      "top_k: %d}\n" % TOP_K, encoding="utf-8")

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from _measure import family_main
+from _measure import family_main, input_folders, write_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,11 +28,8 @@ BLOCK = 1000000   # samples generated at once; a larger input is written block a
 
 def make_files(folder, n, seed=0):
     """Gold and prediction of ``n`` samples in folder/input (block k drawn with seed + k; up to BLOCK, one block)."""
-    ref, res = folder / "input" / "ref", folder / "input" / "res"
-    ref.mkdir(parents=True)
-    res.mkdir(parents=True)
-    for k, first in enumerate(range(0, n, BLOCK)):
-        write_block(ref, res, first, min(BLOCK, n - first), seed + k, append=k > 0)
+    ref, res = input_folders(folder)
+    write_blocks(ref, res, n, BLOCK, seed, write_block)
     (ref / "config.yaml").write_text("task: keywords\nboard: all\n", encoding="utf-8")
     return [(ref / "gold.csv", ","), (res / "prediction.csv", "\t")]
 
