@@ -139,16 +139,20 @@ def numbers(column):
         parts = []
         for a in range(0, len(cells), ROW_BLOCK):
             starts = cells.start[a:a + ROW_BLOCK].astype(np.int64)
-            lengths = cells.end[a:a + ROW_BLOCK] - starts
-            values = plain_decimals(cells, starts, lengths)
-            parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
+            parts.append(_token_values(cells, starts, cells.end[a:a + ROW_BLOCK] - starts))
         return concatenate_freeing(parts, np.float64), np.ones(len(cells), dtype=np.int64)
     cells = ordered(cells)
     parts, counts = [], np.zeros(len(cells), dtype=np.int64)
     for rows, starts, lengths, counts[rows] in token_chunks(cells):  # a megabyte of the column at a time
-        values = plain_decimals(cells, starts, lengths)
-        parts.append(any_decimals(cells.buf, starts, lengths) if values is None else values)
+        parts.append(_token_values(cells, starts, lengths))
     return concatenate_freeing(parts, np.float64), counts  # each piece freed once copied: never twice the values
+
+
+def _token_values(cells, starts, lengths):
+    """The values of the tokens at ``starts`` (buffer order): a column of digits at a time where every token is a
+    plain decimal (``plain_decimals``), else by the parser's steps (``any_decimals``)."""
+    values = plain_decimals(cells, starts, lengths)
+    return any_decimals(cells.buf, starts, lengths) if values is None else values
 
 
 ONE_TOKEN_BYTES = 24   # cells up to this long are checked for separators a word at a time
