@@ -22,8 +22,11 @@ to anyone: docs/organizers.md), so a phase's reference data holds
 and nothing of a sealed board's answers: while its phase runs, that board's
 reference data is the config and the public inputs only. ``reveal=True`` gives
 the sealed board's reference data with its answers and ``report: full``, for
-the reveal.
+the reveal. ``closed_phase_entries`` gives what replaces it once the final
+ranking is fixed: a config with ``report: closed`` and nothing else, so that a
+late submission or a re-run fails with one line and no score.
 """
+import datetime as dt
 import json
 import shutil
 from pathlib import Path
@@ -43,6 +46,10 @@ PUBLIC = "public"
 HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
           "# the public test inputs are in public/, and the gold files hold board {board}'s units only{sealed}.\n")
 SEALED = " (none: the board is sealed while its phase runs)"
+CLOSED_HEADER = ("# The reference data of board {board}'s phase once its final ranking is fixed, made by python3 -m "
+                 "organizer reveal:\n# nothing is scored any more (a late submission or a re-run fails with one line); "
+                 "the final ranking is the record the reveal wrote.\n")
+CLOSED_KEYS = ("task", "board", "primary_key", "options", "language", "title", "columns")   # the closed line and page
 
 
 class PhaseDataError(SystemExit):
@@ -104,6 +111,21 @@ def phase_entries(competition, board, reveal=False):
     entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
                               ).encode("utf-8")
     return entries
+
+
+def closed_phase_entries(competition, board, closed_at):
+    """``{path: bytes}`` of ``board``'s phase once it is closed: ``config.yaml`` with ``report: closed`` and
+    ``closed_at`` (an aware datetime), no answers, no public inputs."""
+    raw, _ = phase_config(Path(competition) / "reference_data", board)
+    config = {k: raw[k] for k in CLOSED_KEYS if k in raw}
+    config.update(report="closed", closed_at=closed_at.astimezone(dt.timezone.utc).isoformat())
+    try:
+        parse_config(config, families())
+    except ScoringError as exc:
+        raise PhaseDataError("the closed config of board %s: %s" % (board, exc.text("en")))
+    text = CLOSED_HEADER.format(board=board)
+    return {"config.yaml": (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
+                            ).encode("utf-8")}
 
 
 def _board_units(cfg, board, kit):

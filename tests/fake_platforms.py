@@ -34,9 +34,11 @@ EvalAI, Cloud-CV/EvalAI @0f04039:
   unless visibility 3; then each team's best public finished submission by the primary key,
   apps/jobs/utils.py ``calculate_distinct_sorted_leaderboard_data``).
 """
+import io
 import json
 import re
 import threading
+import zipfile
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -407,8 +409,24 @@ class CodaLabV1Phase:
                           submission=sub_id)
         assert run.returncode == 0, run.stderr
         sub["scores"] = {l.split(":")[0].strip(): float(l.split(":")[1]) for l in run.scores_txt.splitlines() if l}
+        sub["output"] = run.output_zip
         if self.blind:
             self.leaderboard[sub["participant"]] = sub_id
+
+    def download_leaderboard(self):
+        """"Download all submissions on leaderboard" (apps/web/views.py ``download_leaderboard_results``): for each
+        entry ``<user> - <n> submission.zip`` (the upload) and ``<user> - <n> output.zip`` (the run's output)."""
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as archive:
+            for participant, sub_id in sorted(self.leaderboard.items()):
+                sub = self.subs[sub_id - 1]
+                archive.writestr("%s - %d submission.zip" % (participant, sub_id), sub["upload"])
+                inner = io.BytesIO()
+                with zipfile.ZipFile(inner, "w") as out:
+                    for name, data in sorted(sub["output"].items()):
+                        out.writestr(name, data)
+                archive.writestr("%s - %d output.zip" % (participant, sub_id), inner.getvalue())
+        return buf.getvalue()
 
     def re_run(self, sub_id):
         old = self.subs[sub_id - 1]

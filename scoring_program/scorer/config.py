@@ -13,7 +13,9 @@ Example::
     files: {gold: gold.csv, submission: "*.csv"}
     primary_key: score
     options: {scheme: iob2}
-    report: full                  # full, or sealed: placeholders only while the phase runs
+    report: full                  # full, or sealed: placeholders only while the phase runs, or closed:
+                                  # the phase has ended and its final ranking is fixed (nothing is scored)
+    closed_at: "2027-03-01T00:00:00+00:00"   # with report: closed only: when the phase ended
     public_inputs: public         # a phase's reference data (organizer tools write it): the contract comes
                                   # from the public test inputs in this folder, and the gold files hold the
                                   # answers of the scored board only (none at all on a sealed board)
@@ -22,6 +24,7 @@ Example::
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
     feedback: {ladder: none, round_to: null, class_counts: true}   # board A only
 """
+import datetime as dt
 import fnmatch
 import os
 import re
@@ -36,7 +39,7 @@ from .problems import Message
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
 LANGUAGES = ("en", "zh")
-REPORTS = ("full", "sealed")
+REPORTS = ("full", "sealed", "closed")
 LADDERS = ("none", "fixed", "parameter_free")
 INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
 TITLE_MAX = 200
@@ -121,6 +124,7 @@ class Config:
     intervals: Intervals = Intervals()
     feedback: Feedback = Feedback()
     public_inputs: Optional[str] = None   # folder of the public test inputs (a phase's reference data)
+    closed_at: Optional[str] = None       # report: closed: when the phase ended (ISO 8601, UTC)
 
     @property
     def one_board(self):
@@ -137,7 +141,8 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs")
+             "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs",
+             "closed_at")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
 
@@ -284,14 +289,15 @@ def parse_config(raw, families, ref_dir="."):
         raise ConfigError(TWO_SPLITS())
     if public_inputs is not None and (boards_file is not None or usage_column is not None):
         raise ConfigError(SPLIT_AND_PUBLIC())
-    if board != "all" and boards_file is None and usage_column is None and public_inputs is None:
+    report = _choice(raw, "report", REPORTS, "full")
+    closed_at = _closed_at(raw, report)
+    if board != "all" and boards_file is None and usage_column is None and public_inputs is None and not closed_at:
         raise ConfigError(NO_SPLIT(board=board))
 
     private_output = raw.get("private_output", False)
     if not isinstance(private_output, bool):
         raise ConfigError(NOT_ALLOWED(key="private_output", value=_show(private_output), allowed="true, false"))
     language = _choice(raw, "language", LANGUAGES, "en")
-    report = _choice(raw, "report", REPORTS, "full")
     max_mb = raw.get("max_submission_mb")
     if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
         raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
@@ -305,7 +311,44 @@ def parse_config(raw, families, ref_dir="."):
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
-                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs)
+                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
+                  closed_at=closed_at)
+
+
+def _closed_at(raw, report):
+    """``closed_at`` as ISO 8601 in UTC: required with ``report: closed``, refused otherwise.
+
+    >>> _closed_at({"closed_at": "2027-03-01T08:00:00+08:00"}, "closed")
+    '2027-03-01T00:00:00+00:00'
+    """
+    value = raw.get("closed_at")
+    if report != "closed":
+        if value is not None:
+            raise ConfigError(NOT_ALLOWED(key="closed_at", value=_show(value), allowed="nothing unless report is "
+                                                                                    "closed"))
+        return None
+    when = aware_time(value)
+    if when is None:
+        raise ConfigError(NOT_ALLOWED(key="closed_at", value=_show(value), allowed="the date and time the phase "
+                                      "ended, ISO 8601 with its offset (e.g. 2027-03-01T00:00:00+00:00)"))
+    return when.isoformat()
+
+
+def aware_time(value):
+    """``value`` (ISO 8601 text, ``Z`` allowed, or a datetime YAML made) as a UTC datetime; None if it has no offset
+    or is no date and time.
+
+    >>> aware_time("2027-03-01T00:00:00Z").isoformat(), aware_time("2027-03-01"), aware_time("2027-03-01T00:00")
+    ('2027-03-01T00:00:00+00:00', None, None)
+    """
+    if isinstance(value, str) and "T" in value.upper():
+        try:
+            value = dt.datetime.fromisoformat(value.strip().upper().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if not isinstance(value, dt.datetime) or value.tzinfo is None:
+        return None
+    return value.astimezone(dt.timezone.utc)
 
 
 def _text_or_none(raw, key, limit):
