@@ -5,19 +5,20 @@ of an internal error (organizer/__main__.py), goes through ``redact`` first, so
 that a token a server echoes back, or an exception that quotes it, is never
 shown or written.
 
->>> keep("s3cr3t")
->>> redact('401: {"detail": "token s3cr3t is unknown"}')
+>>> keep("s3cr3t-t0ken")
+>>> redact('401: {"detail": "token s3cr3t-t0ken is unknown"}')
 '401: {"detail": "token [token] is unknown"}'
 """
 import json
 
 MARK = "[token]"
+SHORTEST = 8   # a shorter secret is not kept (no platform gives one): it would take words out of every line
 _secrets = set()
 
 
 def keep(secret):
     """Remember ``secret`` (and the forms it takes once quoted in JSON or by repr) so that ``redact`` removes it."""
-    if secret:
+    if secret and len(secret) >= SHORTEST:
         _secrets.update(form for form in (secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]) if form)
 
 
