@@ -64,6 +64,7 @@ class Reply:
 
     def __init__(self, status=200, body=b"", headers=(), chunks=None, pause=0.0, raw=None):
         self.status, self.headers, self.pause, self.raw = status, list(headers), pause, raw
+        self.sent = 0   # bytes of ``raw`` written before the client went away
         self.chunks = [body] if chunks is None else chunks
         if chunks is None and not any(k.lower() == "content-length" for k, _ in self.headers):
             self.headers.append(("Content-Length", str(len(body))))
@@ -74,6 +75,7 @@ class Reply:
                 for i in range(len(self.raw)):
                     handler.wfile.write(self.raw[i:i + 1])
                     handler.wfile.flush()
+                    self.sent += 1
                     time.sleep(self.pause)
                 return
             handler.send_response(self.status)
