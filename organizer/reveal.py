@@ -172,7 +172,7 @@ def _first_line(path, source):
     except OSError as exc:
         raise RevealError("%s cannot be read (%s)" % (source, exc.strerror or type(exc).__name__))
     try:
-        text = data.decode("utf-8-sig")
+        text = str(data, "utf-8-sig")
     except UnicodeDecodeError:
         raise RevealError("%s is not UTF-8 text; its first line must be the token" % source)
     return (text.splitlines() or [""])[0].strip()
@@ -195,7 +195,7 @@ def write_out(path, data):
 def download_cap(entries):
     """The most bytes a submission's file may hold: the board's max_submission_mb (what score.py accepts), plus a
     zip's headers."""
-    config = yaml.safe_load(entries["config.yaml"].decode("utf-8"))
+    config = yaml.safe_load(entries["config.yaml"])
     return int(float(config["max_submission_mb"]) * 2 ** 20) + ZIP_SLACK
 
 
