@@ -129,7 +129,7 @@ def check_base(base):
     text = base if isinstance(base, str) else ""
     if not text or _unsafe(text):
         raise RevealError("the platform's address %s is not a URL: give it as https://host[:port]" % _quoted(base))
-    parts = urllib.parse.urlsplit(text)
+    parts = _split(text, "the platform's address")
     if parts.scheme.lower() not in SCHEMES or not parts.netloc:
         raise RevealError("the platform's address %s does not start with http:// or https:// and a host: give it "
                           "as https://host[:port]" % _quoted(base))
@@ -146,8 +146,16 @@ def origin_of(url):
     return "%s://%s:%d" % (scheme, "[%s]" % host if ":" in host else host, port)
 
 
+def _split(url, what):
+    """urlsplit, its ValueError (a bracket that opens no IPv6 address, ...) said as a RevealError."""
+    try:
+        return urllib.parse.urlsplit(url)
+    except ValueError as exc:
+        raise RevealError("%s %s is not a URL (%s)" % (what, _quoted(url), exc))
+
+
 def _origin(url, what):
-    parts = urllib.parse.urlsplit(url)
+    parts = _split(url, what)
     scheme = parts.scheme.lower()
     try:
         port = parts.port
@@ -164,7 +172,7 @@ def _unsafe(text):
 
 def _path_of(url):
     """A URL's origin and path, without its query (it may hold a signature) or fragment."""
-    parts = urllib.parse.urlsplit(url)
+    parts = _split(url, "a URL")
     return "%s://%s%s" % (parts.scheme, parts.netloc.rpartition("@")[2], parts.path)
 
 
@@ -293,13 +301,17 @@ class Client:
         """A link an answer holds: an absolute http or https URL, or a path from / on the API's origin."""
         if not isinstance(link, str) or not link or _unsafe(link):
             raise ApiError("%s: %s %s is not a URL" % (where, what, _quoted(link)))
-        if link.startswith("/") and not link.startswith("//"):
-            link = urllib.parse.urljoin(self.base, link)
-        parts = urllib.parse.urlsplit(link)
-        if parts.scheme.lower() not in SCHEMES or not parts.netloc:
-            raise ApiError("%s: %s %s is not an http or https URL; refused" % (where, what, _quoted(link[:80])))
         try:
+            if link.startswith("/") and not link.startswith("//"):
+                link = urllib.parse.urljoin(self.base, link)
+            parts = _split(link, what)
+            if parts.scheme.lower() not in SCHEMES or not parts.netloc:
+                raise ApiError("%s: %s %s is not an http or https URL; refused" % (where, what, _quoted(link[:80])))
             _origin(link, what)
+        except ValueError as exc:
+            raise ApiError("%s: %s %s is not a URL (%s)" % (where, what, _quoted(link[:80]), exc))
+        except ApiError:
+            raise
         except RevealError as exc:
             raise ApiError("%s: %s" % (where, exc))
         return link
@@ -308,9 +320,13 @@ class Client:
         location = response.headers.get("Location")
         if not location:
             raise ApiError("%s answered %d without a Location" % (where, response.status))
-        if _unsafe(location):
-            raise ApiError("%s was redirected to %s, which is not a URL" % (where, _quoted(location[:80])))
-        return self._link(urllib.parse.urljoin(url, location), where, "the redirect")
+        try:
+            if _unsafe(location):
+                raise ValueError("a space or a control character")
+            target = urllib.parse.urljoin(url, location)
+        except ValueError as exc:
+            raise ApiError("%s was redirected to %s, which is not a URL (%s)" % (where, _quoted(location[:80]), exc))
+        return self._link(target, where, "the redirect")
 
     def _json(self, method, url, where, data, ok):
         for attempt in range(self.limits.retries + 1):
@@ -660,7 +676,10 @@ def file_name(url, head=b""):
     or trailing dot or space, at most NAME_CHARS characters with the extension kept, ``submission`` when nothing is
     left; ``.zip`` added to a zip without it (the platforms store uploads under generated names, and the scoring
     program opens a zip by its name: ``head`` is the file's first bytes)."""
-    segment = urllib.parse.urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    try:
+        segment = urllib.parse.urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    except ValueError:
+        segment = ""
     name = urllib.parse.unquote(segment, errors="replace")
     name = "".join(c if c.isalnum() or c in "._-+=,()@ " else "_" for c in name)
     name = re.sub(r"\.{2,}", ".", name).strip(". ")

@@ -314,7 +314,7 @@ def test_files_on_another_origin_are_fetched_and_stored_without_the_token(case):
 
 @pytest.mark.parametrize("link", ["file:///etc/passwd", "ftp://127.0.0.1/x.zip", "data:,hello", "javascript:alert(1)",
                                   "storage/x.zip", "//127.0.0.1:9/x", "http://", "http://127.0.0.1:99999/x",
-                                  "http://127.0.0.1/a b"])
+                                  "http://127.0.0.1/a b", "http://[::1/x.zip"])
 def test_a_file_link_that_is_not_an_http_url_is_refused(case, link):
     site = case.codabench()
     route(site, "GET", r"/api/submissions/(\d+)/get_details/", lambda a, m, q: {"data_file": link})
