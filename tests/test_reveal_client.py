@@ -468,6 +468,41 @@ def test_the_evalai_reveal_paces_its_calls(case, monkeypatch):
     assert min(b - a for a, b in zip(starts, starts[1:])) >= 0.08
 
 
+RAW_PIECES = [b"HTTP/1.1 200 OK\r\n", b"HTTP/1.0 302 Found\r\n", b"HTTP/1.1 429 X\r\n", b"HTTP/1.1 999999 x\r\n",
+              b"HTTP/9 1\r\n", b"Content-Length: 5\r\n", b"Content-Length: -1\r\n", b"Content-Length: abc\r\n",
+              b"Transfer-Encoding: chunked\r\n", b"Location: http://[::1\r\n", b"Location: file:///etc/passwd\r\n",
+              b"Location: /x\r\n", b"Location: \r\n", b"Retry-After: Mon, 99 Foo 2020\r\n", b"Retry-After: 1\r\n",
+              b"Retry-After: 99999999999999999999999\r\n", b"X: \xff\xfe\r\n", b"\r\n", b"{", b"}", b"[]", b"null",
+              b"\xff", b"0\r\n\r\n", b"5\r\nhello\r\n", b"zz\r\n", b'{"results": [], "next": "http://127.0.0.1:1/x"}',
+              b"\x00" * 10]
+
+
+class Raw(FakeServer):
+    """The API's own origin, answering whatever bytes it is given."""
+
+    def authorize(self, authorization):
+        pass
+
+
+def test_whatever_bytes_a_server_sends_a_call_ends_in_an_answer_or_one_refusal_line(case):
+    """Responses pieced together at random (status lines, lying lengths, broken chunks, bad redirects and
+    Retry-After, bytes that are not text): never another exception than RevealError, never a line break in it."""
+    rng = __import__("random").Random(20260101)
+    server = case.serve(Raw())
+    limits = dataclasses.replace(http_api.LIMITS, deadline=1, transfer_deadline=1, retries=1, longest_wait=0)
+    client = http_api.Client(server.url + "/api/", "Token", TOKEN, limits=limits)
+    for _ in range(60):
+        reply = Reply(raw=b"".join(rng.choice(RAW_PIECES) for _ in range(rng.randint(0, 8))))
+        server.routes = [(method, r".*", lambda m, q, b: reply) for method in ("GET", "POST")]
+        server.storage["f"] = reply
+        for call in (lambda: client.get("x/"), lambda: client.pages("x/"), lambda: client.post("x/", {"a": 1}),
+                     lambda: client.download(server.url + "/storage/f", case.temp / "files", 100)):
+            try:
+                call()
+            except http_api.RevealError as exc:
+                assert "\n" not in str(exc) and TOKEN not in str(exc)
+
+
 # -- answers that are not what the API gives ----------------------------------------------------------------------
 @pytest.mark.parametrize("body, words", [
     (Reply(500, b"<html>\n<h1>Server Error</h1>\n</html>", [("Content-Type", "text/html")]),
