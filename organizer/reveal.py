@@ -55,6 +55,7 @@ from .redact import redact
 TOKEN_VARIABLE = "ORGANIZER_TOKEN"
 TOKEN_FILE_BYTES = 64 * 1024
 ZIP_SLACK = 2 ** 20   # a zip's headers on top of the files it holds
+LONGEST_TIMEOUT = 7 * 24 * 3600
 STEPS = """Next, after the phase has ended (the API token in ORGANIZER_TOKEN, or --token-file PATH):
   Codabench:   python3 -m organizer reveal {competition} {board} {out} --codabench URL --competition ID
   EvalAI:      python3 -m organizer reveal {competition} {board} {out} --evalai URL --challenge ID
@@ -117,8 +118,9 @@ def _reveal(args):
         if args.evalai and args.challenge is None:
             raise RevealError("--challenge is needed: the EvalAI challenge's id")
         for option, seconds in (("--timeout", args.timeout), ("--download-timeout", args.download_timeout)):
-            if not 0 < seconds < float("inf"):
-                raise RevealError("%s %g is not a number of seconds above 0" % (option, seconds))
+            if not 0 < seconds <= LONGEST_TIMEOUT:
+                raise RevealError("%s %g is not a number of seconds above 0 and at most %d (a week)"
+                                  % (option, seconds, LONGEST_TIMEOUT))
     entries = phase_entries(args.competition, args.board, reveal=True)
     out = write_out(args.out, zip_bytes(entries))
     _say("wrote %s: board %s's reference data with its answers and report: full." % (out, args.board))

@@ -603,6 +603,12 @@ def test_a_bad_platform_address_is_one_line_and_nothing_is_written(case, base):
     assert not (case.tmp_path / "reveal.zip").exists()
 
 
+@pytest.mark.parametrize("flag", ["--timeout", "--download-timeout"])
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf", "1e308"])
+def test_a_timeout_that_is_not_a_number_of_seconds_is_one_line(case, flag, seconds):
+    refused(case.run("--codabench", case.codabench().url, "--competition", "1", flag, seconds), flag)
+
+
 def test_an_out_path_that_cannot_be_written_is_one_line(case):
     (case.tmp_path / "a-file").write_text("x")
     refused(case.run(out=case.tmp_path), "is a folder")
