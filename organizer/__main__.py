@@ -26,6 +26,7 @@ import tempfile
 import traceback
 
 from .inputs import INPUT_ERROR, OrganizerError
+from .redact import redact
 from scorer.errors import ScoringError
 
 BUG = 3
@@ -74,10 +75,11 @@ def run(name, argv):
             return _say("%s: this Python has no %s; the organizer tools need %s: run them with .venv/bin/python "
                         "(made by bash tools/demo.sh) or install them: python3 -m pip install -r requirements.txt"
                         % (prog, exc.name, ", ".join(NEEDED.values())), INPUT_ERROR)
+        text = redact(traceback.format_exc())   # an API token an exception quotes is never written
         with tempfile.NamedTemporaryFile("w", prefix="organizer-%s-" % name, suffix=".txt", delete=False) as fh:
-            fh.write(traceback.format_exc())
+            fh.write(text)
         return _say("%s: internal error (%s: %s); the traceback is in %s, please report it"
-                    % (prog, type(exc).__name__, " ".join(str(exc).split())[:200], fh.name), BUG)
+                    % (prog, type(exc).__name__, " ".join(redact(str(exc)).split())[:200], fh.name), BUG)
 
 
 def _say(line, code):

@@ -12,8 +12,7 @@ OUT.zip is that phase's reference data with the board's answers and
 replaces it once the ranking is fixed: ``report: closed``, under which every
 run (a late submission, a re-run by anyone) fails with one line and no score.
 
-With a platform (the organizer's API token in ORGANIZER_TOKEN or a file named by
-``--token-file``), the command
+With a platform, the command
 
 1. lists the phase's submissions and, by the competition's rule, each team's
    entry among those made before the phase's end (organizer/final_record.py);
@@ -25,27 +24,43 @@ With a platform (the organizer's API token in ORGANIZER_TOKEN or a file named by
    what each platform cannot do);
 4. reads the leaderboard back and lists every difference from the record.
 
+The organizer's API token is read from the environment variable
+``ORGANIZER_TOKEN`` or from the first line of ``--token-file PATH``; ``--token``
+still works, with a warning: every user of the machine sees a command line. A
+token that holds whitespace, a line break or a non-printable character is
+refused, and the token is never printed or written (organizer/redact.py). The
+client trusts no answer of the platform (organizer/http_api.py): the token goes
+to the origin of URL only, every call has a deadline (``--timeout``, and
+``--download-timeout`` for files), a download is capped at the board's largest
+submission (its ``max_submission_mb``).
+
 ``--check`` does step 4 alone, at any later time: every difference on one line,
 exit 1 on any. CodaLab v1 has no API the organizer's token reaches: the steps
 are printed, and ``--codalab-v1 RESULTS.zip`` (the phase's "Download all
 submissions on leaderboard") writes the same record from its files.
 
 Exit codes: 0 done (or, with --check, the leaderboard equals the record); 1 the
-leaderboard differs from the record; 2 the competition, the record or a platform
-says no (one line).
+leaderboard differs from the record; 2 the competition, an argument, the record
+or a platform's answer says no (one line), whatever a server sends.
 """
+import dataclasses
 import datetime as dt
 import hashlib
+import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import List
 
+import yaml
+
 from . import PROGRAM, final_record
 from .bundle import zip_bytes
 from .final_record import Phase, Record, RecordError, Scored
-from .http_api import RevealError
+from . import http_api
+from .http_api import RevealError, check_base, check_token, printable
 from .inputs import Parser
+from .redact import redact
 from .layout import load_board_config
 from .phase_data import PhaseDataError, closed_phase_entries, phase_config, phase_entries, write_entries
 from .rescore import score_one
@@ -53,10 +68,13 @@ from scorer import provenance
 from scorer.tasks import families
 
 DIFFERS = 1
-STEPS = """Next, after the phase has ended:
+TOKEN_VARIABLE = "ORGANIZER_TOKEN"
+TOKEN_FILE_BYTES = 64 * 1024
+ZIP_SLACK = 2 ** 20   # a zip's headers on top of the files it holds
+LONGEST_TIMEOUT = 7 * 24 * 3600
+STEPS = """Next, after the phase has ended (the API token in ORGANIZER_TOKEN, or --token-file PATH):
   Codabench:   python3 -m organizer reveal {competition} {board} {out} --codabench URL --competition ID
   EvalAI:      python3 -m organizer reveal {competition} {board} {out} --evalai URL --challenge ID
-               (the API token in ORGANIZER_TOKEN, or --token-file FILE)
   CodaLab v1:  replace the phase's reference data with {out}, re-run each submission on the phase's leaderboard
                (the organizer's submissions page, "Re-run submission") while the phase is still blind, switch its
                leaderboard to the default mode, then replace the reference data with {closed}; download the
@@ -80,8 +98,8 @@ class Platform:
         """Every submission of the phase (the platform's queue waited for, or a refusal saying why)."""
         raise NotImplementedError
 
-    def fetch(self, phase: Phase, submission: final_record.Submission, folder: Path) -> Path:
-        """The submitted file, downloaded into ``folder`` (within the board's size cap)."""
+    def fetch(self, phase: Phase, submission: final_record.Submission, folder: Path, largest: int) -> Path:
+        """The submitted file, downloaded into ``folder`` (at most ``largest`` bytes: the board's size cap)."""
         raise NotImplementedError
 
     def show(self, phase: Phase, record: Record, reveal_zip: Path, closed_zip: Path) -> None:
@@ -103,7 +121,10 @@ def main(argv=None):
     platform.add_argument("--evalai", metavar="URL", help="reveal on this EvalAI (its API's address)")
     platform.add_argument("--codalab-v1", metavar="RESULTS.zip", dest="codalab_v1",
                           help="CodaLab v1: the phase's leaderboard download, to write the record from")
-    parser.add_argument("--token", help="the organizer's API token on that platform")
+    parser.add_argument("--token-file", metavar="PATH", help="a file whose first line is the organizer's API token "
+                        "on that platform (else the environment variable %s)" % TOKEN_VARIABLE)
+    parser.add_argument("--token", help="the token itself: every user of this machine can read it in the process "
+                        "list; prefer %s or --token-file" % TOKEN_VARIABLE)
     parser.add_argument("--competition-id", "--competition", dest="competition_id", type=int,
                         help="Codabench: the competition's id (in its address)")
     parser.add_argument("--challenge", type=int, help="EvalAI: the challenge's id")
@@ -114,6 +135,10 @@ def main(argv=None):
                         "every difference on one line, exit 1 on any")
     parser.add_argument("--batch", type=int, default=10, help="submissions re-run at a time (default 10)")
     parser.add_argument("--wait", type=int, default=3600, help="seconds to wait for the re-runs (default 3600)")
+    parser.add_argument("--timeout", type=float, default=http_api.LIMITS.deadline, metavar="SECONDS",
+                        help="the longest an API call may take (default %(default)g)")
+    parser.add_argument("--download-timeout", type=float, default=http_api.LIMITS.transfer_deadline,
+                        metavar="SECONDS", help="the longest a file's download or upload may take (default %(default)g)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be done, change nothing")
     parser.add_argument("--early", action="store_true", help="reveal although the phase has not ended (its answers "
                         "then reach anyone while participants can still submit)")
@@ -121,8 +146,13 @@ def main(argv=None):
     try:
         return _reveal(args)
     except (PhaseDataError, RevealError, RecordError) as exc:
-        print("reveal: %s" % exc, file=sys.stderr)
+        say("reveal: %s" % exc, sys.stderr)
         return 2
+
+
+def say(line, stream=None):
+    """Print a line that may quote a platform's answer: one line, control characters escaped, no token."""
+    print(printable(redact(str(line))), file=stream or sys.stdout)
 
 
 def _reveal(args):
@@ -130,47 +160,46 @@ def _reveal(args):
     if (config or {}).get("report", "full") != "sealed":
         raise RevealError("board %s is not sealed (its config has no report: sealed); its phase already shows the "
                           "scores" % args.board)
-    out = Path(args.out)
-    record_dir = Path(args.record) if args.record else out.parent
-    site = _site(args)
+    site = _site(args)   # every argument checked before anything is written
+    record_dir = Path(args.record) if args.record else Path(args.out).parent
     if args.check:
         if site is None:
-            raise RevealError("--check needs the platform: --codabench URL --competition ID or --evalai URL "
-                              "--challenge ID")
+            raise RevealError("--check needs the platform: --codabench URL --competition ID, --evalai URL "
+                              "--challenge ID, or --codalab-v1 RESULTS.zip --end END")
         return check(site, record_dir)
     entries = phase_entries(args.competition, args.board, reveal=True)
     reveal_bytes = zip_bytes(entries)
-    _write(out, reveal_bytes)
-    print("wrote %s: board %s's reference data with its answers and report: full." % (out, args.board))
+    out = write_out(args.out, reveal_bytes)
+    say("wrote %s: board %s's reference data with its answers and report: full." % (out, args.board))
     if site is None:
-        print(STEPS.format(competition=args.competition, board=args.board, out=out, closed=closed_path(out)))
+        say(STEPS.format(competition=args.competition, board=args.board, out=out, closed=closed_path(out)))
         return 0
     phase = site.phase()
     with tempfile.TemporaryDirectory(prefix="reveal-") as tmp:
         ref_dir = write_entries(entries, Path(tmp) / "ref")
-        record = make_record(site, phase, args.competition, args.board, reveal_bytes, ref_dir, Path(tmp))
+        record = make_record(site, phase, args.competition, args.board, reveal_bytes, ref_dir, Path(tmp),
+                             download_cap(entries))
     if args.dry_run:
         say_record(record)
-        print("dry run: nothing written, nothing changed on the platform")
+        say("dry run: nothing written, nothing changed on the platform")
         return 0
-    closed = closed_path(out)
-    _write(closed, zip_bytes(closed_phase_entries(args.competition, args.board, phase.end)))
+    closed = write_out(closed_path(out), zip_bytes(closed_phase_entries(args.competition, args.board, phase.end)))
     paths = final_record.write(record, record_dir)
     say_record(record)
-    print("wrote %s: the final ranking (and %s), the authority on it" % (paths[0], paths[1].name))
+    say("wrote %s: the final ranking (and %s), the authority on it" % (paths[0], paths[1].name))
     site.show(phase, record, out, closed)
     final_record.write(record, record_dir)   # with the ids the leaderboard shows for re-run entries
     return check(site, record_dir, phase)
 
 
-def make_record(site, phase, competition, board, reveal_bytes, ref_dir, work) -> Record:
+def make_record(site, phase, competition, board, reveal_bytes, ref_dir, work, largest) -> Record:
     """Steps 1 and 2: each team's entry by the rule, scored here with the revealed reference data."""
     plan = final_record.plan(site.submissions(phase), phase.rule, phase.end, phase.public_only)
     scored = {}
     for team, picks in sorted(plan.picks.items()):
         for s in picks:
             folder = work / "files" / _safe_id(s.id)
-            path = site.fetch(phase, s, folder)
+            path = site.fetch(phase, s, folder, largest)
             scored[s.id] = score_file(path, ref_dir, work / "runs" / _safe_id(s.id))
     raw, cfg = phase_config(Path(competition) / "reference_data", board, reveal=True)
     family = families()[cfg.task]
@@ -204,25 +233,25 @@ def check(site, record_dir, phase=None):
                                                                                site.name, phase.id))
     lines = final_record.compare(record, site.leaderboard(phase), site.places)
     for line in lines:
-        print("differs: %s" % line)
+        say("differs: %s" % line)
     if lines:
-        print("the leaderboard differs from the final ranking (%s) in %d place(s)" % (
+        say("the leaderboard differs from the final ranking (%s) in %d place(s)" % (
             Path(record_dir) / final_record.JSON_NAME, len(lines)))
         return DIFFERS
-    print("the leaderboard equals the final ranking: %d entr%s of %d team(s), %d team(s) left out" % (
+    say("the leaderboard equals the final ranking: %d entr%s of %d team(s), %d team(s) left out" % (
         len(record.entries), "y" if len(record.entries) == 1 else "ies", len({e.team for e in record.entries}),
         len(record.left_out)))
     return 0
 
 
 def say_record(record):
-    print("final ranking of board %s (%s phase %s, ended %s), rule: %s" % (
+    say("final ranking of board %s (%s phase %s, ended %s), rule: %s" % (
         record.board, record.platform, record.phase, record.phase_end, record.rule_says))
     for e in record.entries:
-        print("  #%d %s: submission %s, %s %r" % (e.rank, e.team, e.submission, record.primary_key,
+        say("  #%d %s: submission %s, %s %r" % (e.rank, e.team, e.submission, record.primary_key,
                                                  e.scores[record.primary_key]) + (" (%s)" % e.note if e.note else ""))
     for l in record.left_out:
-        print("  left out %s: %s" % (l.team, l.says))
+        say("  left out %s: %s" % (l.team, l.says))
 
 
 def closed_path(out):
@@ -230,12 +259,63 @@ def closed_path(out):
     return out.with_name(out.stem + "_closed" + out.suffix)
 
 
-def _write(path, data):
+def read_token(args):
+    """(the organizer's API token, where it came from): --token-file's first line, --token (with a warning: the
+    process list shows it), or the environment variable ORGANIZER_TOKEN; checked, never shown."""
+    if args.token_file is not None and args.token is not None:
+        raise RevealError("give the API token once: --token-file or --token, not both")
+    if args.token_file is not None:
+        source = "--token-file %s" % args.token_file
+        token = _first_line(args.token_file, source)
+    elif args.token is not None:
+        source, token = "--token", args.token
+    elif os.environ.get(TOKEN_VARIABLE) is not None:
+        source, token = TOKEN_VARIABLE, os.environ[TOKEN_VARIABLE]
+    else:
+        raise RevealError("the organizer's API token on the platform is needed: set the environment variable %s "
+                          "or give --token-file PATH (a file whose first line is the token)" % TOKEN_VARIABLE)
+    check_token(token, source)
+    if source == "--token":
+        _say("reveal: warning: --token puts the token on the command line, where every user of this machine can "
+             "read it (the process list); prefer %s or --token-file PATH" % TOKEN_VARIABLE, sys.stderr)
+    return token, source
+
+
+def _first_line(path, source):
+    if not os.path.isfile(path):
+        raise RevealError("%s: %s" % (source, "no such file" if not os.path.exists(path) else
+                                      "not a regular file; give the file that holds the token"))
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_bytes(data)
+        with open(path, "rb") as fh:
+            data = fh.read(TOKEN_FILE_BYTES)
     except OSError as exc:
-        raise RevealError("cannot write %s (%s)" % (path, exc.strerror or exc))
+        raise RevealError("%s cannot be read (%s)" % (source, exc.strerror or type(exc).__name__))
+    try:
+        text = str(data, "utf-8-sig")
+    except UnicodeDecodeError:
+        raise RevealError("%s is not UTF-8 text; its first line must be the token" % source)
+    return (text.splitlines() or [""])[0].strip()
+
+
+def write_out(path, data):
+    """Write OUT.zip (its folder made if needed); RevealError in one line when it cannot be written there."""
+    out = Path(path)
+    if out.is_dir():
+        raise RevealError("OUT %s is a folder; give the path of the zip to write, e.g. %s" % (out, out / "reveal.zip"))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    except OSError as exc:
+        raise RevealError("OUT %s cannot be written (%s); give a path in a folder you can write"
+                          % (out, exc.strerror or type(exc).__name__))
+    return out
+
+
+def download_cap(entries):
+    """The most bytes a submission's file may hold: the board's max_submission_mb (what score.py accepts), plus a
+    zip's headers."""
+    config = yaml.safe_load(entries["config.yaml"])
+    return int(float(config["max_submission_mb"]) * 2 ** 20) + ZIP_SLACK
 
 
 def _safe_id(text):
@@ -243,27 +323,34 @@ def _safe_id(text):
 
 
 def _site(args):
-    """The platform the arguments name (its module's Site), or None."""
+    """The platform the arguments name (its module's Site, every argument checked), or None."""
     if args.codalab_v1:
         from .reveal_v1 import Site as V1
         if not args.end:
             raise RevealError("--end is needed with --codalab-v1: the phase's end, e.g. 2027-03-01T00:00:00+00:00")
         return V1(args.codalab_v1, args.end)
-    if not (args.codabench or args.evalai):
+    server = args.codabench if args.codabench is not None else args.evalai
+    if server is None:
         return None
-    from .api_token import token_of
-    token = token_of(args)
-    if args.codabench:
-        from .reveal_codabench import Site as Codabench
-        if args.competition_id is None:
-            raise RevealError("--competition is needed: the Codabench competition's id")
-        return Codabench(args.codabench, token, args.competition_id, args.competition, args.board,
-                         batch=args.batch, wait=args.wait, dry_run=args.dry_run, early=args.early)
-    from .reveal_evalai import Site as EvalAI
-    if args.challenge is None:
+    check_base(server)
+    token, source = read_token(args)
+    if args.codabench and args.competition_id is None:
+        raise RevealError("--competition is needed: the Codabench competition's id")
+    if args.evalai and args.challenge is None:
         raise RevealError("--challenge is needed: the EvalAI challenge's id")
-    return EvalAI(args.evalai, token, args.challenge, args.competition, args.board, dry_run=args.dry_run,
-                  early=args.early)
+    for option, seconds in (("--timeout", args.timeout), ("--download-timeout", args.download_timeout)):
+        if not 0 < seconds <= LONGEST_TIMEOUT:
+            raise RevealError("%s %g is not a number of seconds above 0 and at most %d (a week)"
+                              % (option, seconds, LONGEST_TIMEOUT))
+    limits = dataclasses.replace(http_api.LIMITS, deadline=args.timeout, transfer_deadline=args.download_timeout)
+    if args.codabench is not None:
+        from .reveal_codabench import Site as Codabench
+        return Codabench(server, token, args.competition_id, args.competition, args.board, batch=args.batch,
+                         wait=args.wait, dry_run=args.dry_run, early=args.early, log=say, limits=limits,
+                         source=source)
+    from .reveal_evalai import Site as EvalAI
+    return EvalAI(server, token, args.challenge, args.competition, args.board, dry_run=args.dry_run,
+                  early=args.early, log=say, limits=limits, source=source)
 
 
 if __name__ == "__main__":

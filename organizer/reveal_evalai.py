@@ -1,6 +1,6 @@
 """The reveal on EvalAI, through its host API with the organizer's token: each team's real score on the leaderboard.
 
-    python3 -m organizer reveal COMPETITION_DIR B OUT.zip --evalai https://eval.ai --token TOKEN --challenge ID
+    ORGANIZER_TOKEN=... python3 -m organizer reveal COMPETITION_DIR B OUT.zip --evalai https://eval.ai --challenge ID
 
 While board B's phase runs its annotation file holds no answer, so the
 evaluation stored the placeholder -1 under the phase's split, and that split's
@@ -31,52 +31,66 @@ command (each step cites the function of Cloud-CV/EvalAI @0f04039 it relies on;
 
 A failed submission stays failed. ``--dry-run`` does step 1 and lists the
 submissions that would be scored.
+
+EvalAI throttles each user to 60 requests a minute (settings/common.py
+``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["user"]``, "60/minute", for the
+views with ``UserRateThrottle``), so the calls here start at least ``PACE``
+seconds apart (55 a minute), and a 429 is waited out as its Retry-After says
+(organizer/http_api.py). Every answer is checked before it is used (``need``);
+the submitted files (``input_file``, signed S3 links on eval.ai) are downloaded
+without the token.
 """
+import dataclasses
 import json
 import shutil
 import tempfile
 from pathlib import Path
 
-from . import PROGRAM
-from .http_api import Client, RevealError, phase_not_over, upload_name
+from . import PROGRAM, http_api
+from .http_api import NUMBER, Client, RevealError, listing, need, phase_not_over
 from .rescore import score_one
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
 SPLITS = {"A": "public_split", "B": "private_split"}   # the split codenames organizer evalai writes
 SEALED = -1.0
-
-
-def _pages(client, path):
-    """Every item of a paginated EvalAI list (``results`` and ``next``), or the list itself."""
-    items, url = [], path
-    while url:
-        answer = client.get(url)
-        if isinstance(answer, list):
-            return items + answer
-        items += answer.get("results") or []
-        url = answer.get("next")
-    return items
+PACE = 60 / 55                # seconds between two calls: below EvalAI's 60 a minute per user
+LARGEST = 2 ** 31             # bytes of a downloaded submission when the caller gives no cap (score.py's ceiling)
 
 
 def find_phase(client, challenge, board):
     codename = "board_%s" % board.lower()
-    phases = [p for p in _pages(client, "challenges/challenge/%d/challenge_phase" % challenge)
-              if p.get("codename") == codename]
+    path = "challenges/challenge/%d/challenge_phase" % challenge
+    where = client.where("GET", path)
+    phases = []
+    for p in client.pages(path):
+        if need(p, "codename", str, where, "a phase", default=None) == codename:
+            need(p, "id", int, where, "a phase")
+            need(p, "end_date", str, where, "a phase", default=None)
+            phases.append(p)
     if not phases:
         raise RevealError("challenge %d has no phase with codename %s (the codename python3 -m organizer evalai "
                           "gives board %s's phase)" % (challenge, codename, board))
     phase = phases[0]
-    splits = [s for s in client.get("challenges/%d/challenge_phase_split" % challenge)
-              if s.get("challenge_phase") == phase["id"]]
+    path = "challenges/%d/challenge_phase_split" % challenge
+    where = client.where("GET", path)
+    splits = [s for s in client.pages(path)
+              if need(s, "challenge_phase", int, where, "a split", default=None) == phase["id"]]
+    for s in splits:
+        need(s, "id", int, where, "a split")
+        listing(need(need(s, "leaderboard_schema", dict, where, "a split", default={}), "labels", list, where,
+                     "a split's leaderboard_schema", default=[]), where, "a split's labels")
     if len(splits) != 1:
         raise RevealError("phase %s shows %d dataset splits to this token, and the reveal needs exactly one (a host's "
                           "token sees every split of the challenge's phases)" % (codename, len(splits)))
     return phase, splits[0]
 
 
-def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=False, early=False, log=print):
-    """The whole reveal (the module's steps); returns {submission id: scores stored}."""
-    client = Client(server.rstrip("/") + "/api/", "Bearer %s" % token)
+def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=False, early=False, log=print,
+           limits=None, largest=LARGEST, source="the command line"):
+    """The whole reveal (the module's steps); returns {submission id: scores stored}. ``largest``: the most bytes
+    a submission's file may hold (the board's max_submission_mb)."""
+    limits = dataclasses.replace(limits or http_api.LIMITS, pace=max(PACE, (limits or http_api.LIMITS).pace))
+    client = Client(server.rstrip("/") + "/api/", "Bearer", token, limits=limits, source=source)
     phase, split = find_phase(client, challenge, board)
     running = phase_not_over(phase.get("end_date"))
     if running and not early and not dry_run:
@@ -84,7 +98,13 @@ def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=Fa
                           "scores at once; reveal after its end, or pass --early" % (phase.get("codename"), running,
                                                                                      board))
     labels = list((split.get("leaderboard_schema") or {}).get("labels") or [])
-    submissions = _pages(client, "challenges/%d/challenge_phase/%d/submissions" % (challenge, phase["id"]))
+    path = "challenges/%d/challenge_phase/%d/submissions" % (challenge, phase["id"])
+    where = client.where("GET", path)
+    submissions = client.pages(path)
+    for s in submissions:
+        need(s, "id", int, where, "a submission")
+        need(s, "status", str, where, "a submission", default="")
+        need(s, "participant_team", (str, int), where, "a submission", default=None)
     finished = [s for s in submissions if str(s.get("status", "")).lower() == "finished"]
     waiting = [s for s in submissions if str(s.get("status", "")).lower() in ("submitted", "running", "queued")]
     if waiting:
@@ -101,7 +121,8 @@ def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=Fa
     work = tempfile.mkdtemp(prefix="reveal-evalai-")
     try:
         for s in finished:
-            stored[s["id"]] = _store(client, challenge, phase, board, s, labels, ref_dir, Path(work), log)
+            stored[s["id"]] = _store(client, challenge, phase, board, s, labels, ref_dir, Path(work), log, where,
+                                     largest)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     client.patch("challenges/challenge/create/challenge_phase_split/%d/" % split["id"], {"visibility": PUBLIC})
@@ -110,14 +131,12 @@ def reveal(competition_dir, board, ref_dir, server, token, challenge, dry_run=Fa
     return stored
 
 
-def _store(client, challenge, phase, board, submission, labels, ref_dir, work, log):
-    url = submission.get("input_file")
+def _store(client, challenge, phase, board, submission, labels, ref_dir, work, log, where="the answer",
+           largest=LARGEST):
+    url = need(submission, "input_file", str, where, "a submission", default="")
     if not url:
         raise RevealError("EvalAI gives no file for submission %s" % submission["id"])
-    data = client.download(url)
-    upload = work / str(submission["id"]) / upload_name(url, data)
-    upload.parent.mkdir(parents=True)
-    upload.write_bytes(data)
+    upload = client.download(url, work / str(submission["id"]), largest, given=where)
     record = score_one(upload, ref_dir, PROGRAM, work / ("run%s" % submission["id"]), key="")
     if record["exit_code"] != 0:
         raise RevealError("submission %s does not score here: %s" % (submission["id"], record["error"]))
@@ -136,7 +155,12 @@ def _shown(stdout):
 
 
 def _check_leaderboard(client, split, log):
-    rows = _pages(client, "jobs/challenge_phase_split/%d/leaderboard/" % split["id"])
+    path = "jobs/challenge_phase_split/%d/leaderboard/" % split["id"]
+    where = client.where("GET", path)
+    rows = client.pages(path)
+    for r in rows:
+        for value in need(r, "result", list, where, "a row", default=[]):
+            need({"result": value}, "result", NUMBER, where, "a row")
     sealed = [r for r in rows if all(float(v) == SEALED for v in (r.get("result") or [SEALED]))]
     if sealed:
         raise RevealError("the public leaderboard still shows %d placeholder row(s)" % len(sealed))

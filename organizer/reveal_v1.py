@@ -31,7 +31,6 @@ from .http_api import RevealError
 from scorer.config import aware_time
 
 MEMBER = re.compile(r"^(?P<user>.+?) - (?P<n>\d+) (?P<kind>submission|output)\.zip$")
-MAX_MEMBER = 2 ** 31          # the largest member read (a submission is capped far lower by the platforms)
 BLOCK = 1 << 20
 
 
@@ -69,10 +68,10 @@ class Site:
         return [Submission(n, user, None, FINISHED) for (user, n, kind) in sorted(self.members)
                 if kind == "submission"]
 
-    def fetch(self, phase, submission, folder):
+    def fetch(self, phase, submission, folder, largest):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "submission.zip"
-        self._extract(self.members[(submission.team, submission.id, "submission")], path)
+        self._extract(self.members[(submission.team, submission.id, "submission")], path, largest)
         return path
 
     def show(self, phase, record, reveal_zip, closed_zip):
@@ -87,11 +86,11 @@ class Site:
                 rows.append(Row(user, n, self._scores(name)))
         return rows
 
-    def _extract(self, name, path):
+    def _extract(self, name, path, largest):
         info = self.archive.getinfo(name)
-        if info.file_size > MAX_MEMBER:
-            raise RevealError("%s in %s declares %d bytes, more than this command reads" % (name, self.path,
-                                                                                           info.file_size))
+        if info.file_size > largest:
+            raise RevealError("%s in %s declares %d bytes, more than the board's largest submission (%d)" % (
+                name, self.path, info.file_size, largest))
         written = 0
         try:
             with self.archive.open(info) as src, open(path, "wb") as dst:

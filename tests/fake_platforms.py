@@ -38,6 +38,7 @@ import io
 import json
 import re
 import threading
+import time
 import zipfile
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -56,11 +57,48 @@ class Refused(Exception):
         self.status, self.body = status, body
 
 
+class Reply:
+    """An answer a route gives as it is (a hostile server's, tests/test_reveal_client.py): any status and headers,
+    the body in ``chunks`` (an iterable of bytes, sent one after the other with ``pause`` seconds between: a large
+    body generated on the fly, or a trickle); ``raw``: the whole response's bytes (status line and headers
+    included), one byte every ``pause`` seconds. Without a Content-Length header the body ends when the connection
+    closes (HTTP/1.0)."""
+
+    def __init__(self, status=200, body=b"", headers=(), chunks=None, pause=0.0, raw=None):
+        self.status, self.headers, self.pause, self.raw = status, list(headers), pause, raw
+        self.sent = 0   # bytes of ``raw`` written before the client went away
+        self.chunks = [body] if chunks is None else chunks
+        if chunks is None and not any(k.lower() == "content-length" for k, _ in self.headers):
+            self.headers.append(("Content-Length", str(len(body))))
+
+    def send(self, handler):
+        try:
+            if self.raw is not None:
+                for i in range(len(self.raw)):
+                    handler.wfile.write(self.raw[i:i + 1])
+                    handler.wfile.flush()
+                    self.sent += 1
+                    time.sleep(self.pause)
+                return
+            handler.send_response(self.status)
+            for key, value in self.headers:
+                handler.send_header(key, value)
+            handler.end_headers()
+            for chunk in self.chunks:
+                handler.wfile.write(chunk)
+                handler.wfile.flush()
+                if self.pause:
+                    time.sleep(self.pause)
+        except (BrokenPipeError, ConnectionResetError):   # the client stopped reading: what it should do
+            pass
+
+
 class FakeServer:
-    """A threaded HTTP server dispatching to ``self.routes``: [(method, regex, handler(match, query, body))]."""
+    """A threaded HTTP server dispatching to ``self.routes``: [(method, regex, handler(match, query, body))]; a
+    handler may return a ``Reply``. ``seen`` keeps every request: (method, path with its query, headers)."""
 
     def __init__(self):
-        self.routes, self.calls, self.storage = [], [], {}
+        self.routes, self.calls, self.storage, self.seen = [], [], {}, []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -72,8 +110,12 @@ class FakeServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 fake.calls.append((method, url.path))
+                fake.seen.append((method, self.path, dict(self.headers), time.monotonic()))
                 status, body, kind = fake.dispatch(method, url.path, parse_qs(url.query), raw,
                                                    self.headers.get("Authorization", ""))
+                if isinstance(body, Reply):
+                    body.send(self)
+                    return
                 data = body if isinstance(body, bytes) else json.dumps(body, default=str).encode("utf-8")
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
@@ -98,7 +140,7 @@ class FakeServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
         self.thread.start()
 
     def close(self):
@@ -111,7 +153,9 @@ class FakeServer:
             if method == "PUT":
                 self.storage[key] = raw
                 return 200, b"", "text/plain"
-            return (200, self.storage[key], "application/octet-stream") if key in self.storage else (404, b"", "text/plain")
+            if key not in self.storage:
+                return 404, b"", "text/plain"
+            return 200, self.storage[key], "application/octet-stream"
         for verb, pattern, handler in self.routes:
             match = re.fullmatch(pattern, path)
             if verb == method and match:
@@ -297,7 +341,7 @@ class FakeEvalAI(FakeServer):
     def authorize(self, authorization):
         """The host's token, no token (an anonymous visitor) or a participant's; any other is refused
         (JWTAuthentication: 401)."""
-        if authorization not in ("", "Bearer %s" % self.token, "Bearer participant"):
+        if authorization not in ("", "Bearer %s" % self.token, "Bearer participant-token"):
             raise Refused(401, {"detail": "Given token not valid for any token type"})
         self.host = authorization == "Bearer %s" % self.token
 

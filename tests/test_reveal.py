@@ -9,6 +9,8 @@ real scores are checked against seqeval and scikit-learn (the bank oracle), not 
 import contextlib
 import io
 import json
+import os
+from unittest import mock
 
 import pytest
 
@@ -18,7 +20,7 @@ from platform_workers import participant_zip
 from test_adapters import Challenge
 from bundle_shared import bank_oracle, board_ids, built, members, phases
 
-from organizer import reveal
+from organizer import reveal, reveal_evalai
 
 SAMPLE = ROOT / "starting_kit" / "sample_submission.csv"
 GOLD = ROOT / "reference_data" / "gold.csv"
@@ -36,11 +38,21 @@ def oracle(path):
     return bank_oracle(GOLD, path, board_ids(ROOT, "B"))
 
 
-def run_reveal(tmp_path, *flags):
+def run_reveal(tmp_path, *flags, token=None):
+    """The command as organizers run it, the token in ORGANIZER_TOKEN (none without ``token``)."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    env = {k: v for k, v in os.environ.items() if k != reveal.TOKEN_VARIABLE}
+    if token is not None:
+        env[reveal.TOKEN_VARIABLE] = token
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), mock.patch.dict(os.environ, env, clear=True):
         code = reveal.main([str(ROOT), "B", str(tmp_path / "reveal.zip")] + list(flags))
     return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def unpaced(monkeypatch):
+    """The emulations do not throttle: no pause between EvalAI calls (test_reveal_client.py checks the pace)."""
+    monkeypatch.setattr(reveal_evalai, "PACE", 0.0)
 
 
 def codabench(tmp_path, rule):
@@ -67,8 +79,8 @@ def test_codabench_under_an_add_rule_each_team_gets_its_chosen_submission_reveal
         site.add(t1_sample)
         site.add(t2)
         assert {v for s in site.subs.values() for v in s["scores"].values()} == {"-1.0000000000"}   # sealed
-        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--token", site.token, "--competition", "1",
-                                    "--batch", "1")
+        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", "--batch", "1",
+                                    token=site.token)
         assert code == 0, err
         board = site.dispatch("GET", "/api/phases/2/get_leaderboard/", {}, b"", "Token " + site.token)[1]
         rows = {row["owner"]: row for row in board["submissions"]}
@@ -85,7 +97,7 @@ def test_codabench_under_an_add_rule_each_team_gets_its_chosen_submission_reveal
         assert task["scoring_program"] is not None
         # run again: nothing is re-run, everything checked again
         before = len(site.subs)
-        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--token", site.token, "--competition", "1")
+        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token=site.token)
         assert code == 0, err
         assert len(site.subs) == before and out.count("already revealed") == 2
     finally:
@@ -96,15 +108,15 @@ def test_a_phase_that_is_not_over_is_revealed_only_when_asked(tmp_path):
     site = codabench(tmp_path, "Add")
     try:
         site.add(site.submit("t1", 2, participant_zip({"s.csv": SAMPLE.read_bytes()})))
-        flags = ["--codabench", site.url, "--token", site.token, "--competition", "1"]
+        flags = ["--codabench", site.url, "--competition", "1"]
         for end in ("2999-01-01T00:00:00Z", None):
             site.phases[2]["end"] = end
-            code, _, err = run_reveal(tmp_path, *flags)
+            code, _, err = run_reveal(tmp_path, *flags, token=site.token)
             assert code == 2 and err.count("\n") == 1 and "is not over" in err and "--early" in err
             assert not [c for c in site.calls if c[0] != "GET"]
-        code, out, err = run_reveal(tmp_path, *flags, "--dry-run")
+        code, out, err = run_reveal(tmp_path, *flags, "--dry-run", token=site.token)
         assert code == 0 and "the phase is not over: it has no end" in out
-        code, _, err = run_reveal(tmp_path, *flags, "--early")
+        code, _, err = run_reveal(tmp_path, *flags, "--early", token=site.token)
         assert code == 0, err
     finally:
         site.close()
@@ -116,7 +128,7 @@ def test_codabench_under_force_last_the_last_submission_is_revealed_without_conn
         other = spoiled(tmp_path)
         site.submit("t1", 2, participant_zip({"s.csv": SAMPLE.read_bytes()}))
         last = site.submit("t1", 2, participant_zip({"s.csv": other.read_bytes()}))
-        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--token", site.token, "--competition", "1")
+        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token=site.token)
         assert code == 0, err
         [row] = site.dispatch("GET", "/api/phases/2/get_leaderboard/", {}, b"", "Token " + site.token)[1]["submissions"]
         assert site.subs[row["id"]]["data"] == site.subs[last]["data"]
@@ -130,7 +142,7 @@ def test_codabench_a_rule_the_organizer_cannot_change_stops_before_anything_is_c
     site = codabench(tmp_path, "Force_Best")
     try:
         site.submit("t1", 2, participant_zip({"s.csv": SAMPLE.read_bytes()}))
-        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--token", site.token, "--competition", "1")
+        code, out, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token=site.token)
         assert code == 2 and err.count("\n") == 1 and "submission_rule is Force_Best" in err
         assert not [c for c in site.calls if c[0] != "GET"]
     finally:
@@ -141,16 +153,16 @@ def test_codabench_refusals_and_wrong_scores_end_in_one_line(tmp_path):
     site = codabench(tmp_path, "Add")
     try:
         site.add(site.submit("t1", 2, participant_zip({"s.csv": SAMPLE.read_bytes()})))
-        code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--token", "wrong", "--competition", "1")
+        code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token="wrong-token")
         assert code == 2 and err.count("\n") == 1 and "answered 401" in err and "Traceback" not in err
         # a platform that keeps scoring on the sealed data: the re-run's -1 differs from this program's scores
         site.routes = [r for r in site.routes if r[1] != r"/api/tasks/(\d+)/"]
         site.routes.append(("PATCH", r"/api/tasks/(\d+)/", lambda m, q, b: {}))
-        code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--token", site.token, "--competition", "1")
+        code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token=site.token)
         assert code == 2 and err.count("\n") == 1 and "stored" in err and "scores its file" in err
     finally:
         site.close()
-    code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--token", "t", "--competition", "1")
+    code, _, err = run_reveal(tmp_path, "--codabench", site.url, "--competition", "1", token="not-a-token-1")
     assert code == 2 and err.count("\n") == 1 and "failed" in err   # the platform is not there any more
 
 
@@ -188,7 +200,7 @@ def test_evalai_the_host_api_stores_each_submissions_real_scores_and_opens_the_s
         status, body, _ = site.dispatch("GET", "/api/jobs/challenge_phase_split/%d/leaderboard/" % split["id"], {},
                                         b"", "")
         assert status == 400 and "not public" in body["error"]
-        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--token", site.token, "--challenge", "1")
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
         assert code == 0, err
         assert split["visibility"] == 3
         status, body, _ = site.dispatch("GET", "/api/jobs/challenge_phase_split/%d/leaderboard/" % split["id"], {},
@@ -212,16 +224,16 @@ def test_evalai_a_phase_still_evaluating_or_a_refused_token_ends_in_one_line(tmp
     try:
         phase = next(p["id"] for p in challenge.config["challenge_phases"] if p["codename"] == "board_b")
         site.submit("t1", phase, participant_zip({"s.csv": SAMPLE.read_bytes()}))
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", "wrong", "--challenge", "1")
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token="wrong-token")
         assert code == 2 and err.count("\n") == 1 and "answered 401" in err
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", "participant", "--challenge", "1")
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token="participant-token")
         assert code == 2 and err.count("\n") == 1 and "shows 0 dataset splits to this token" in err   # not a host of it
         site.subs[1]["status"] = "running"
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", site.token, "--challenge", "1")
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
         assert code == 2 and err.count("\n") == 1 and "still being evaluated" in err
         site.subs[1]["status"] = "finished"
         site.phases[phase]["end_date"] = "2999-01-01T00:00:00Z"
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--token", site.token, "--challenge", "1")
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
         assert code == 2 and err.count("\n") == 1 and "is not over" in err
     finally:
         site.close()
@@ -234,7 +246,7 @@ def test_reveal_without_a_platform_writes_the_zip_and_says_the_steps(tmp_path):
         assert platform in out
     assert "gold.csv" in members((tmp_path / "reveal.zip").read_bytes())
     code, _, err = run_reveal(tmp_path, "--codabench", "http://127.0.0.1:9", "--competition", "1")
-    assert code == 2 and "--token is needed" in err
+    assert code == 2 and err.count("\n") == 1 and "ORGANIZER_TOKEN" in err
 
 
 # -- CodaLab v1: the organizer's steps on the site's pages ----------------------------------------------------
