@@ -36,6 +36,10 @@ import os
 import stat
 import sys
 
+# python3 -I ignores PYTHONDONTWRITEBYTECODE: importing the baked program's provenance module must not leave a
+# __pycache__ beside it, which the image's own check would then find in the program it digests
+sys.dont_write_bytecode = True
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETTINGS = os.path.join(HERE, "guard.json")
 MOUNTED_PROGRAM = "/app/program"   # where the worker mounts the program of the step (compute_worker.py)
