@@ -21,6 +21,11 @@ OUT.zip is that phase's reference data with the board's answers and
   data with OUT.zip, re-run each submission on the phase's leaderboard while
   the phase is still blind, then switch the phase to the default mode.
 
+With ``--answers-in-image`` (a competition bundled with ``--answers-image``: its
+answers are in the private scoring image), OUT.zip holds no answer either: the
+config says ``report: full`` and names the board's folder in the image, which
+already holds the answers; the scores here are made with the answers themselves.
+
 ``python3 -m organizer rescore COMPETITION_DIR BOARD DOWNLOADS OUT`` ranks the
 downloaded submissions offline with the same scores, on any platform.
 Exit codes: 0 done, 2 the competition or a platform call says no (one line).
@@ -29,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .answers_image import answers_folder
 from .layout import load_board_config
 from .phase_data import PhaseDataError, phase_entries, write_entries
 from .bundle import zip_bytes
@@ -58,6 +64,8 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=10, help="submissions re-run at a time (default 10)")
     parser.add_argument("--wait", type=int, default=3600, help="seconds to wait for the re-runs (default 3600)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be done, change nothing")
+    parser.add_argument("--answers-in-image", action="store_true", help="the answers are in the competition's private "
+                        "scoring image (bundle --answers-image): OUT.zip holds none, its config names their folder")
     parser.add_argument("--early", action="store_true", help="reveal although the phase has not ended (its answers "
                         "then reach anyone while participants can still submit)")
     args = parser.parse_args(argv)
@@ -78,11 +86,16 @@ def _reveal(args):
                            "scores" % args.board)
     if (args.codabench or args.evalai) and not args.token:
         raise RevealError("--token is needed: the organizer's API token on the platform")
-    entries = phase_entries(args.competition, args.board, reveal=True)
+    entries = phase_entries(args.competition, args.board, reveal=True)   # what the scores here are made with
+    uploaded = entries
+    if args.answers_in_image:
+        uploaded = phase_entries(args.competition, args.board, reveal=True, answers_dir=answers_folder(args.board))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(zip_bytes(entries))
-    print("wrote %s: board %s's reference data with its answers and report: full." % (out, args.board))
+    out.write_bytes(zip_bytes(uploaded))
+    print("wrote %s: board %s's reference data with %s and report: full." % (
+        out, args.board, "no answer (they are in %s of the scoring image)" % answers_folder(args.board)
+        if args.answers_in_image else "its answers"))
     if not (args.codabench or args.evalai):
         print(STEPS.format(competition=args.competition, board=args.board, out=out))
         return 0

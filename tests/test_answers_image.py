@@ -368,3 +368,25 @@ def test_write_answers_fills_every_board(tmp_path):
     assert write_answers(ROOT, tmp_path) == ["A", "B"]
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == \
         ["A/gold.csv", "B/gold.csv"]
+
+
+def test_the_reveal_of_an_image_competition_uploads_no_answer_and_scores_as_the_revealed_data(tmp_path):
+    proc = organizer("reveal", ".", "B", tmp_path / "reveal_B.zip", "--answers-in-image")
+    assert proc.returncode == 0, proc.stderr
+    assert "no answer (they are in /opt/competition/answers/B of the scoring image)" in proc.stdout
+    files = flattened((tmp_path / "reveal_B.zip").read_bytes())
+    assert sorted(files) == ["config.yaml", "public/test_public.csv"]
+    config = yaml.safe_load(files["config.yaml"])
+    assert config["report"] == "full" and config["answers_dir"] == "/opt/competition/answers/B"
+    # with the image's answers of board B, it scores as the ordinary revealed data
+    sample = sample_files("bank_comments")
+    image = image_input(tmp_path, ROOT, "B", sample, reveal=True)
+    write_entries(files, image / "in" / "ref")
+    text = (image / "in" / "ref" / "config.yaml").read_text(encoding="utf-8")
+    (image / "in" / "ref" / "config.yaml").write_text(text.replace(
+        "/opt/competition/answers/B", str(image / "answers" / "B")), encoding="utf-8")
+    plain = plain_input(tmp_path, ROOT, "B", sample, reveal=True)
+    for base in (image, plain):
+        assert run_score(base / "in", base / "out").returncode == 0
+    assert (image / "out" / "scores.json").read_bytes() == (plain / "out" / "scores.json").read_bytes()
+    assert -1.0 not in json.loads((image / "out" / "scores.json").read_text()).values()
