@@ -21,7 +21,9 @@ program when both hold:
   ``python3 /app/program/score.py /app/input /app/output``);
 - /app/program holds exactly that scoring program: folders and regular files only (no link, no special file,
   nothing that a digest skips) whose tree digest (scorer/provenance.py ``tree_digest``) is the one baked into
-  the image when it was built (``guard.json`` ``digest``).
+  the image when it was built (``guard.json`` ``digest``);
+- this is the scoring step: /app/input is there (the worker mounts it in that step only). In the prediction step
+  the same program and command can only be a participant's copy of the public scoring program.
 
 It then runs the copy baked into the image (``guard.json`` ``run``), never a file of /app/program, so nothing can
 change between the check and the run. Anything else runs nothing: one line on stderr saying that the competition
@@ -43,7 +45,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETTINGS = os.path.join(HERE, "guard.json")
 MOUNTED_PROGRAM = "/app/program"   # where the worker mounts the program of the step (compute_worker.py)
-MOUNTED_REFERENCE = "/app/input/ref"   # mounted in the scoring step only
+MOUNTED_INPUT = "/app/input"       # mounted in the scoring step only (compute_worker.py: ``if self.is_scoring``)
 PARTICIPANT, ORGANIZER = 1, 2
 
 REFUSED = {
@@ -112,25 +114,26 @@ def program_digest(root, settings):
         return None
 
 
-def decide(argv, settings, program_dir=MOUNTED_PROGRAM, reference_dir=MOUNTED_REFERENCE):
+def decide(argv, settings, program_dir=MOUNTED_PROGRAM, input_dir=MOUNTED_INPUT):
     """(exit code, line) when nothing is to run; None when the scoring program is to run."""
     if list(argv) != list(settings["argv"]):
         return PARTICIPANT, refused_line(settings.get("language", "en"))
-    found = program_digest(program_dir, settings)
-    if found == settings["digest"]:
+    scoring_step = os.path.isdir(input_dir)   # the prediction step has no /app/input: our program is a
+    found = program_digest(program_dir, settings)   # participant's copy there, and has nothing to score
+    if found == settings["digest"] and scoring_step:
         return None
-    if os.path.isdir(reference_dir) and found is not None:
-        # the scoring step (only there is the reference data mounted) of another program: the organizer's to fix
+    if scoring_step and found is not None:
+        # the scoring step of another program: the organizer uploaded a program the image was not built for
         return ORGANIZER, OTHER_PROGRAM.format(found=found[:12], expected=settings["digest"][:12])
     return PARTICIPANT, refused_line(settings.get("language", "en"))
 
 
-def main(argv=None, settings_path=SETTINGS, program_dir=MOUNTED_PROGRAM, reference_dir=MOUNTED_REFERENCE,
+def main(argv=None, settings_path=SETTINGS, program_dir=MOUNTED_PROGRAM, input_dir=MOUNTED_INPUT,
          execute=os.execv):
     argv = sys.argv[1:] if argv is None else argv
     try:
         settings = load_settings(settings_path)
-        refusal = decide(argv, settings, program_dir, reference_dir)
+        refusal = decide(argv, settings, program_dir, input_dir)
     except Exception as exc:   # a broken image: the organizer's to fix, said in one line
         print("scoring image: the guard cannot check the command (%s: %s)" % (type(exc).__name__, exc),
               file=sys.stderr)

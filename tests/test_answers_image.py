@@ -297,9 +297,12 @@ def baked(tmp_path):
     return tmp_path / "guard.json", mounted, settings
 
 
-def run_guard(settings_path, argv, mounted, reference_dir="/nonexistent"):
+def run_guard(settings_path, argv, mounted, input_dir=None):
     ran = []
-    code = guard.main(argv, settings_path, str(mounted), reference_dir, execute=lambda *a: ran.append(a))
+    if input_dir is None:   # the scoring step's mount
+        input_dir = Path(settings_path).parent / "input"
+        input_dir.mkdir(exist_ok=True)
+    code = guard.main(argv, settings_path, str(mounted), str(input_dir), execute=lambda *a: ran.append(a))
     return code, ran
 
 
@@ -307,6 +310,9 @@ def test_the_guard_runs_the_baked_program_for_the_scoring_command_only(baked, ca
     path, mounted, settings = baked
     code, ran = run_guard(path, settings["argv"], mounted)
     assert code == 0 and ran and ran[0][1][1:] == settings["run"]
+    # the prediction step (no /app/input): our own program and command are a participant's copy, and run nothing
+    code = guard.main(settings["argv"], path, str(mounted), "/nonexistent", execute=lambda *a: ran.append(a))
+    assert code == 1 and len(ran) == 1 and capsys.readouterr().err == guard.refused_line("en") + "\n"
     for argv in (["cat", "/opt/competition/answers/A/gold.csv"], settings["argv"] + ["x"], settings["argv"][:-1],
                  ["python3", "-c", "print(open('/opt/competition/answers/A/gold.csv').read())"], []):
         code, ran = run_guard(path, argv, mounted)
@@ -337,7 +343,7 @@ def test_the_guard_refuses_a_program_folder_that_is_not_exactly_ours(change, bak
         (mounted / "metadata").unlink()
     elif change == "fifo":
         os.mkfifo(mounted / "scorer" / "pipe")
-    code, ran = run_guard(path, settings["argv"], mounted)
+    code, ran = run_guard(path, settings["argv"], mounted, input_dir="/nonexistent")   # the prediction step
     assert code == 1 and not ran
     assert capsys.readouterr().err == guard.refused_line("en") + "\n"
 
@@ -345,8 +351,7 @@ def test_the_guard_refuses_a_program_folder_that_is_not_exactly_ours(change, bak
 def test_the_guard_tells_the_organizer_when_the_scoring_step_mounts_another_program(baked, tmp_path, capsys):
     path, mounted, settings = baked
     (mounted / "score.py").write_bytes((mounted / "score.py").read_bytes() + b"\n")
-    (tmp_path / "ref").mkdir()
-    code, ran = run_guard(path, settings["argv"], mounted, reference_dir=str(tmp_path / "ref"))
+    code, ran = run_guard(path, settings["argv"], mounted)
     err = capsys.readouterr().err
     assert code == 2 and not ran and len(err.splitlines()) == 1
     assert "is not the scoring program this image was built for" in err and settings["digest"][:12] in err
