@@ -5,6 +5,7 @@
     python3 -m organizer score    score one submission on one board, as a platform does
     python3 -m organizer reveal   the reference zip that reveals a sealed board
     python3 -m organizer bundle   the uploadable bundle zip (CodaLab v1 or Codabench v2)
+    python3 -m organizer image    the build context of a private scoring image holding every board's answers
     python3 -m organizer check    lint a competition folder or a bundle zip
     python3 -m organizer rescore  re-score every downloaded submission of a board, ranked, with significance tiers
     python3 -m organizer ladder   a Ladder public board from every team's downloaded submissions, state kept here
@@ -34,7 +35,7 @@ BUG = 3
 NEEDED = {"numpy": "numpy", "pandas": "pandas", "yaml": "PyYAML"}
 
 SUBCOMMANDS = {
-    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
+    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle", "image": "image",
     "check": "check", "rescore": "rescore", "ladder": "ladder", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
     "options": "options_table", "messages": "messages",
 }

@@ -11,6 +11,7 @@ Every rule is declared once in organizer/lint_rules.py (its code, level, platfor
 this module decides whether a rule is broken and where, and docs/organizers.md holds the table of the rules.
 Each problem ends with its rule's code in brackets.
 """
+import dataclasses
 import datetime as dt
 import difflib
 import io
@@ -28,7 +29,8 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
-from .inputs import OrganizerError, Parser, kind_of
+from .answers_image import answers_folder, board_of_folder, image_problem, queue_problem
+from .inputs import OrganizerError, Parser, existing_folder, kind_of
 from .lint_rules import RULES
 
 COMPETITION_KEYS = {
@@ -79,9 +81,10 @@ class Problem:
 
 
 class Report:
-    def __init__(self, now=None):
+    def __init__(self, now=None, answers=None):
         self.problems = []
         self.now = now or dt.datetime.now()   # the dates of the phases are checked against it
+        self.answers = answers   # a local copy of the scoring image's answers folder (<BOARD>/ in it), or None
 
     def flag(self, code, where, **fields):
         """Record that rule ``code`` is broken at ``where``; ``fields`` fill the rule's message."""
@@ -90,10 +93,14 @@ class Report:
 
 
 # -- entry points -------------------------------------------------------------------------------------
-def check_path(path, fmt=None, now=None):
-    """Problems of a folder (bundled in memory first) or of a bundle zip (its phase dates seen at ``now``)."""
+def check_path(path, fmt=None, now=None, answers=None):
+    """Problems of a folder (bundled in memory first) or of a bundle zip (its phase dates seen at ``now``).
+
+    ``answers``: a local copy of the answers folder of the competition's scoring image (the build context's
+    ``answers/`` of python3 -m organizer image), for the phases whose config.yaml names ``answers_dir``.
+    """
     path = Path(path)
-    report = Report(now)
+    report = Report(now, answers)
     if path.is_dir():
         _check_folder(path, report)
         try:
@@ -245,11 +252,17 @@ def _check_v1(comp, files, report):
     _check_starting_kit(files, [p.spec.get("starting_kit") for p in ordered] + ["starting_kit.zip"], loaded, report)
     if len(leaderboards) > 1:
         report.flag("v1-leaderboards-extra", "competition.yaml: leaderboard.leaderboards")
+    ingestion = [p.where + ".ingestion_program" for p in ordered if p.spec.get("ingestion_program")]
+    _check_answers_image(comp.get("competition_docker_image"), "competition.yaml: competition_docker_image",
+                         comp, loaded, files, ingestion, report)
 
 
 def _check_v1_competition(comp, files, report):
     """The top-level fields: model fields only, title, pages, logo, docker image."""
     for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
+        if key == "queue":
+            report.flag("v1-queue", "competition.yaml: queue")
+            continue
         report.flag("v1-competition-field", "competition.yaml: %s" % key,
                     hint=_did_you_mean(key, COMPETITION_KEYS) or "; Codabench v2 keys need --format v2")
     title = comp.get("title")
@@ -479,16 +492,25 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         if expected_board is not None and cfg.board != expected_board:
             report.flag("reference-board", rw, board=cfg.board, expected=expected_board)
         family = registry[cfg.task]
-        _check_answers_held(cfg, family, names, name, rw, report)
+        if cfg.answers_dir is None:
+            _check_answers_held(cfg, family, names, name, rw, report)
+        else:
+            _check_answers_dir(cfg, family, names, name, rw, report)
         for slot, file in cfg.files.items():
-            if slot in family.submission_slots or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
+            if slot in family.submission_slots or slot in cfg.answer_slots \
+                    or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
                 continue
             if file not in names:
                 report.flag("reference-file-missing", rw, key="files.%s" % slot, file=file, zip=name)
         if cfg.boards_file and cfg.boards_file not in names:
             report.flag("reference-file-missing", rw, key="boards.file", file=cfg.boards_file, zip=name)
+        local = _local_answers(cfg, report.answers)
+        if local is None:
+            report.flag("answers-not-checked", name, folder=cfg.answers_dir)
+            _check_columns(cfg, family, columns, where, report)
+            return cfg
         try:
-            Competition.of(cfg)
+            Competition.of(local)
         except ScoringError as exc:
             report.flag("reference-unloadable", name, detail=": %s" % exc.message)
         except Exception as exc:  # a broken reference must be reported, whatever it breaks
@@ -524,6 +546,55 @@ def _check_answers_held(cfg, family, names, name, where, report):
             report.flag("reference-whole-gold", where, board=cfg.board)
     elif cfg.report == "sealed" and answers:
         report.flag("reference-sealed-answers", where, board=cfg.board, zip=name, answers=", ".join(answers))
+
+
+def _check_answers_dir(cfg, family, names, name, where, report):
+    """A phase that reads its answers from the scoring image holds none, and names its own board's folder."""
+    answers = sorted(cfg.files[s] for s in family.unit_files if cfg.files.get(s) in names)
+    if answers:
+        report.flag("answers-in-zip", where, zip=name, answers=", ".join(answers))
+    if board_of_folder(cfg.answers_dir) != cfg.board:
+        report.flag("answers-dir-board", where + " answers_dir", folder=cfg.answers_dir, board=cfg.board,
+                    expected=answers_folder(cfg.board))
+
+
+def _local_answers(cfg, answers):
+    """``cfg`` as the linter can load it: unchanged without ``answers_dir``; else reading the answers from the local
+    copy ``answers`` of the image's answers folder; None when there is no such copy of the board's folder and the
+    board is scored (a sealed board reads no answer)."""
+    if cfg.answers_dir is None:
+        return cfg
+    board = board_of_folder(cfg.answers_dir)
+    if answers is None or board is None:
+        return cfg if cfg.report == "sealed" else None
+    return dataclasses.replace(cfg, answers_dir=str(Path(answers) / board))
+
+
+def _check_answers_image(image, image_where, comp, loaded, files, ingestion, report):
+    """The competition-wide rules when phases read their answers from the scoring image: a private image, the
+    organizer's queue, no answers in any other phase's zip, no ingestion program."""
+    in_image = [cfg for _, _, cfg in loaded if cfg.answers_dir is not None]
+    if not in_image:
+        return
+    # the image is the organizer's own build, FROM a base they chose: whether it has our packages is not known here
+    report.problems = [p for p in report.problems if p.code != "docker-image-unknown"]
+    if not image or image in GOOD_IMAGES or image in OLD_IMAGES or image_problem(image):
+        report.flag("answers-image-public", image_where, folder=in_image[0].answers_dir, image=image or "not set")
+    queue = comp.get("queue")
+    problem = "no queue is named" if not queue else queue_problem(queue)
+    if problem:
+        report.flag("answers-image-queue", "competition.yaml: queue", problem=problem)
+    registry = families()
+    for where, ref_name, cfg in loaded:
+        if cfg.answers_dir is not None or ref_name not in files:
+            continue
+        with zipfile.ZipFile(io.BytesIO(files[ref_name])) as archive:
+            names = set(archive.namelist())
+        held = sorted(cfg.files[s] for s in registry[cfg.task].unit_files if cfg.files.get(s) in names)
+        if held:
+            report.flag("answers-image-mixed", where, zip=ref_name, answers=", ".join(held))
+    for where in ingestion:
+        report.flag("answers-image-ingestion", where)
 
 
 def _hides_units(cfg):
@@ -645,7 +716,10 @@ def _kit_sample(kit, res):
 
 def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, report):
     try:
-        comp = Competition.open(str(ref_dir))
+        cfg = _local_answers(load_config(str(ref_dir), families()), report.answers)
+        if cfg is None:
+            return  # answers in the scoring image, not given here: already said by the reference check
+        comp = Competition.of(cfg)
     except ScoringError:
         return  # already reported by the reference check
     cfg = comp.cfg
@@ -724,6 +798,9 @@ def _check_v2(comp, files, report):
     if spans and all(start is not None for _, start, _ in spans):
         _check_dates(spans, report, sealed)
     _check_starting_kit(files, [p.get("starting_kit") for p in phases] + ["starting_kit.zip"], loaded, report)
+    ingestion = ["%s: tasks[%d].ingestion_program" % (W2, i) for i, t in enumerate(comp.get("tasks") or [])
+                 if isinstance(t, dict) and t.get("ingestion_program")]
+    _check_answers_image(comp.get("docker_image"), W2 + ": docker_image", comp, loaded, files, ingestion, report)
 
 
 def _check_v2_competition(comp, files, report):
@@ -843,10 +920,14 @@ def main(argv=None):
     parser = Parser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
+    parser.add_argument("--answers", metavar="FOLDER", help="the answers of a bundle whose phases read them from the "
+                        "scoring image: the answers/ folder of python3 -m organizer image's build context")
     args = parser.parse_args(argv)
+    if args.answers is not None:
+        existing_folder(args.answers, "the answers folder")
     status = 0
     for path in args.paths:
-        problems = check_path(path, args.format)
+        problems = check_path(path, args.format, answers=args.answers)
         print_problems(problems, path)
         status = max(status, 1 if has_errors(problems) else 0)
     return status

@@ -280,6 +280,41 @@ _RULES = (
          "config.yaml has private_output: true, which Codabench runs ignore (OUTPUT/private/ is written on CodaLab "
          "v1 only)"),
 
+    # -- the answers in a private scoring image (python3 -m organizer image; bundle --answers-image) --------
+    Rule("answers-image-public", ERROR, V2, "a competition whose phases read their answers from the scoring image "
+         "(`answers_dir`) names a docker image that is not a public one", "codabench src/apps/competitions/tasks.py "
+         "`_send_to_compute_worker` (every run uses the competition's docker_image)",
+         "config.yaml names answers_dir ({folder}), but the competition's docker image is {image}: the answers must "
+         "be in the private image python3 -m organizer image builds; bundle with --answers-image TAG --queue VHOST"),
+    Rule("answers-image-queue", ERROR, V2, "a competition whose answers are in its scoring image names the queue of "
+         "the organizer's own worker (`queue:` its vhost)", V2_BASE + " `_unpack_queue` (looked up by vhost); "
+         "codabench src/apps/competitions/tasks.py `_send_to_compute_worker`",
+         "{problem}; the answers' image is private, so only the organizer's own worker (a Codabench queue with the "
+         "registry's credentials) can pull it: bundle with --queue VHOST"),
+    Rule("answers-image-mixed", ERROR, V2, "when one phase reads its answers from the scoring image, no phase's "
+         "reference data holds answers", "codabench src/apps/api/serializers/tasks.py `get_public_datasets`",
+         "{zip} holds {answers} while other phases read theirs from the scoring image: anyone could download "
+         "them (Codabench serves every phase's reference data); bundle every phase with --answers-image"),
+    Rule("answers-in-zip", ERROR, V2, "a phase that reads its answers from the scoring image holds none in its "
+         "reference data", "codabench src/apps/api/serializers/tasks.py `get_public_datasets`",
+         "config.yaml names answers_dir, yet {zip} holds {answers}, which anyone could download"),
+    Rule("answers-dir-board", ERROR, OURS, "a phase's `answers_dir` is the image folder of its own board's answers",
+         "organizer/answers_image.py (the folders python3 -m organizer image fills)",
+         "answers_dir is {folder}, but board {board}'s answers are in {expected} of the image python3 -m organizer "
+         "image builds"),
+    Rule("answers-image-ingestion", ERROR, V2, "no ingestion program beside answers in the scoring image (the "
+         "image runs our scoring program and nothing else)", V2_WORKER,
+         "names an ingestion program, which the answers' image refuses to run (it runs the scoring program only, "
+         "so that no other code reads the answers)"),
+    Rule("answers-not-checked", WARNING, OURS, "the answers a phase reads from the scoring image are given to the "
+         "linter (`check --answers`), so that it scores the sample on them", "ours",
+         "the answers are in {folder} of the scoring image, not here: the phase was not scored; give their folder "
+         "with --answers (the build context's answers/ of python3 -m organizer image)"),
+    Rule("v1-queue", WARNING, V1, "a v1 competition.yaml with `queue` is for Codabench only", V1_UNPACK +
+         " (`Competition(**fields)`); " + V2_BASE + " `_unpack_queue`",
+         "Codabench's v1 importer reads it, CodaLab v1 would crash on it (Competition(**fields)): this bundle is "
+         "for Codabench only"),
+
     # -- phase dates --------------------------------------------------------------------------------------
     Rule("phase-ended", WARNING, BOTH, "no phase has ended (its page refuses submissions); a v1 phase ends one day "
          "before the next starts (Codabench's importer), the last at `end_date`",

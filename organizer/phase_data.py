@@ -25,6 +25,11 @@ the sealed board's reference data with its answers and ``report: full``, for
 the reveal. ``closed_phase_entries`` gives what replaces it once the final
 ranking is fixed: a config with ``report: closed`` and nothing else, so that a
 late submission or a re-run fails with one line and no score.
+
+With the answers in the competition's private scoring image (``answers_dir``:
+organizer/image.py), no phase's reference data holds any answer: the per-unit
+files go into the image (``answer_entries``), and config.yaml names their folder
+there.
 """
 import datetime as dt
 import json
@@ -50,6 +55,9 @@ CLOSED_HEADER = ("# The reference data of board {board}'s phase once its final r
                  "organizer reveal:\n# nothing is scored any more (a late submission or a re-run fails with one line); "
                  "the final ranking is the record the reveal wrote.\n")
 CLOSED_KEYS = ("task", "board", "primary_key", "options", "language", "title", "columns")   # the closed line and page
+IMAGE_HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
+                "# the public test inputs are in public/; the answers are not here but in {folder} of the\n"
+                "# competition's private scoring image (python3 -m organizer image).\n")
 
 
 class PhaseDataError(SystemExit):
@@ -71,8 +79,41 @@ def phase_config(reference_dir, board, reveal=False):
     return raw, cfg
 
 
-def phase_entries(competition, board, reveal=False):
-    """``{path: bytes}`` of the reference data of ``board``'s phase (``reveal``: a sealed board, revealed)."""
+def phase_entries(competition, board, reveal=False, answers_dir=None):
+    """``{path: bytes}`` of the reference data of ``board``'s phase (``reveal``: a sealed board, revealed).
+
+    ``answers_dir``: the folder of the competition's scoring image that holds the board's answer files
+    (``python3 -m organizer image``): they are then left out, and config.yaml names that folder instead.
+    """
+    raw, entries, answers = _phase_parts(competition, board, reveal)
+    if answers_dir is not None:
+        entries = {name: data for name, data in entries.items() if name not in answers}
+    config = {k: v for k, v in raw.items() if k != "boards"}
+    config["public_inputs"] = PUBLIC
+    if answers_dir is not None:
+        config["answers_dir"] = answers_dir
+    if config.get("max_submission_mb") is None:
+        public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
+        config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
+    sealed = config.get("report") == "sealed"
+    text = HEADER.format(board=board, name="board_%s.yaml" % board, sealed=SEALED if sealed else "")
+    if answers_dir is not None:
+        text = IMAGE_HEADER.format(board=board, name="board_%s.yaml" % board, folder=answers_dir)
+    entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
+                              ).encode("utf-8")
+    return entries
+
+
+def answer_entries(competition, board):
+    """``{path: bytes}`` of the answer files of ``board`` (its units only, as its revealed phase would hold them):
+    what the competition's scoring image holds for the board, sealed or not."""
+    _, entries, answers = _phase_parts(competition, board, reveal=True)
+    return {name: entries[name] for name in sorted(answers)}
+
+
+def _phase_parts(competition, board, reveal):
+    """(the board's config mapping, ``{path: bytes}`` of its phase's files but config.yaml, the names of the
+    answer files among them)."""
     competition = Path(competition)
     reference_dir = competition / "reference_data"
     raw, cfg = phase_config(reference_dir, board, reveal)
@@ -102,15 +143,7 @@ def phase_entries(competition, board, reveal=False):
         elif units is not None:
             entries[cfg.files[slot]] = keep_units(path.read_bytes(), cfg.files[slot], rule, units)
             answers.add(cfg.files[slot])
-    config = {k: v for k, v in raw.items() if k != "boards"}
-    config["public_inputs"] = PUBLIC
-    if config.get("max_submission_mb") is None:
-        public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
-        config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
-    text = HEADER.format(board=board, name="board_%s.yaml" % board, sealed=SEALED if sealed else "")
-    entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
-                              ).encode("utf-8")
-    return entries
+    return raw, entries, answers
 
 
 def closed_phase_entries(competition, board, closed_at):

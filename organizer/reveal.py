@@ -34,6 +34,11 @@ to the origin of URL only, every call has a deadline (``--timeout``, and
 ``--download-timeout`` for files), a download is capped at the board's largest
 submission (its ``max_submission_mb``).
 
+With ``--answers-in-image`` (a competition bundled with ``--answers-image``: its
+answers are in the private scoring image), OUT.zip holds no answer either: the
+config says ``report: full`` and names the board's folder in the image, which
+already holds the answers; the scores here are made with the answers themselves.
+
 ``--check`` does step 4 alone, at any later time: every difference on one line,
 exit 1 on any. CodaLab v1 has no API the organizer's token reaches: the steps
 are printed, and ``--codalab-v1 RESULTS.zip`` (the phase's "Download all
@@ -55,6 +60,7 @@ from typing import List
 import yaml
 
 from . import PROGRAM, final_record
+from .answers_image import answers_folder
 from .bundle import zip_bytes
 from .final_record import Phase, Record, RecordError, Scored
 from . import http_api
@@ -140,6 +146,8 @@ def main(argv=None):
     parser.add_argument("--download-timeout", type=float, default=http_api.LIMITS.transfer_deadline,
                         metavar="SECONDS", help="the longest a file's download or upload may take (default %(default)g)")
     parser.add_argument("--dry-run", action="store_true", help="say what would be done, change nothing")
+    parser.add_argument("--answers-in-image", action="store_true", help="the answers are in the competition's private "
+                        "scoring image (bundle --answers-image): OUT.zip holds none, its config names their folder")
     parser.add_argument("--early", action="store_true", help="reveal although the phase has not ended (its answers "
                         "then reach anyone while participants can still submit)")
     args = parser.parse_args(argv)
@@ -167,10 +175,15 @@ def _reveal(args):
             raise RevealError("--check needs the platform: --codabench URL --competition ID, --evalai URL "
                               "--challenge ID, or --codalab-v1 RESULTS.zip --end END")
         return check(site, record_dir)
-    entries = phase_entries(args.competition, args.board, reveal=True)
+    entries = phase_entries(args.competition, args.board, reveal=True)   # what the scores here are made with
+    uploaded = entries
+    if args.answers_in_image:
+        uploaded = phase_entries(args.competition, args.board, reveal=True, answers_dir=answers_folder(args.board))
     reveal_bytes = zip_bytes(entries)
-    out = write_out(args.out, reveal_bytes)
-    say("wrote %s: board %s's reference data with its answers and report: full." % (out, args.board))
+    out = write_out(args.out, zip_bytes(uploaded))
+    say("wrote %s: board %s's reference data with %s and report: full." % (
+        out, args.board, "no answer (they are in %s of the scoring image)" % answers_folder(args.board)
+        if args.answers_in_image else "its answers"))
     if site is None:
         say(STEPS.format(competition=args.competition, board=args.board, out=out, closed=closed_path(out)))
         return 0

@@ -508,6 +508,79 @@ def _(b):
     b.config("A", b"language: zh\n", b"language: zh\nprivate_output: true\n")
 
 
+# -- the answers in a private scoring image -------------------------------------------------------------------
+PRIVATE_TAG = "registry.example.org/team/answers:1"
+QUEUE = "80dfd1db-d95e-4007-a641-a44b51b744fe"
+
+
+def _into_image(b, board, folder=None):
+    """Board ``board``'s phase reads its answers from the image: answers_dir named, gold.csv taken out."""
+    b.config(board, b"public_inputs: public\n", b"public_inputs: public\nanswers_dir: %s\n"
+             % (folder or "/opt/competition/answers/%s" % board).encode())
+    inner = b.nested("reference_data_%s.zip" % board)
+    inner.pop("gold.csv", None)
+    b.put("reference_data_%s.zip" % board, inner)
+
+
+def _private(b):
+    b.comp["competition_docker_image"] = PRIVATE_TAG
+    b.comp["queue"] = QUEUE
+
+
+@case("answers-image-public")
+def _(b):
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["queue"] = QUEUE   # the public image is the only fault
+
+
+@case("answers-image-queue")
+def _(b):
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["competition_docker_image"] = PRIVATE_TAG
+
+
+@case("answers-image-mixed")
+def _(b):
+    _private(b)
+    _into_image(b, "B")   # board A's phase still holds board A's answers
+
+
+@case("answers-in-zip")
+def _(b):
+    _private(b)
+    b.config("A", b"public_inputs: public\n", b"public_inputs: public\nanswers_dir: /opt/competition/answers/A\n")
+    _into_image(b, "B")
+
+
+@case("answers-dir-board")
+def _(b):
+    _private(b)
+    _into_image(b, "A", "/opt/competition/answers/B")
+    _into_image(b, "B")
+
+
+@case("answers-image-ingestion")
+def _(b):
+    _private(b)
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["phases"][1]["ingestion_program"] = "scoring_program.zip"
+
+
+@case("answers-not-checked")
+def _(b):
+    _private(b)
+    _into_image(b, "A")
+    _into_image(b, "B")
+
+
+@case("v1-queue")
+def _(b):
+    b.comp["queue"] = QUEUE
+
+
 @case("phase-ended", now=dt.datetime(2027, 2, 10))
 def _(b):
     pass

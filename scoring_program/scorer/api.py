@@ -165,6 +165,8 @@ class Competition(Task):
             raise ReferenceDataError(NO_PUBLIC_INPUTS(folder=cfg.public_inputs, name=family.public_inputs))
         if cfg.report == "sealed":  # nothing is scored while the phase runs: its answers are not even there
             return cls(cfg, family, contract, cap)
+        if cfg.answers_dir is not None and not os.path.isdir(cfg.answers_dir):
+            raise ReferenceDataError(NO_ANSWERS_DIR(folder=cfg.answers_dir))
         reference = family.load_reference(cfg)
         positions = public_positions(reference.contract, contract, cfg, family)
         boards = Boards(reference.units, np.full(len(reference.units), "A" if cfg.board == "all" else cfg.board))
@@ -233,6 +235,9 @@ class NoOfflineCheck(Exception):
 
 NO_PUBLIC_INPUTS = Message("reference.no_public_inputs", "config.yaml names public_inputs {folder!r}, but that folder "
                            "has no {name} (the public test inputs, as the starting kit has them).", None)
+NO_ANSWERS_DIR = Message("reference.no_answers_dir", "config.yaml names answers_dir {folder!r}, which is not a "
+                         "folder here: the answers are in the competition's scoring image (python3 -m organizer "
+                         "image), so the phase must run in that image.", None)
 NO_ANSWERS = Message("reference.sealed_no_answers", "board {board} is sealed: its reference data holds no answers to "
                      "score (reveal it with python3 -m organizer reveal).", None)
 ONE_BOARD = Message("reference.one_board", "this reference data holds the answers of board {board} only, so board "

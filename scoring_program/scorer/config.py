@@ -19,6 +19,8 @@ Example::
     public_inputs: public         # a phase's reference data (organizer tools write it): the contract comes
                                   # from the public test inputs in this folder, and the gold files hold the
                                   # answers of the scored board only (none at all on a sealed board)
+    answers_dir: /opt/competition/answers/A   # with public_inputs: the gold files are read from this folder
+                                  # of the scoring image instead of the reference data (which then holds none)
     title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
     columns: {score: "S = 0.5 S1 + 0.5 S2"}   # leaderboard labels, likewise
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
@@ -29,7 +31,7 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import yaml
 
@@ -125,6 +127,8 @@ class Config:
     feedback: Feedback = Feedback()
     public_inputs: Optional[str] = None   # folder of the public test inputs (a phase's reference data)
     closed_at: Optional[str] = None       # report: closed: when the phase ended (ISO 8601, UTC)
+    answers_dir: Optional[str] = None     # absolute folder outside the reference data holding the answer files
+    answer_slots: Tuple[str, ...] = ()    # the files read from answers_dir (the family's per-unit files)
 
     @property
     def one_board(self):
@@ -136,13 +140,15 @@ class Config:
         return os.path.join(self.ref_dir, self.public_inputs)
 
     def path(self, slot):
-        """Absolute path of a reference file named in ``files``."""
-        return os.path.join(self.ref_dir, self.files[slot])
+        """Absolute path of a reference file named in ``files``: an answer file from ``answers_dir`` when the
+        config names one (the answers then live in the scoring image, not in the uploaded reference data)."""
+        folder = self.answers_dir if slot in self.answer_slots else self.ref_dir
+        return os.path.join(folder, self.files[slot])
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
              "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs",
-             "closed_at")
+             "closed_at", "answers_dir")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
 
@@ -174,6 +180,12 @@ SPLIT_AND_PUBLIC = Message("config.split_and_public", "config.yaml: boards and p
                            "reference data with public_inputs holds the answers of its own board only, so it names no "
                            "boards: remove boards.", "config.yaml：同时给了 boards 和 public_inputs；带 public_inputs 的阶段参考"
                            "数据只含本榜单的答案，不需要 boards：请删除 boards。")
+ANSWERS_WITHOUT_PUBLIC = Message("config.answers_without_public", "config.yaml: answers_dir is {value} but "
+                                 "public_inputs is not given; answers outside the reference data hold one board's "
+                                 "units, as a phase's reference data does: add public_inputs (python3 -m organizer "
+                                 "bundle writes both).", "config.yaml：给了 answers_dir（{value}）却没有 public_inputs；"
+                                 "参考数据之外的答案只含一个榜单的单元，与阶段参考数据相同：请加上 public_inputs"
+                                 "（python3 -m organizer bundle 会同时写出两者）。")
 NOT_YAML = Message("config.not_yaml", "config.yaml is not valid UTF-8 YAML ({reason}).",
                    "config.yaml 不是合法的 UTF-8 YAML（{reason}）。")
 NO_REFERENCE_FOLDER = Message("config.no_reference_folder", "the reference data folder {path} does not exist; the "
@@ -221,7 +233,7 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "answers_dir")
 
 
 def task_only(raw):
@@ -285,6 +297,9 @@ def parse_config(raw, families, ref_dir="."):
     boards_file = _name_or_none(boards, "file")
     usage_column = _name_or_none(boards, "usage_column")
     public_inputs = _folder_or_none(raw, "public_inputs")
+    answers_dir = _outside_folder_or_none(raw, "answers_dir", ref_dir)
+    if answers_dir is not None and public_inputs is None:
+        raise ConfigError(ANSWERS_WITHOUT_PUBLIC(value=_show(answers_dir)))
     if boards_file is not None and usage_column is not None:
         raise ConfigError(TWO_SPLITS())
     if public_inputs is not None and (boards_file is not None or usage_column is not None):
@@ -312,7 +327,8 @@ def parse_config(raw, families, ref_dir="."):
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
                   columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
-                  closed_at=closed_at)
+                  closed_at=closed_at, answers_dir=answers_dir,
+                  answer_slots=tuple(family.unit_files) if answers_dir else ())
 
 
 def _closed_at(raw, report):
@@ -460,6 +476,28 @@ def _folder_or_none(raw, key):
         raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed="a folder inside the reference data, "
                                                                            "such as public"))
     return "/".join(parts)
+
+
+def _outside_folder_or_none(raw, key, ref_dir):
+    """An absolute folder outside the reference data (``/`` separated, no ``.`` or ``..`` part), or None.
+
+    >>> _outside_folder_or_none({"a": "/opt/competition/answers/A/"}, "a", "/app/input/ref")
+    '/opt/competition/answers/A'
+    """
+    value = raw.get(key)
+    if value is None:
+        return None
+    parts = value.split("/")[1:] if isinstance(value, str) and value.startswith("/") else []
+    if parts and parts[-1] == "":
+        parts.pop()
+    allowed = "an absolute folder of the scoring image outside the reference data, such as /opt/competition/answers/A"
+    if not parts or any(p in ("", ".", "..") or "\\" in p or "\0" in p for p in parts) or len(value) > 255:
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=allowed))
+    folder = "/" + "/".join(parts)
+    ref = os.path.abspath(ref_dir)
+    if os.path.commonpath([folder, ref]) == ref:   # inside the reference data: it would be uploaded
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=allowed))
+    return folder
 
 
 def _name_or_none(mapping, key):
