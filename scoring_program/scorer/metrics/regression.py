@@ -3,8 +3,10 @@
 Every function takes float arrays (gold ``y``, prediction ``p``) or sums of them and is vectorised: no loop
 over units. Where a formula divides by zero the value is defined here, never NaN:
 
-- a correlation whose column is constant (its spread is zero, or below what rounding can tell from zero) is
-  0.0, where scipy.stats returns NaN;
+- a correlation whose column is constant is 0.0, where scipy.stats returns NaN. The family puts each column
+  on its own scale first, a constant one exactly to 0 (``tasks.regression.standard_scale``); from sums, a
+  spread below what rounding can tell from zero also counts as none (a resample that drew equal values
+  only);
 - R² with a constant gold is 1.0 for a perfect prediction and 0.0 otherwise (scikit-learn's ``r2_score``,
   ``force_finite=True``), also for a single unit (where scikit-learn returns NaN).
 
@@ -22,7 +24,9 @@ import numpy as np
 
 EPSILON = np.finfo(np.float64).eps   # MAPE's floor under |gold| (scikit-learn's)
 # a centred sum of squares at most this share of its raw sum of squares is rounding, not spread: the column is
-# constant (the rounding of the two sums is about log2(n) * eps of them; 1e-13 is some 450 eps)
+# constant (the rounding of the two sums is about log2(n) * eps of them; 1e-13 is some 450 eps). A column on its
+# own scale (mean 0, values in [-1, 1]) keeps its whole spread, so this decides only for sums of a sample of units
+# that drew one value, which its own scale did not centre
 CONSTANT_SHARE = 1e-13
 BLOCK = 16          # Kendall: inversions inside blocks of this many are counted by direct comparison
 

@@ -20,7 +20,7 @@ sums of a per-unit table (``unit_scores``), so its bootstrap interval and paired
 >>> import types
 >>> cfg = types.SimpleNamespace(options={"rmsle": True, "smape_zero": "zero", "value_range": None})
 >>> y, p = np.array([3.0, -0.5, 2.0, 7.0]), np.array([2.5, 0.0, 2.0, 8.0])
->>> columns = _groups(y, p, 1.0, cfg)
+>>> columns = _groups(y, p, cfg)
 >>> {k: round(float(v), 4) for k, v in FAMILY.unit_scores("squared", column_sums(columns["squared"]), cfg).items()}
 {'mse': 0.375, 'rmse': 0.6124}
 >>> round(float(FAMILY.unit_scores("r2", column_sums(columns["r2"]), cfg)["r2"]), 4)   # scikit-learn's example
@@ -360,8 +360,7 @@ class Regression(TaskFamily):
         y = ref.values if everything else ref.values[mask]
         p = sub if everything else sub[mask]
         n = len(y)
-        shift = _shift(y)
-        columns = _groups(y, p, shift, cfg)
+        columns = _groups(y, p, cfg)
         keys = self.leaderboard_keys(cfg.options)
         units = [Units(group, tuple(k for k in GROUPS[group] if k in keys), columns[group], n)
                  for group in GROUPS if any(k in keys for k in GROUPS[group])]
@@ -378,8 +377,8 @@ class Regression(TaskFamily):
     def unit_scores(self, group, sums, cfg):
         """Each group's keys from its column sums: squared (n, Σe²): MSE = Σe²/n, RMSE = √MSE; absolute, log,
         percentage (n, Σ term): the mean term (√ of it for RMSLE); symmetric (counted units, Σ term); r2 (n, Σu,
-        Σu², Σe²) with u = y - c; pearson (n, Σu, Σu², Σv, Σv², Σuv) with v = p - c (c: a shift of the board's
-        gold, the same for every submission)."""
+        Σu², Σe²) with u = y - c (c: a shift of the board's gold, the same for every submission); pearson (n, Σu,
+        Σu², Σv, Σv², Σuv) with u and v the gold and the prediction each on its own scale (``standard_scale``)."""
         sums = np.asarray(sums, dtype=float)
         n = sums[..., 0]
         mean = lambda k: np.divide(sums[..., k], n, out=np.zeros(n.shape), where=n > 0)  # noqa: E731
@@ -408,26 +407,50 @@ class Regression(TaskFamily):
 
 # -- the per-unit tables ---------------------------------------------------------------------------------
 def _shift(y):
-    """The gold's shift c for the centred sums of R² and Pearson: its mean (its one value when constant, so that
-    the centred gold is exactly 0). It depends on the board's gold only, so the per-unit tables of two
-    submissions can be swapped unit by unit (paired tests)."""
+    """The gold's shift c for the centred sums of R²: its mean (its one value when constant, so that the centred
+    gold is exactly 0). It depends on the board's gold only, so the per-unit tables of two submissions can be
+    swapped unit by unit (paired tests)."""
     if not len(y):
         return 0.0
     first = y[0]
     return float(first) if (y == first).all() else float(np.mean(y))
 
 
-def _groups(y, p, shift, cfg):
-    """{group: its per-unit columns} (the column values made when asked, none kept between)."""
+def standard_scale(x):
+    """(centre, scale) that put a column on a scale of its own: x -> (x - centre) / scale lies in [-1, 1] with
+    mean 0 (up to rounding), whatever the column's magnitude (5e7 or 1e-300: no square under- or overflows).
+    A constant column (every value equal, exactly) gives (its value, 1), so that it becomes exactly 0.
+
+    >>> standard_scale(np.array([5e7, 5e7 + 2, 5e7 + 4])), standard_scale(np.array([3.0, 3.0]))
+    ((50000002.0, 2.0), (3.0, 1.0))
+    """
+    if not len(x):
+        return 0.0, 1.0
+    first = x[0]
+    if (x == first).all():
+        return float(first), 1.0
+    centre = float(np.mean(x))
+    return centre, float(np.max(np.abs(x - centre)))
+
+
+def _groups(y, p, cfg):
+    """{group: its per-unit columns} (the column values made when asked, none kept between).
+
+    Pearson's columns are the gold and the prediction each on its own scale (``standard_scale``): r does not
+    change under x -> (x - c) / s with s > 0, and the sums of squares and products then lose nothing to the
+    columns' magnitudes or offsets. The gold's scale is the same for every submission; the prediction's is its
+    own, so a paired test swaps units of two submissions as the correlation sees them."""
     n = len(y)
+    shift = _shift(y)
+    (gc, gs), (pc, ps) = standard_scale(y), standard_scale(p)
     e2 = lambda: np.square(p - y)                    # noqa: E731
-    u = lambda: y - shift                            # noqa: E731
-    v = lambda: p - shift                            # noqa: E731
+    u = lambda: (y - gc) / gs                        # noqa: E731
+    v = lambda: (p - pc) / ps                        # noqa: E731
     groups = {"squared": [Ones(n), Each(e2, 1)], "absolute": [Ones(n), Each(lambda: np.abs(p - y), 1)],
               "percentage": [Ones(n), Each(lambda: rg.percentage_errors(y, p), 1)],
-              "r2": [Ones(n), Each(u, 1), Each(lambda: np.square(y - shift), 1), Each(e2, 1)],
-              "pearson": [Ones(n), Each(u, 1), Each(lambda: np.square(y - shift), 1), Each(v, 1),
-                          Each(lambda: np.square(p - shift), 1), Each(lambda: (y - shift) * (p - shift), 1)]}
+              "r2": [Ones(n), Each(lambda: y - shift, 1), Each(lambda: np.square(y - shift), 1), Each(e2, 1)],
+              "pearson": [Ones(n), Each(u, 1), Each(lambda: np.square(u()), 1), Each(v, 1),
+                          Each(lambda: np.square(v()), 1), Each(lambda: u() * v(), 1)]}
     if cfg.options["rmsle"]:
         groups["log"] = [Ones(n), Each(lambda: rg.log_errors(y, p), 1)]
     skip = cfg.options["smape_zero"] == "skip"
