@@ -8,7 +8,8 @@ refused with its line.
 For the units of a board, with gold y, prediction p and error e = p - y:
 
 - MSE = Σe²/n, RMSE = √MSE, MAE = Σ|e|/n, median absolute error = the median of |e|;
-- RMSLE = √(Σ(log(1 + p) - log(1 + y))²/n), values >= 0 only (option ``rmsle``);
+- RMSLE = √(Σ(log(1 + p) - log(1 + y))²/n), only when the organizer asks (option ``rmsle``: every value >= 0
+  then);
 - MAPE = Σ|e| / max(|y|, eps) / n (scikit-learn's floor eps = 2.2e-16: a zero gold gives a huge term);
 - sMAPE = Σ 2|e| / (|y| + |p|) / n, a fraction in [0, 2]; gold and prediction both 0 follow ``smape_zero``;
 - R² = 1 - Σe² / Σ(y - ȳ)² (constant gold: 1 if every e = 0, else 0);
@@ -64,9 +65,9 @@ def _range_ok(value):
 
 
 OPTIONS = {
-    "rmsle": Option(True, Check(lambda v: isinstance(v, bool), "true or false"),
-                    "true: RMSLE is a key, so every value must be >= 0 (a negative prediction is refused, a negative "
-                    "gold value is a configuration error); false: no RMSLE key, any real value"),
+    "rmsle": Option(False, Check(lambda v: isinstance(v, bool), "true or false"),
+                    "false: no RMSLE key, any real value; true: RMSLE is a key, so every value must be >= 0 (a "
+                    "negative prediction is refused, a negative gold value is a configuration error)"),
     "smape_zero": Option("zero", ("zero", "skip"),
                          "a unit whose gold and prediction are both 0 (sMAPE's 0/0): zero: it scores 0 (an exact "
                          "prediction); skip: it is left out of the sMAPE mean"),
@@ -229,7 +230,7 @@ class Regression(TaskFamily):
     options = OPTIONS
 
     def leaderboard_keys(self, options):
-        return [k for k in KEYS if k != "rmsle" or options.get("rmsle", True)]
+        return [k for k in KEYS if k != "rmsle" or options.get("rmsle", False)]
 
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
