@@ -109,7 +109,7 @@ def page_title(comp):
 
 def score_labels(comp, keys):
     """What the page calls each key: the competition's column label, else the family's own."""
-    labels = {key: comp.cfg.columns.get(key) or comp.family.key_label(key) for key in keys}
+    labels = {key: comp.cfg.columns.get(key) or comp.family.key_label(key, comp.cfg.options) for key in keys}
     return {key: label for key, label in labels.items() if label}
 
 

@@ -257,8 +257,9 @@ class TaskFamily:
         """The scores.txt keys, the default primary key first."""
         raise NotImplementedError
 
-    def key_label(self, key):
-        """The family's label of score ``key`` (a Problem, written in the page's language), or None.
+    def key_label(self, key, options=None):
+        """The family's label of score ``key`` (a Problem, written in the page's language), or None; ``options``
+        (the config's) let a family name a key's parameter (``Top-3 accuracy``).
 
         >>> family = TaskFamily()
         >>> family.key_labels = {"f1": Message("doc.f1", "F1", "F1"), "map_at_{k}": Message("doc.map", "MAP@{k}", "MAP@{k}")}
