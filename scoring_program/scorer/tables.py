@@ -263,6 +263,35 @@ def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitial
     return Table(file_name, columns, line, sep, frame=frame)
 
 
+def header_names(data, name, error, separators=(",", "\t")):
+    r"""The column names of a file's header line as written (stripped), before the file is read as a table: what
+    a family that takes more than one form of file (labels or probabilities) decides the form by. The line ends
+    where an editor ends it (CR, LF or CRLF, as the table reader reads it); the separator is judged as
+    ``read_table`` judges it; a file in another encoding is decoded whole (or its error raised, as the reader
+    would).
+
+    >>> header_names(b"ï»¿id,a,b1,0.5,0.5", "s.csv", ValueError), header_names(b"id	label
+", "s", ValueError)
+    (['id', 'a', 'b'], ['id', 'label'])
+    """
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    ends = [k for k in (data.find(b"\n", start), data.find(b"\r", start)) if k >= 0]
+    line = data[start:min(ends) if ends else len(data)]
+    try:
+        if b"\0" in line:
+            raise UnicodeError
+        text = line.decode("utf-8")
+    except UnicodeError:   # another encoding: the whole file decoded as the table reader will (or its error)
+        text = normalise_newlines(decode_with_codec(data, name, error)[0]).lstrip("\ufeff").split("\n", 1)[0]
+    if not text.strip():
+        return []
+    sep = sniff_separator(text, separators)
+    try:
+        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
+    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
+        return [c.strip().strip('"') for c in text.split(sep)]
+
+
 def sniff_separator(header, allowed=(",", "\t")):
     """The separator of a delimited file, judged from its header line.
 

@@ -28,8 +28,6 @@ are one quantity by definition (``leaderboard_keys``).
 >>> FAMILY.leaderboard_keys({"submission": "probabilities", "top_k": 3})[-4:]
 ['log_loss', 'roc_auc', 'average_precision', 'top_k_accuracy']
 """
-import codecs
-import csv
 import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -43,7 +41,7 @@ from ..metrics import class_scores
 from ..metrics import confusion as cm
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
-from ..tables import sniff_separator
+from ..tables import header_names
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
@@ -398,7 +396,7 @@ class Classification(TaskFamily):
         data = given.read_bytes()
         file = dataclasses.replace(given, read_bytes=lambda: data)   # read once, whatever the form
         classes = read_classes(cfg).names
-        header = _header_names(data, file.name)
+        header = header_names(data, file.name, SubmissionError)
         declared = self.submission_file()
         if _form(header, classes, cfg, file.name) == "labels":
             table = declared.read(file, SubmissionError)
@@ -581,27 +579,6 @@ def _eps(opts):
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _header_names(data, name):
-    """The column names of the header line as written (stripped), to tell the two forms apart."""
-    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    end = data.find(b"\n", start)
-    line = data[start:len(data) if end < 0 else end]
-    try:
-        if b"\0" in line:
-            raise UnicodeError
-        text = line.decode("utf-8")
-    except UnicodeError:   # another encoding: the whole file decoded as the table reader will (or its error)
-        text = decode_text(data, name, SubmissionError).lstrip("\ufeff").split("\n", 1)[0]
-    text = text.rstrip("\r")
-    if not text.strip():
-        return []
-    sep = sniff_separator(text, (",", "\t"))
-    try:
-        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
-    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
-        return [c.strip().strip('"') for c in text.split(sep)]
-
-
 def _form(header, classes, cfg, name):
     """``labels`` or ``probabilities``: which form the header names; a class column that is no class, a class
     with no column, or labels where probabilities are needed is the participant's error."""
