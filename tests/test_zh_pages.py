@@ -216,10 +216,10 @@ def _zh_case_line(tmp_path, case):
     return run_score(inp, tmp_path / "output")
 
 
-# Names of code a message tells to use or that a tool writes: pandas' index=False, its "Unnamed: 0" column,
-# JSON's types and keys.
+# Names of code a message tells to use or that a tool writes: pandas' index=False, its "Unnamed: 0" column, its
+# read_csv(..., sep=';', decimal=',') and to_csv, JSON's types and keys; the names of programs and formats.
 CODE = {"index", "False", "Unnamed", "int", "str", "list", "dict", "true", "false", "null", "float",
-        "zip", "deflate", "Excel", "Unicode"}
+        "zip", "deflate", "Excel", "Unicode", "pandas", "read_csv", "to_csv", "sep", "decimal", "LibreOffice", "xlsx"}
 CAMEL = re.compile(r"^[A-Z][a-z]+([A-Z][a-z]*)+$")  # names of exceptions and columns: BadZipFile, SentenceId
 
 

@@ -584,12 +584,16 @@ def _form(header, classes, cfg, name):
     with no column, or labels where probabilities are needed is the participant's error."""
     shown = ", ".join(classes[:SHOWN_CLASSES]) + (", ..." if len(classes) > SHOWN_CLASSES else "")
     lowered = [c.lower() for c in header]
-    if "label" in lowered or len(header) <= 1:   # the table reader says what is wrong with such a header
-        if cfg.options["submission"] == "probabilities" and "label" in lowered:
+    probabilities = cfg.options["submission"] == "probabilities"
+    if len(header) <= 1:   # no separator found: the table reader says so, proposing the header this task asks for
+        return "probabilities" if probabilities else "labels"
+    if "label" in lowered:
+        if probabilities:
             raise SubmissionError(NEEDS_PROBABILITIES.at(name, 1, header=",".join(classes)))
         return "labels"
     for column in header:
-        if column.lower() != "id" and column not in classes:
+        # an unnamed column (pandas' index: '' or 'Unnamed: 0') is the table reader's to name, with how to fix it
+        if column.lower() != "id" and column not in classes and column and not column.lower().startswith("unnamed"):
             raise SubmissionError(UNKNOWN_COLUMN.at(name, 1, column_name=repr(clip(column)), shown=shown))
     for label in classes:
         if label not in header:
