@@ -1,10 +1,13 @@
 """What the families' texts share: lists of public ids, counts and shares, normalisation steps, written for a reader.
 
 A warning (``TaskFamily.advice``) is a Problem about a submission that is valid
-but will score badly; only the offline check (validate.py) asks for them, after
-a read without problems, so nothing here ever changes what a platform does.
-Warnings name test ids only where the public test inputs list them, and never
-say anything about answers.
+but will score badly: the offline check (validate.py) prints them, and score.py
+shows the same on the participant's page, after a read without problems, so
+nothing here ever changes a score or an exit code. Warnings are about the whole
+file against every test unit (never one board), name test ids only where the
+public test inputs list them, and never say anything about answers. score.py
+asks on every run: a family's advice costs a small fraction of its scoring
+(ids become strings only for the units a warning names: ``units_where``).
 
 >>> ids(["a", "b", "c"], limit=2).text("en"), ids(["a", "b", "c"], limit=2).text("zh")
 ('a, b and 1 more', 'a, b 等（另有 1 个）')
@@ -28,6 +31,23 @@ def ids(values, limit=SHOWN):
     if len(values) <= limit:
         return shown
     return MORE_IDS(shown=shown, more=count(len(values) - limit))
+
+
+def units_where(units, mask):
+    """The ids of ``units`` (a contract's) where ``mask`` is True, as a list: a ``tables.UnitIds`` makes a string
+    for those only, not for every unit.
+
+    >>> import numpy as np
+    >>> units_where(["a", "b", "c"], np.array([True, False, True]))
+    ['a', 'c']
+    """
+    try:
+        picked = units[mask]
+    except TypeError:   # a plain list
+        import numpy as np
+
+        picked = np.asarray(units, dtype=object)[mask]
+    return list(picked)
 
 
 def count(n):

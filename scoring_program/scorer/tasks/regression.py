@@ -350,9 +350,8 @@ class Regression(TaskFamily):
                 found.append(ADVICE_SCALE(share=advice.share(share), low=_number(low), high=_number(high),
                                           min=_number(sub.min()), max=_number(sub.max())))
             elif outside.any():
-                units = np.asarray(contract.units, dtype=object)
                 found.append(ADVICE_OUTSIDE(n=advice.count(outside.sum()), low=_number(low), high=_number(high),
-                                            ids=advice.ids(units[outside])))
+                                            ids=advice.ids(advice.units_where(contract.units, outside))))
         return found
 
     # -- score -------------------------------------------------------------------------------
