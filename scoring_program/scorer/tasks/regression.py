@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice, digests, report
+from .. import advice, charts, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import regression as rg
@@ -153,7 +153,7 @@ ERROR_ROWS = (
     Message("regression.report.exact", "units predicted exactly", "预测完全准确的样本"),
     Message("regression.report.largest", "largest absolute error", "最大绝对误差"),
 )
-QUANTILE_TITLE = Message("regression.report.quantile_title", "Errors by gold decile", "按标准答案十分位分组的误差")
+QUANTILE_TITLE = Message("regression.report.quantile_title", "Errors by gold value", "按标准答案取值分组的误差")
 QUANTILE_HEADERS = (Message("regression.report.group", "group", "分组"),
                     Message("regression.report.gold_range", "gold from / to", "标准答案范围"),
                     Message("regression.report.group_units", "units", "样本数"),
@@ -163,12 +163,19 @@ QUANTILE_HEADERS = (Message("regression.report.group", "group", "分组"),
                     Message("regression.report.group_mae", "MAE", "MAE"),
                     Message("regression.report.group_rmse", "RMSE", "RMSE"))
 QUANTILE_NOTE = Message("regression.report.quantile_note", "Units sorted by their gold value and cut into {k} groups "
-                        "of about equal size (equal gold values stay in one group). A mean error far from 0 in the "
-                        "lowest or highest groups is the usual sign of predictions pulled toward the mean.",
-                        "按标准答案值排序后分成约等大的 {k} 组（标准答案相同的样本在同一组）。最低或最高组的平均误差明显"
-                        "偏离 0，通常说明预测被拉向了均值。")
-QUANTILE_CHART = Message("regression.report.quantile_chart", "MAE and RMSE by gold decile",
-                         "按标准答案十分位分组的 MAE 和 RMSE")
+                        "of about equal size (tenths). A mean error far from 0 in the lowest or highest groups is the "
+                        "usual sign of predictions pulled toward the mean.",
+                        "按标准答案值排序后分成约等大的 {k} 组（十分位）。最低或最高组的平均误差明显偏离 0，通常说明预测"
+                        "被拉向了均值。")
+QUANTILE_MERGED = Message("regression.report.quantile_merged", "Units sorted by their gold value and cut into "
+                          "tenths, equal gold values kept in one group: the {n} units share {distinct} distinct gold "
+                          "values, so the tenths make {k} groups, of unequal size. A mean error far from 0 in the "
+                          "lowest or highest groups is the usual sign of predictions pulled toward the mean.",
+                          "按标准答案值排序后分成十分位，标准答案相同的样本留在同一组：这 {n} 个样本只有 {distinct} 个"
+                          "不同的标准答案值，因此十分位只分出 {k} 组，大小不等。最低或最高组的平均误差明显偏离 0，通常"
+                          "说明预测被拉向了均值。")
+QUANTILE_CHART = Message("regression.report.quantile_chart", "MAE and RMSE of each group of gold values",
+                         "各标准答案取值分组的 MAE 和 RMSE")
 SERIES_MAE = Message("regression.report.series_mae", "MAE", "MAE")
 SERIES_RMSE = Message("regression.report.series_rmse", "RMSE", "RMSE")
 SCATTER_TITLE = Message("regression.report.scatter_title", "Prediction against gold", "预测值与标准答案")
@@ -537,12 +544,16 @@ def _quantile_section(y, p, e, ranking):
     mean = lambda w: total(w)[shown] / count[shown]  # noqa: E731
     gold, pred, err, mae, mse = mean(y), mean(p), mean(e), mean(np.abs(e)), mean(e * e)
     rmse = np.sqrt(mse)
-    names = ["%d" % (g + 1) for g in shown]
+    # the groups shown, numbered 1, 2, ... as the table lists them: tied gold values can leave tenths empty
+    names = ["%d" % (i + 1) for i in range(len(shown))]
     rows = [[names[i], "%s / %s" % (_number(low[g]), _number(high[g])), int(count[g]), float(gold[i]),
              float(pred[i]), float(err[i]), float(mae[i]), float(rmse[i])] for i, g in enumerate(shown)]
     top = float(max(rmse.max(), mae.max())) if len(shown) else 1.0
+    caption = (QUANTILE_NOTE(k=len(shown)) if len(shown) == k else
+               QUANTILE_MERGED(n=len(y), distinct=len(ranking.starts) if ranking is not None else
+                               len(np.unique(y)), k=len(shown)))
     return report.Section(QUANTILE_TITLE, [
-        report.Table(list(QUANTILE_HEADERS), rows, caption=QUANTILE_NOTE(k=k)),
+        report.Table(list(QUANTILE_HEADERS), rows, caption=caption),
         report.Bars(QUANTILE_CHART, names, [(SERIES_MAE, [float(v) for v in mae]),
                                             (SERIES_RMSE, [float(v) for v in rmse])], top=top or 1.0),
     ], per_class=True)
@@ -553,6 +564,8 @@ def _scatter_section(y, p):
     if low == high:                              # a constant gold: a window around it
         pad = max(abs(low) * 0.5, 0.5)
         low, high = low - pad, high + pad
+    ticks = charts.nice_ticks(low, high)[0]      # the square spans the gold values, stretched to round ticks
+    low, high = ticks[0], ticks[-1]
     outside = int(((p < low) | (p > high)).sum())
     note = SCATTER_OUTSIDE(n=outside) if outside else ""
     clipped = np.clip(p, low, high)
