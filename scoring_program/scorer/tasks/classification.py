@@ -440,7 +440,7 @@ class Classification(TaskFamily):
         return ClassificationSubmission(pred=sub.pred[positions], header=sub.header,
                                         proba=None if sub.proba is None else sub.proba[positions])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """One class on every row; probability columns in another order than labels.txt. (Rows that are no
         probabilities are refused, or rescaled where the organizer chose so: no warning can say more.)"""

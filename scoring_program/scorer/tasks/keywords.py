@@ -234,7 +234,7 @@ class Keywords(TaskFamily):
         return KeywordSubmission(rows=sample[kept].astype(sub.rows.dtype), codes=sub.codes[kept], distinct=sub.distinct,
                                  present=sub.present[positions])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Rows missing or empty (named by their public ids), another separator, every row the same."""
         found = []

@@ -436,7 +436,7 @@ class Multilabel(TaskFamily):
         return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def take(self, sub, contract, positions):
         return MultilabelSubmission(ranked=sub.ranked[positions], predicted=sub.predicted[positions],
                                     ranked_scores=None if sub.ranked_scores is None else sub.ranked_scores[positions])

@@ -337,7 +337,7 @@ class Regression(TaskFamily):
     def take(self, sub, contract, positions):
         return sub[positions]
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Every value the same, every value a test id, predictions outside the declared range of the values."""
         found = []

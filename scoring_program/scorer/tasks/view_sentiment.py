@@ -287,7 +287,7 @@ class ViewSentiment(TaskFamily):
         return ViewSubmission(sentence=sentence[kept].astype(sub.sentence.dtype), view_code=sub.view_code[kept],
                               views=sub.views, opinion=sub.opinion[kept], merged_sentence=merged)
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Several views joined in one View cell."""
         found, held = advice.most_common_separator(sub.view.tolist())
