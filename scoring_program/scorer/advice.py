@@ -14,8 +14,6 @@ asks on every run: a family's advice costs a small fraction of its scoring
 >>> ids(["a"]), count(2714), share(0.8571)
 ('a', '2,714', '86%')
 """
-from .lazy import pandas as pd
-
 from .problems import Message
 from .quoting import clip
 
@@ -67,17 +65,23 @@ LIST_SEPARATORS = (";", "\uff1b", ",", "\uff0c", "\u3001", "|")
 def most_common_separator(texts, exclude=""):
     """(separator, share of ``texts`` holding it) for the separator of LIST_SEPARATORS held by most texts.
 
+    ``texts``: a column of ``cells.Cells`` (searched as bytes, one pass per separator: score.py asks on every
+    run, and imports no pandas for it) or strings.
+
     >>> most_common_separator(["a;b", "c;d", "e"])
     (';', 0.6666666666666666)
     >>> most_common_separator([])
     (None, 0.0)
     """
-    texts = pd.Series(list(texts), dtype=object).astype(str)
+    if not hasattr(texts, "contains"):
+        from .cells import Cells
+
+        texts = Cells.from_strings([str(t) for t in texts])
     best, best_share = None, 0.0
     for sep in LIST_SEPARATORS:  # one pass over the column per separator
         if sep in exclude or not len(texts):
             continue
-        found = float(texts.str.contains(sep, regex=False).mean())
+        found = float(texts.contains(sep).mean())
         if found > best_share:
             best, best_share = sep, found
     return best, best_share

@@ -249,7 +249,7 @@ class Keywords(TaskFamily):
         filled = sub.present & (per_sample > 0)
         sep = cfg.options["keyword_separator"]
         if filled.any() and (per_sample[filled] == 1).all():
-            other, held = advice.most_common_separator(sub.items.tolist(), exclude=sep)
+            other, held = advice.most_common_separator(sub.items, exclude=sep)
             if other is not None and held > 0.5:
                 found.append(ADVICE_SEPARATOR(share=advice.share(held), found=repr(other), sep=repr(sep)))
                 return found

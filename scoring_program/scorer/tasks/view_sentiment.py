@@ -290,7 +290,7 @@ class ViewSentiment(TaskFamily):
     # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Several views joined in one View cell."""
-        found, held = advice.most_common_separator(sub.view.tolist())
+        found, held = advice.most_common_separator(sub.view)
         if found is not None and held > 0.5:
             return [ADVICE_JOINED(share=advice.share(held), found=repr(found))]
         return []
