@@ -149,4 +149,4 @@ def test_the_report_shows_the_breakdowns_and_no_nan(tmp_path):
     proc = submit(tmp_path, csv_of(GOOD))
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
-    assert "Errors by gold decile" in page and "<svg" in page and "Kendall" in page and "nan" not in page.lower()
+    assert "Errors by gold value" in page and "<svg" in page and "Kendall" in page and "nan" not in page.lower()
