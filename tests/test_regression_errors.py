@@ -150,3 +150,13 @@ def test_the_report_shows_the_breakdowns_and_no_nan(tmp_path):
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
     assert "Errors by gold value" in page and "<svg" in page and "Kendall" in page and "nan" not in page.lower()
+
+
+def test_an_r2_beyond_doubles_is_the_most_negative_double_not_a_crash(tmp_path):
+    """Errors of 1e140 against gold values 1e-160 apart: Σe² / Σ(y - ȳ)² is about 1e600, beyond doubles. The
+    score is written as -1.7976931348623157e308 (docs/regression.md), exit 0, not an overflow (exit 3)."""
+    gold = "id,value\na,1e-160\nb,2e-160\nc,3e-160\n"
+    proc = submit(tmp_path, "id,value\na,1e140\nb,0\nc,0\n", CONFIG, gold)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "output" / "scores.json").read_text(encoding="utf-8"))["r2"] == \
+        -1.7976931348623157e308

@@ -94,14 +94,20 @@ def pearson_from_sums(n, su, suu, sv, svv, suv):
 
 def r2_from_sums(n, su, suu, see):
     """R² = 1 - Σe² / Σ(y - ȳ)² from the count, the sums of the shifted gold u and u², and Σe²; a constant gold
-    gives 1.0 when Σe² = 0 and 0.0 otherwise (scikit-learn's ``force_finite``).
+    gives 1.0 when Σe² = 0 and 0.0 otherwise (scikit-learn's ``force_finite``). Errors so large beside the
+    gold's spread that the ratio overflows (errors 1e140 against a spread of 1e-160) give the most negative
+    double, -1.8e308, not -inf (a score file holds numbers only).
 
     >>> float(r2_from_sums(3, 0.0, 2.0, 1.0)), float(r2_from_sums(2, 2.0, 2.0, 0.0)), float(r2_from_sums(2, 2.0, 2.0, 1.0))
     (0.5, 1.0, 0.0)
+    >>> float(r2_from_sums(3, 0.0, 2e-320, 1e280)) == -np.finfo(float).max
+    True
     """
     spread = centred_spread(n, su, suu)
     see = np.asarray(see, dtype=float)
-    r2 = 1.0 - np.divide(see, spread, out=np.ones(np.broadcast(see, spread).shape), where=spread > 0)
+    with np.errstate(over="ignore"):
+        r2 = 1.0 - np.divide(see, spread, out=np.ones(np.broadcast(see, spread).shape), where=spread > 0)
+    r2 = np.maximum(r2, -np.finfo(float).max)
     return np.where(see == 0, 1.0, np.where(spread > 0, r2, 0.0))
 
 
