@@ -11,9 +11,9 @@ AUC takes the rows as they are); rows lean towards their gold class, and some va
 each a fresh process:
 - ours: score.py (interpreter start, imports, reading, validation, every key, the bootstrap interval, every
   output file), median of 3;
-- scikit-learn: pandas reads both files, the rows put in the gold's order, then accuracy_score,
-  balanced_accuracy_score, precision_recall_fscore_support (macro, micro, weighted), cohen_kappa_score
-  (plain and quadratic), matthews_corrcoef, log_loss, roc_auc_score (ovr, macro and weighted),
+- scikit-learn: pandas reads both files, the rows put in the gold's order, then every key we write:
+  accuracy_score, balanced_accuracy_score, precision_recall_fscore_support (macro, weighted), cohen_kappa_score,
+  matthews_corrcoef, log_loss (of the rows divided by their sums), roc_auc_score (ovr, macro),
   average_precision_score and top_k_accuracy_score; its scores must equal ours to 1e-9 (top-k: the classes
   renumbered in reverse, as tests/test_classification_oracles.py explains, so that ties rank alike);
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
@@ -90,16 +90,16 @@ def sklearn_scores(folder):
     y = gold["label"].map(code).to_numpy()
     p = np.argmax(proba, axis=1)   # the first highest column: the class declared first
     labels = list(range(len(classes)))
+    # every key we write (docs/classification.md: macro average, no ordinal order, so no quadratic-weighted kappa)
     out = {"accuracy": accuracy_score(y, p), "balanced_accuracy": balanced_accuracy_score(y, p),
-           "cohen_kappa": cohen_kappa_score(y, p), "quadratic_weighted_kappa": cohen_kappa_score(
-               y, p, weights="quadratic", labels=labels), "mcc": matthews_corrcoef(y, p)}
-    for average in ("macro", "micro", "weighted"):
-        pr, rc, f, _ = precision_recall_fscore_support(y, p, average=average, zero_division=0)
-        out.update({average + "_precision": pr, average + "_recall": rc, average + "_f1": f})
-    out.update(precision=out["macro_precision"], recall=out["macro_recall"], f1=out["macro_f1"])
-    out["log_loss"] = log_loss(y, proba, labels=labels)
+           "cohen_kappa": cohen_kappa_score(y, p), "mcc": matthews_corrcoef(y, p)}
+    pr, rc, f, _ = precision_recall_fscore_support(y, p, average="macro", zero_division=0)
+    out.update(precision=pr, recall=rc, f1=f)
+    pr, _, f, _ = precision_recall_fscore_support(y, p, average="weighted", zero_division=0)
+    out.update(weighted_precision=pr, weighted_f1=f)
+    # log loss reads each row divided by its sum (these rows sum to 1 but for the last bits)
+    out["log_loss"] = log_loss(y, proba / proba.sum(axis=1, keepdims=True), labels=labels)
     out["roc_auc"] = roc_auc_score(y, proba, multi_class="ovr", labels=labels)
-    out["roc_auc_weighted"] = roc_auc_score(y, proba, multi_class="ovr", average="weighted", labels=labels)
     out["average_precision"] = average_precision_score(y, proba)
     width = len(classes)
     out["top_k_accuracy"] = top_k_accuracy_score(width - 1 - y, proba[:, ::-1], k=TOP_K, labels=labels)

@@ -38,8 +38,9 @@ def make_files(folder, n, seed=0):
     """Gold and prediction of ``n`` items in folder/input (block k drawn with seed + k; up to BLOCK, one block)."""
     ref, res = input_folders(folder)
     write_blocks(ref, res, n, BLOCK, seed, write_block)
-    (ref / "config.yaml").write_text("task: regression\nboard: all\nintervals: {resamples: %d}\n" % RESAMPLES,
-                                     encoding="utf-8")
+    # every key, RMSLE included (off by default: the values here are never negative)
+    (ref / "config.yaml").write_text("task: regression\nboard: all\noptions: {rmsle: true}\n"
+                                     "intervals: {resamples: %d}\n" % RESAMPLES, encoding="utf-8")
     return [(ref / "gold.csv", ","), (res / "prediction.csv", ",")]
 
 

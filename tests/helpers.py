@@ -166,3 +166,34 @@ def in_english(folder):
                 raw["language"] = "en"
                 path.write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return folder
+
+
+def without_warnings(page):
+    """A page without its section of warnings about the file (and that section's link), the sections renumbered:
+    what the page shows of the scored board. The warnings are the kit's, about the whole file against every test
+    unit (runner.warnings_sections): a function of the file alone, which may differ where the files differ."""
+    import re
+
+    text = page.decode("utf-8") if isinstance(page, bytes) else page
+    for title in ("Warnings about your file", "关于提交文件的提醒"):
+        found = re.search(r'<h2 id="(s\d+)">%s</h2>' % re.escape(title), text)
+        if found:
+            end = text.find("<h2 ", found.end())
+            end = text.find("<footer>", found.end()) if end < 0 else end
+            end = len(text) if end < 0 else end
+            text = text[:found.start()] + text[end:].lstrip("\n")
+            text = re.sub(r'<li><a href="#%s">[^<]*</a></li>' % found.group(1), "", text)
+    numbers = iter(range(1, 1000))
+    renumbered = {}
+    text = re.sub(r'id="s(\d+)"', lambda m: 'id="s%d"' % renumbered.setdefault(m.group(1), next(numbers)), text)
+    return re.sub(r'href="#s(\d+)"', lambda m: 'href="#s%d"' % renumbered.get(m.group(1), 0), text)
+
+
+def warnings_section(page):
+    """The text of a page's section of warnings about the file ("" when it has none)."""
+    import re
+
+    text = page.decode("utf-8") if isinstance(page, bytes) else page
+    found = re.search(r'<h2 id="s\d+">(Warnings about your file|关于提交文件的提醒)</h2>(.*?)(?=<h2 |<footer>|$)',
+                      text, re.S)
+    return found.group(2) if found else ""

@@ -174,7 +174,12 @@ def generic_cases(family):
              with_main(data.decode("utf-8").encode("utf-16-le"))),
         Case(family, "utf16-bom-odd-length", 1, ("cannot be read as UTF-16",),
              with_main(codecs.BOM_UTF16_LE + data.decode("utf-8").encode("utf-16-le") + b"\x00\xd8")),
-        Case(family, "excel-workbook-as-csv", 1, ("zip archive", "export"), with_main(b"PK\x03\x04" + b"\0" * 40)),
+        Case(family, "excel-workbook-as-csv", 1, ("zip archive", "CSV UTF-8"), with_main(b"PK\x03\x04" + b"\0" * 40)),
+        Case(family, "excel-workbook-uploaded", 1, ("spreadsheet workbook", "CSV UTF-8"),
+             {"upload.zip": zip_of({"predictions.xlsx": zip_of({"[Content_Types].xml": b"<x/>",
+                                                                "xl/workbook.xml": b"<x/>"})})}),
+        Case(family, "excel-workbook-unpacked", 1, ("Excel workbook", "CSV UTF-8"),
+             {"[Content_Types].xml": b"<x/>", "xl/workbook.xml": b"<x/>", "docProps/app.xml": b"<x/>"}),
         Case(family, "gzip-as-file", 1, ("NUL",), with_main(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + data[:50])),
         Case(family, "nothing-matching", 1, ("no file matching", "readme.txt"), {"readme.txt": b"hello\n"}),
         Case(family, "truncated-zip", 1, ("not a readable zip file", "again"),
@@ -280,10 +285,13 @@ def table_cases(family):
         cases.append(Case(family, label, code, words, {name: data}, **kw))
 
     add("semicolon-separated", ("separated by ';'",), raw=as_csv(header, body, sep=";"))
+    # a spreadsheet's CSV in a German locale: ';' between the columns, a decimal comma in the first data row
+    add("semicolons-and-decimal-commas", ("spreadsheet export", "decimal commas"),
+        raw=as_csv(header, [body[0][:-1] + ["0,5"]] + body[1:], sep=";"))
     add("header-only", ("no rows",), rows_=[])
     add("missing-column", ("columns are", "must be exactly"), header_=header[:1] + header[2:],
         rows_=[r[:1] + r[2:] for r in body])
-    add("index-column-written", ("index was written",), header_=[""] + header, rows_=[[str(i)] + r for i, r in enumerate(body)])
+    add("index-column-written", ("pandas' index", "index=False"), header_=[""] + header, rows_=[[str(i)] + r for i, r in enumerate(body)])
     add("misspelled-header", ("columns are",), header_=[header[0] + "x"] + header[1:])
     add("duplicated-row", ("twice" if family != "view_sentiment" else "again",), rows_=body + [body[0]])
     add("unknown-id", ("not in the test set",), rows_=[["no-such-id"] + body[0][1:]] + body[1:])

@@ -167,17 +167,19 @@ def test_regression_participant_errors():
     assert "line 3 (id r1), column value" in text and "is empty" in text
     text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=["8", "2,5", "1", "2"]), task="regression")
     assert "'2,5' is not a number" in text and "decimal mark" in text
-    text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), task="regression")
+    text = refused(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), task="regression",
+                   options={"rmsle": True})
     assert "is negative" in text and "RMSLE" in text
-    # without RMSLE a negative prediction is a prediction
-    assert metric.score(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), "id", task="regression",
-                        options={"rmsle": False}) == pytest.approx(
+    # without RMSLE (the default) a negative prediction is a prediction
+    assert metric.score(RG_SOLUTION, RG_SUBMISSION.assign(value=[8.0, -1.0, 1.0, 2.0]), "id",
+                        task="regression") == pytest.approx(
         mean_squared_error([3.0, 0.5, 2.0, 7.0], [-1.0, 1.0, 2.0, 8.0]) ** 0.5, rel=1e-12)
 
 
 def test_regression_gold_errors_are_the_hosts():
     with pytest.raises(metric.HostVisibleError, match="rmsle: false"):
-        metric.score(RG_SOLUTION.assign(value=[3.0, -0.5, 2.0, 7.0]), RG_SUBMISSION, "id", task="regression")
+        metric.score(RG_SOLUTION.assign(value=[3.0, -0.5, 2.0, 7.0]), RG_SUBMISSION, "id", task="regression",
+                     options={"rmsle": True})
     with pytest.raises(metric.HostVisibleError, match="value_range"):
         metric.score(RG_SOLUTION, RG_SUBMISSION, "id", task="regression", options={"value_range": [0, 5]})
     with pytest.raises(metric.HostVisibleError):

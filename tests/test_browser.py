@@ -91,7 +91,8 @@ window.addEventListener("load", function () {
 # every script)
 _LAYOUT = r"""
 (function () {
-  var view = document.documentElement.clientWidth, out = {view: view, content: document.documentElement.scrollWidth};
+  var view = document.documentElement.clientWidth, out = {view: view, content: document.documentElement.scrollWidth,
+                                                          height: document.documentElement.scrollHeight};
   function what(el) {
     return el.tagName.toLowerCase() + " " + JSON.stringify((el.textContent || "").trim().slice(0, 60));
   }
@@ -433,3 +434,13 @@ def test_the_competition_pages_fit_a_phone_and_paper(shown, key):
         assert page["content"] <= width and not page["hiding"], (media, width, page["content"], page["hiding"])
         assert all(in_box for _, in_box in page["beyond"]) and not page["broken"], (media, width, page["beyond"],
                                                                                  page["broken"][:5])
+
+
+def test_the_classification_page_is_one_a_reader_can_take_in(shown):
+    """Each table once (the confusion matrix was drawn three times: counts, shares, heat map): the five-class demo's
+    page measured 3,419 px at 1280 px wide and 4,331 px at 400 before, about 1,850 and 2,550 now."""
+    _, _, layouts = shown
+    assert layouts["classification-labelled", "screen", 1280]["height"] <= 2200
+    assert layouts["classification-labelled", "screen", 400]["height"] <= 3000
+    page = shown[0]["classification-labelled"][2].read_text(encoding="utf-8")
+    assert page.count("<svg") == 1 and "gold total" not in page   # one heat map, no counts or shares tables

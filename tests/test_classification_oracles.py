@@ -14,13 +14,18 @@ is scikit-learn on the question the project answers, said at each place:
 - a ROC AUC scikit-learn leaves undefined (NaN: the board's gold has one class) is 0.0 here, and one-vs-rest
   AUC and AP average the classes that have gold items (where scikit-learn's multi-class call returns NaN or
   refuses): the oracle is then scikit-learn's binary AUC and AP of each such class, averaged here;
-- scikit-learn's multi-class AUC refuses rows that do not sum to 1; here they are scored as written: the
-  oracle is again the per-class binary scores;
-- log loss with ``log_loss_eps``: scikit-learn >= 1.5 has no eps and clips at the machine epsilon, so the
-  oracle gets the probabilities clipped at eps first;
+- log loss: each row divided by its sum before clipping (Kaggle's multi-class log loss; scikit-learn >= 1.5 does
+  not divide, which is the same for a row summing to 1), the sum's additions in the declared class order, then
+  clipped at eps (``log_loss_eps``; scikit-learn >= 1.5 has no eps and clips at the machine epsilon): the oracle
+  gets the rows so divided and clipped;
+- ``probability_rows: rescale``: every probability key of the rows divided by their sums (the same division);
+- with ``submission: labels`` a file of per-class columns may hold any scores (negative, rows off 1): only the
+  labels of its rows are scored;
 - top-k ties: scikit-learn ranks the later of two equal columns first, the project the class declared first;
-  the oracle gets the classes renumbered in reverse declared order (and, for two classes, a third column
-  that never scores, so that it takes its multi-class path).
+  the oracle gets the classes renumbered in reverse declared order.
+
+Which keys are written is the rule of docs/classification.md ("Scores"), restated in ``written_keys``: no key that
+another equals by definition.
 """
 import warnings
 
@@ -50,35 +55,69 @@ def random_case(rng):
     if kind == 1 and width > 2:
         present = int(rng.integers(2, width))             # some classes absent from the gold
     gold = rng.choice(rng.permutation(width)[:present], size=n)
-    options = {"average": str(rng.choice(["macro", "micro", "weighted"] + (["binary"] if width == 2 else [])))}
+    options = {"average": str(rng.choice(["macro", "weighted"] + (["binary"] if width == 2 else [])))}
     if width == 2 and rng.random() < 0.5:
         options["positive_class"] = classes[int(rng.integers(2))]
-    if rng.random() < 0.5:
+    if width > 2 and rng.random() < 0.5:
         options["ordinal_order"] = [classes[c] for c in rng.permutation(width)]
-    if rng.random() < 0.5:
-        options["top_k"] = int(rng.integers(1, width + 2))
-    if rng.random() < 0.3:
-        options["log_loss_eps"] = float(rng.choice([1e-15, 1e-7, 0.01]))
     if rng.random() < 0.4:
-        style = rng.integers(4)
+        style = rng.integers(5)
+        if style == 4:   # a file of raw scores in a labels competition: only each row's label counts
+            return classes, gold, ("probabilities", rng.normal(0, 3, size=(n, width))), dict(options,
+                                                                                            submission="labels")
         codes = (gold.copy() if style == 0 else np.full(n, rng.integers(width)) if style == 1
                  else np.where(rng.random(n) < 0.6, gold, rng.integers(width, size=n)))
         return classes, gold, ("labels", codes), dict(options, submission="labels")
-    style = rng.integers(5)
+    if width > 2 and rng.random() < 0.5:
+        options["top_k"] = int(rng.integers(2, width))
+    if rng.random() < 0.3:
+        options["log_loss_eps"] = float(rng.choice([1e-15, 1e-7, 0.01]))
+    style = rng.integers(6)
     if style == 0:     # a coarse grid: many ties within rows and between items
         proba = rng.integers(0, 4, size=(n, width)).astype(float)
         proba[proba.sum(axis=1) == 0, 0] = 1.0
         proba /= proba.sum(axis=1, keepdims=True)
     elif style == 1:   # every row the same
         proba = np.tile(rng.dirichlet(np.ones(width)), (n, 1))
-    elif style == 2:   # scores that are no probabilities: rows off 1, values outside [0, 1]
-        proba = rng.normal(0.5, 0.6, size=(n, width))
+    elif style == 2:   # non-negative scores that are no probabilities, rescaled by the organizer's choice
+        proba = np.abs(rng.normal(0.5, 0.6, size=(n, width)))
+        proba[proba.sum(axis=1) == 0, 0] = 1.0
+        options["probability_rows"] = "rescale"
     elif style == 3:   # one-hot rows, some of them right
         proba = np.eye(width)[np.where(rng.random(n) < 0.5, gold, rng.integers(width, size=n))]
+    elif style == 4:   # rounded to 2 decimals: rows off 1 by less than the tolerance
+        proba = rng.dirichlet(np.ones(width), size=n) + 0.8 * np.eye(width)[gold]
+        proba = np.round(proba / proba.sum(axis=1, keepdims=True), 2)
+        proba[np.abs(proba.sum(axis=1) - 1) > 0.0099] = np.eye(width)[0]   # (the tolerance: 0.01)
     else:              # a model that leans towards the gold
         proba = rng.dirichlet(np.ones(width), size=n) + 0.8 * np.eye(width)[gold]
         proba /= proba.sum(axis=1, keepdims=True)
+    if style != 2 and rng.random() < 0.25:
+        options["probability_rows"] = "rescale"   # probabilities rescaled too: nothing changes but the last bits
     return classes, gold, ("probabilities", proba), dict(options, submission="probabilities")
+
+
+def written_keys(options, width):
+    """docs/classification.md: f1, precision, recall (not with weighted: its recall is accuracy), accuracy, balanced
+    accuracy, the other averaging's P/R/F1 but the weighted recall, the kappas (the quadratic one with an order),
+    MCC; with probabilities log loss, ROC AUC, AP and top-k accuracy (with top_k)."""
+    average = options["average"]
+    keys = {"f1", "precision", "accuracy", "balanced_accuracy", "cohen_kappa", "mcc"}
+    keys |= set() if average == "weighted" else {"recall"}
+    keys |= set() if average == "macro" else {"macro_f1", "macro_precision", "macro_recall"}
+    keys |= set() if average == "weighted" else {"weighted_f1", "weighted_precision"}
+    keys |= {"quadratic_weighted_kappa"} if options.get("ordinal_order") else set()
+    if options["submission"] == "probabilities":
+        keys |= {"log_loss", "roc_auc", "average_precision"} | ({"top_k_accuracy"} if options.get("top_k") else set())
+    return keys
+
+
+def divided(proba):
+    """Each row divided by its sum, the columns added in the declared order (the documented additions)."""
+    total = proba[:, 0].copy()
+    for k in range(1, proba.shape[1]):
+        total += proba[:, k]
+    return proba / total[:, None]
 
 
 def write_case(folder, classes, gold, submission, options, rng=None):
@@ -114,6 +153,8 @@ def oracle(classes, gold, submission, options):
     width = len(classes)
     names = np.asarray(classes, dtype=object)
     form, values = submission
+    if form == "probabilities" and options.get("probability_rows") == "rescale":
+        values = divided(values)
     codes = values if form == "labels" else np.argmax(values, axis=1)   # numpy: the first highest column
     y, p = names[gold], names[codes]
     positive = options.get("positive_class") or classes[1]
@@ -136,7 +177,7 @@ def oracle(classes, gold, submission, options):
     qwk = cohen_kappa_score(y, p, weights="quadratic", labels=order)
     out["quadratic_weighted_kappa"] = 1.0 if one_class else qwk
     assert np.isnan(kappa) == one_class and np.isnan(qwk) == one_class
-    if form == "probabilities":
+    if options["submission"] == "probabilities":
         out.update(probability_oracle(classes, gold, values, options, positive))
     return out
 
@@ -147,34 +188,25 @@ def probability_oracle(classes, gold, proba, options, positive):
     y = names[gold]
     eps = options.get("log_loss_eps") or np.finfo(float).eps
     by_name = np.argsort(names)   # scikit-learn's probability columns are the labels in sorted order
-    out = {"log_loss": log_loss(y, np.clip(proba, eps, 1 - eps)[:, by_name], labels=list(names[by_name]))}
-    # top-k: renumber the classes in reverse declared order, so that scikit-learn's tie rule is the project's
-    k = options.get("top_k", 3)
-    reverse = proba[:, ::-1]
-    labels = list(range(width))
-    if width == 2:
-        reverse = np.hstack([reverse, np.full((len(gold), 1), -1e300)])
-        labels = [0, 1, 2]
-    out["top_k_accuracy"] = top_k_accuracy_score(width - 1 - gold, reverse, k=k, labels=labels)
+    out = {"log_loss": log_loss(y, np.clip(divided(proba), eps, 1 - eps)[:, by_name], labels=list(names[by_name]))}
+    if options.get("top_k"):
+        # renumber the classes in reverse declared order, so that scikit-learn's tie rule is the project's
+        out["top_k_accuracy"] = top_k_accuracy_score(width - 1 - gold, proba[:, ::-1], k=options["top_k"],
+                                                     labels=list(range(width)))
     present = np.bincount(gold, minlength=width) > 0
     if width == 2:
         c = classes.index(positive)
         auc = roc_auc_score(gold == c, proba[:, c]) if present.all() else np.nan
-        out["roc_auc"] = out["roc_auc_weighted"] = 0.0 if np.isnan(auc) else auc   # scikit-learn: NaN
+        out["roc_auc"] = 0.0 if np.isnan(auc) else auc   # scikit-learn: NaN
         out["average_precision"] = average_precision_score(gold == c, proba[:, c])
         return out
     normalised = np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)) and (proba >= 0).all()
     if present.all() and normalised:
         out["roc_auc"] = roc_auc_score(y, proba[:, by_name], multi_class="ovr", labels=list(names[by_name]))
-        out["roc_auc_weighted"] = roc_auc_score(y, proba[:, by_name], multi_class="ovr", average="weighted",
-                                                labels=list(names[by_name]))
     else:   # per class, as scikit-learn's one-vs-rest does, over the classes that both occur and do not
         defined = [c for c in range(width) if 0 < (gold == c).sum() < len(gold)]
         auc = {c: roc_auc_score(gold == c, proba[:, c]) for c in defined}
-        support = {c: (gold == c).sum() for c in defined}
         out["roc_auc"] = np.mean(list(auc.values())) if auc else 0.0
-        out["roc_auc_weighted"] = (sum(support[c] * auc[c] for c in defined) / sum(support.values())
-                                   if auc else 0.0)
     if present.all():
         out["average_precision"] = average_precision_score(gold, proba)   # multi-class: the codes are sorted
     else:
@@ -183,15 +215,26 @@ def probability_oracle(classes, gold, proba, options, positive):
     return out
 
 
+def as_read(folder, classes, n):
+    """The submitted numbers as the program reads them: pandas' C parser (docs: a value is read as pandas reads a
+    float column), rows put back in the items' order."""
+    import pandas as pd
+
+    frame = pd.read_csv(folder / "res" / "submission.csv", dtype={"id": str}).set_index("id")
+    return frame.loc[["u%03d" % i for i in range(n)], classes].to_numpy(dtype=float)
+
+
 def check(folder, case):
     classes, gold, submission, options = case
+    if submission[0] == "probabilities":   # what the file says, as read (a 17-digit value may read an ulp away)
+        submission = ("probabilities", as_read(folder, classes, len(gold)))
     got = ours(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = oracle(classes, gold, submission, options)
-    assert set(expected) == set(got), sorted(set(expected) ^ set(got))
-    for key, value in expected.items():
-        assert abs(got[key] - float(value)) <= EXACT, (key, got[key], float(value), options)
+    assert set(got) == written_keys(options, len(classes)), sorted(set(got) ^ written_keys(options, len(classes)))
+    for key, value in got.items():
+        assert abs(value - float(expected[key])) <= EXACT, (key, value, float(expected[key]), options)
     return got
 
 
@@ -231,16 +274,18 @@ def run_case(tmp_path, classes, gold, submission, options):
 
 
 def test_one_class_in_the_gold_and_the_prediction_is_perfect_agreement(tmp_path):
-    got = run_case(tmp_path, ["a", "b", "c"], [1, 1, 1], ("labels", np.array([1, 1, 1])), {"average": "macro",
-                                                                                           "submission": "labels"})
+    got = run_case(tmp_path, ["a", "b", "c"], [1, 1, 1], ("labels", np.array([1, 1, 1])),
+                   {"average": "macro", "submission": "labels", "ordinal_order": ["a", "b", "c"]})
     assert got["cohen_kappa"] == got["quadratic_weighted_kappa"] == 1.0 and got["mcc"] == 0.0
 
 
 def test_ties_in_probabilities_go_to_the_class_declared_first(tmp_path):
+    # labels a, b, a (each row's first highest column): all wrong; top 2 of the rows: (a, b), (b, c), (a, b), so
+    # the gold b, c, c is among them on the first two rows only (c ties with b on the third and comes after it)
     proba = np.array([[0.4, 0.4, 0.2], [0.2, 0.4, 0.4], [0.5, 0.25, 0.25]])
-    got = run_case(tmp_path, ["a", "b", "c"], [1, 2, 0], ("probabilities", proba),
-                   {"average": "macro", "submission": "probabilities", "top_k": 1})
-    assert got["accuracy"] == pytest.approx(1 / 3) and got["top_k_accuracy"] == pytest.approx(1 / 3)
+    got = run_case(tmp_path, ["a", "b", "c"], [1, 2, 2], ("probabilities", proba),
+                   {"average": "macro", "submission": "probabilities", "top_k": 2})
+    assert got["accuracy"] == 0.0 and got["top_k_accuracy"] == pytest.approx(2 / 3)
 
 
 def test_a_single_item(tmp_path):
@@ -263,13 +308,16 @@ def test_constant_predictions_score_as_scikit_learn_says(tmp_path):
 
 def test_the_ordinal_order_changes_only_the_quadratic_kappa(tmp_path):
     gold, pred = [0, 0, 1, 2, 2, 1, 0], np.array([2, 0, 1, 2, 0, 0, 1])
-    first = run_case(tmp_path / "1", ["a", "b", "c"], gold, ("labels", pred), {"average": "macro",
-                                                                               "submission": "labels"})
+    first = run_case(tmp_path / "1", ["a", "b", "c"], gold, ("labels", pred),
+                     {"average": "macro", "submission": "labels", "ordinal_order": ["a", "b", "c"]})
     second = run_case(tmp_path / "2", ["a", "b", "c"], gold, ("labels", pred),
                       {"average": "macro", "submission": "labels", "ordinal_order": ["b", "a", "c"]})
     assert first["quadratic_weighted_kappa"] != second["quadratic_weighted_kappa"]
     assert {k: v for k, v in first.items() if k != "quadratic_weighted_kappa"} == \
         {k: v for k, v in second.items() if k != "quadratic_weighted_kappa"}
+    # without a declared order the classes have none: no such key
+    assert "quadratic_weighted_kappa" not in run_case(tmp_path / "3", ["a", "b", "c"], gold, ("labels", pred),
+                                                      {"average": "macro", "submission": "labels"})
 
 
 @pytest.mark.parametrize("order", ["C", "F"])

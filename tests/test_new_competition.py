@@ -300,7 +300,7 @@ def test_new_options_reach_the_configs_the_columns_and_the_texts(tmp_path):
     evaluation = (out / "pages" / "evaluation.html").read_text(encoding="utf-8")
     assert "你列出的分数 ≥ 0.5 的标签" in evaluation and "k = 1, 2" in evaluation
     readme = (out / "starting_kit" / "README.md").read_text(encoding="utf-8")
-    assert readme.startswith("# starting kit：情绪\n") and "必需：预测集合取决于它" in readme
+    assert readme.startswith("# 入门工具包：情绪\n") and "必需：预测集合取决于它" in readme
     boards = (out / "reference_data" / "boards.csv").read_text(encoding="utf-8").splitlines()
     assert boards[0] == "id,board" and sum(l.endswith(",A") for l in boards) == 15
 

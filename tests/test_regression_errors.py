@@ -11,6 +11,7 @@ from helpers import as_platform, assert_participant_error, make_input, read_scor
 
 GOLD = "id,value\na,1.5\nb,0\nc,22.25\nd,3\n"
 CONFIG = "task: regression\nboard: all\n"
+RMSLE = CONFIG + "options: {rmsle: true}\n"   # the organizer asks for RMSLE (off by default)
 GOOD = ["a,1", "b,0.5", "c,20", "d,3"]
 GOLD_VALUES = ("1.5", "22.25")
 
@@ -66,21 +67,32 @@ CASES = [
 
 @pytest.mark.parametrize("label,content,fragments", CASES, ids=[c[0] for c in CASES])
 def test_participant_errors(tmp_path, label, content, fragments):
-    line = assert_participant_error(submit(tmp_path, content), *fragments)
+    line = assert_participant_error(submit(tmp_path, content, RMSLE if "rmsle" in label else CONFIG), *fragments)
     for value in GOLD_VALUES:
         assert value not in line
 
 
-def test_negative_predictions_are_scored_without_rmsle(tmp_path):
-    config = CONFIG + "options: {rmsle: false}\n"
+@pytest.mark.parametrize("config", [CONFIG, CONFIG + "options: {rmsle: false}\n"], ids=["default", "rmsle false"])
+def test_negative_predictions_are_scored_without_rmsle(tmp_path, config):
+    """RMSLE is scored only when the organizer asks: by default a negative prediction is a prediction."""
     proc = submit(tmp_path, csv_of(["a,1", "b,-0.5", "c,20", "d,3"]), config)
     assert proc.returncode == 0, proc.stderr
     scores = read_scores(tmp_path / "output")
     assert "rmsle" not in scores and scores["mae"] == pytest.approx((0.5 + 0.5 + 2.25) / 4)
 
 
+def test_rmsle_is_scored_when_the_organizer_asks(tmp_path):
+    # log(1 + p) - log(1 + y) of a, b, c, d: ln(2/2.5), ln(1.5/1), ln(21/23.25), 0, by math.log1p in the test
+    import math
+
+    proc = submit(tmp_path, csv_of(GOOD), RMSLE)
+    assert proc.returncode == 0, proc.stderr
+    d = [math.log1p(1) - math.log1p(1.5), math.log1p(0.5) - math.log1p(0), math.log1p(20) - math.log1p(22.25), 0.0]
+    assert read_scores(tmp_path / "output")["rmsle"] == pytest.approx(math.sqrt(sum(x * x for x in d) / 4), abs=1e-9)
+
+
 @pytest.mark.parametrize("gold,config,fragments", [
-    ("id,value\na,1\nb,-2\n", CONFIG, ["gold.csv line 3 (id b)", "-2 is negative", "options.rmsle: false"]),
+    ("id,value\na,1\nb,-2\n", RMSLE, ["gold.csv line 3 (id b)", "-2 is negative", "options.rmsle: false"]),
     ("id,value\na,1\nb,\n", CONFIG, ["gold.csv line 3 (id b)", "not a finite number"]),
     ("id,value\na,1\nb,nan\n", CONFIG, ["gold.csv line 3 (id b)", "'nan' is not a finite number"]),
     ("id,value\na,1\nb,1 2\n", CONFIG, ["holds 2 numbers"]),
@@ -137,4 +149,14 @@ def test_the_report_shows_the_breakdowns_and_no_nan(tmp_path):
     proc = submit(tmp_path, csv_of(GOOD))
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
-    assert "Errors by gold decile" in page and "<svg" in page and "Kendall" in page and "nan" not in page.lower()
+    assert "Errors by gold value" in page and "<svg" in page and "Kendall" in page and "nan" not in page.lower()
+
+
+def test_an_r2_beyond_doubles_is_the_most_negative_double_not_a_crash(tmp_path):
+    """Errors of 1e140 against gold values 1e-160 apart: Σe² / Σ(y - ȳ)² is about 1e600, beyond doubles. The
+    score is written as -1.7976931348623157e308 (docs/regression.md), exit 0, not an overflow (exit 3)."""
+    gold = "id,value\na,1e-160\nb,2e-160\nc,3e-160\n"
+    proc = submit(tmp_path, "id,value\na,1e140\nb,0\nc,0\n", CONFIG, gold)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "output" / "scores.json").read_text(encoding="utf-8"))["r2"] == \
+        -1.7976931348623157e308

@@ -228,3 +228,67 @@ def test_inversions_refuses_what_it_cannot_pack(values):
 
     with pytest.raises(ValueError):
         inversions(np.array(values))
+
+
+# -- Pearson whatever the scale ---------------------------------------------------------------------------------
+def _scaled_case(rng):
+    """(gold, prediction): each with its own magnitude (an offset of 0 or 1e-300 to 1e140) and spread (1e-6 to 1
+    of the offset, or any size at offset 0), correlated or not."""
+    n = int(rng.integers(3, 300))
+    z = rng.normal(size=n)
+    columns = []
+    for _ in range(2):
+        offset = 0.0 if rng.random() < 0.25 else float(rng.choice([-1, 1]) * 10.0 ** rng.uniform(-300, 140))
+        spread = abs(offset) * 10.0 ** rng.uniform(-6, 0) if offset else 10.0 ** rng.uniform(-300, 140)
+        mix = rng.uniform(-1, 1)
+        columns.append(offset + spread * (mix * z + (1 - abs(mix)) * rng.normal(size=n)))
+    return columns
+
+
+def test_pearson_is_scipys_whatever_the_scale_and_magnitude():
+    """Gold around 5e7 with predictions around 1 (15 of 1,420 random cases were 0 where scipy gives a value),
+    values near 1e-300 (whose squares underflow), and 600 seeded pairs of independent scales."""
+    rng = np.random.default_rng(77)
+    cases = [(5e7 + rng.normal(0, 0.5, 200), None) for _ in range(3)]
+    cases = [(y, 1.0 + 1e-3 * (y - 5e7) + rng.normal(0, 1e-3, len(y))) for y, _ in cases]
+    tiny = np.abs(rng.normal(1e-300, 3e-301, 50))
+    cases += [(tiny, tiny + rng.normal(0, 1e-301, 50)), (np.array([1.0, 2, 3, 4]) * 1e-300,
+                                                         np.array([1.0, 3, 2, 4]) * 1e-300)]
+    cases += [tuple(_scaled_case(rng)) for _ in range(600)]
+    checked = 0
+    for y, p in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # scipy's own value is trusted where it does not warn (near-constant)
+            try:
+                expected = stats.pearsonr(y, p).statistic
+            except (RuntimeWarning, stats.NearConstantInputWarning, stats.ConstantInputWarning):
+                continue
+        got = ours(y, p, config(rmsle=False))["pearson"]
+        assert abs(got - expected) <= TOLERANCE, (got, expected, y[:3], p[:3])
+        checked += 1
+    assert checked >= 550
+
+
+def test_the_hand_worked_values_near_1e_minus_300():
+    # gold 1, 2, 3, 4 and prediction 1, 3, 2, 4 (x 1e-300): centred -1.5 -0.5 0.5 1.5 and -1.5 0.5 -0.5 1.5,
+    # products sum to 2.25 - 0.25 - 0.25 + 2.25 = 4, squares to 5 each: r = 4 / 5
+    y, p = np.array([1.0, 2, 3, 4]) * 1e-300, np.array([1.0, 3, 2, 4]) * 1e-300
+    assert ours(y, p, config(rmsle=False))["pearson"] == pytest.approx(0.8, abs=1e-12)
+
+
+def test_the_constant_column_rule_at_its_boundary():
+    """docs/regression.md: a column is constant when every value on the board is equal, exactly; then 0. One value
+    one ulp away is no constant column: r is then the correlation of the gold with that unit's indicator,
+    (y_k - mean) / sqrt((1 - 1/n) * sum (y - mean)^2), worked here with math.fsum."""
+    rng = np.random.default_rng(3)
+    for c in (1.0, 5e7, 1e-300, -3.25, 1e140):
+        y = rng.normal(10, 3, 40)
+        p = np.full(40, c)
+        assert ours(y, p, config(rmsle=False))["pearson"] == 0.0
+        assert ours(p, y, config(rmsle=False))["pearson"] == 0.0   # a constant gold alike
+        k = 17
+        p[k] = np.nextafter(c, np.inf)
+        mean = math.fsum(y) / len(y)
+        expected = (y[k] - mean) / math.sqrt((1 - 1 / len(y)) * math.fsum((v - mean) ** 2 for v in y))
+        got = ours(y, p, config(rmsle=False))["pearson"]
+        assert got != 0.0 and abs(got - expected) <= TOLERANCE, (c, got, expected)

@@ -50,11 +50,20 @@ def test_the_decile_table_is_the_documented_grouping(seed, n, ties):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 6, n).astype(float) if ties else rng.normal(50, 20, n)
     p = y + rng.normal(0, 5, n)
-    [table] = [b for b in blocks(y, p, report.Table) if len(b.headers) == 8]
+    [section] = [s for s in sections(y, p) if any(isinstance(b, report.Table) and len(b.headers) == 8
+                                                  for b in s.blocks)]
+    [table] = [b for b in section.blocks if isinstance(b, report.Table)]
     expected = decile_table(y, p)
     assert len(table.rows) == len(expected)
+    # the groups shown are numbered 1, 2, ... as listed, and the caption says how many there are and why
+    assert [row[0] for row in table.rows] == ["%d" % (k + 1) for k in range(len(expected))]
+    caption = table.caption.text("en")
+    if len(expected) == 10:
+        assert "cut into 10 groups of about equal size" in caption, caption
+    else:
+        assert ("the %d units share %d distinct gold values, so the tenths make %d groups"
+                % (n, len(set(y.tolist())), len(expected))) in caption, caption
     for row, (g, want) in zip(table.rows, expected.iterrows()):
-        assert row[0] == "%d" % (g + 1)
         assert row[1] == "%s / %s" % ("%.6g" % want["low"], "%.6g" % want["high"])
         assert row[2] == want["n"]
         for got, key in zip(row[3:], ("gold", "pred", "err", "mae", "rmse")):
@@ -67,7 +76,9 @@ def test_a_small_board_draws_each_unit_and_a_large_one_counts_them_in_a_grid():
     p = y + rng.normal(0, 10, POINTS_MAX)
     [small] = blocks(y, p, report.Scatter)
     assert small.grid is None and len(small.points) == POINTS_MAX
-    low, high = y.min(), y.max()
+    # the square spans the gold values (0.2 to 99.9 here) stretched to round ticks: by hand, steps of 50
+    assert 0 < y.min() < 1 and 99 < y.max() < 100
+    low, high = 0.0, 100.0
     assert small.low == low and small.high == high
     assert [x for x, _ in small.points] == pytest.approx(y.tolist())
     assert [v for _, v in small.points] == pytest.approx(np.clip(p, low, high).tolist())   # the edge holds the rest
@@ -75,11 +86,11 @@ def test_a_small_board_draws_each_unit_and_a_large_one_counts_them_in_a_grid():
     y = rng.uniform(0, 100, n)
     p = y + rng.normal(0, 10, n)
     [large] = blocks(y, p, report.Scatter)
-    assert large.points in ((), []) and len(large.grid) == GRID
-    edges = np.linspace(y.min(), y.max(), GRID + 1)
-    counts, _, _ = np.histogram2d(np.clip(p, y.min(), y.max()), y, bins=[edges, edges])
+    assert large.points in ((), []) and len(large.grid) == GRID and (large.low, large.high) == (0.0, 100.0)
+    edges = np.linspace(0.0, 100.0, GRID + 1)
+    counts, _, _ = np.histogram2d(np.clip(p, 0.0, 100.0), y, bins=[edges, edges])
     assert np.array_equal(np.array(large.grid), counts.astype(int))   # row i: prediction bin i, from the bottom
-    outside = int(((p < y.min()) | (p > y.max())).sum())
+    outside = int(((p < 0.0) | (p > 100.0)).sum())
     assert outside and ("%d prediction(s)" % outside) in str(large.caption.text("en"))
 
 
@@ -116,7 +127,7 @@ def test_the_breakdowns_by_gold_value_follow_feedback_class_counts(tmp_path, cla
     proc = run_score(inp, tmp_path / "output")
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
-    for title in ("Errors by gold decile", "Prediction against gold"):
+    for title in ("Errors by gold value", "Prediction against gold"):
         assert (title in page) == class_counts, title
     assert "Correlations" in page
 
@@ -142,3 +153,48 @@ def test_the_page_says_when_the_interval_sums_the_bulk_by_the_normal_approximati
     assert note in pages[1000] and note not in pages[200]
     summed = re.search(r"(\d+) ?(?:units|个)", pages[1000].split(note)[1])
     assert summed and n - 7 * 2048 <= int(summed.group(1)) <= n - 2048
+
+
+def test_chart_ticks_are_round_steps_covering_the_values():
+    """Against a brute-force search written here: the smallest step of 1, 2 or 5 times a power of ten that covers
+    [low, high] in at most 4 steps from a multiple of it; the ticks are its multiples from below low to above high.
+    And by hand: 0 to 5.13933 (an RMSE) gives 0, 2, 4, 6; a gold range 213.5 to 5138.2 gives 0 to 6000 by 2000."""
+    from decimal import Decimal
+
+    from scorer.charts import nice_ticks, tick_label
+
+    assert nice_ticks(0, 5.13933) == ([0.0, 2.0, 4.0, 6.0], 0)
+    ticks, decimals = nice_ticks(213.5, 5138.2)
+    assert [tick_label(t, decimals) for t in ticks] == ["0", "2000", "4000", "6000"]
+    rng = np.random.default_rng(8)
+    for _ in range(2000):
+        scale = 10.0 ** rng.uniform(-8, 9)
+        low = rng.uniform(-3, 3) * scale
+        high = low + rng.uniform(1e-3, 5) * scale
+        ticks, decimals = nice_ticks(low, high)
+        steps = sorted(m * Decimal(10) ** e for e in range(-12, 12) for m in (1, 2, 5))
+        best = next(st for st in steps
+                    if (Decimal(high) / st).to_integral_value("ROUND_CEILING")
+                    - (Decimal(low) / st).to_integral_value("ROUND_FLOOR") <= 4)
+        step = ticks[1] - ticks[0]
+        assert abs(step - float(best)) <= 1e-9 * float(best), (low, high, ticks, best)
+        assert ticks[0] <= low + 1e-9 * step and ticks[-1] >= high - 1e-9 * step and len(ticks) <= 5
+        labels = [tick_label(t, decimals) for t in ticks]
+        assert len(set(labels)) == len(labels) and all(len(l) <= 11 for l in labels), labels
+
+
+def test_the_page_shows_no_long_tick_value(tmp_path):
+    """The issue's page showed 5.13933 under a chart and ticks at min/mid/max: every number drawn on an axis is
+    now a round one (at most 2 significant digits here)."""
+    gold = "id,value\n" + "".join("u%d,%r\n" % (i, 213.5 + i * 1.7) for i in range(2000))
+    sub = "id,value\n" + "".join("u%d,%r\n" % (i, 213.5 + i * 1.7 + (i % 13) * 0.91) for i in range(2000))
+    inp = make_input(tmp_path, {"config.yaml": "task: regression\nboard: all\n", "gold.csv": gold},
+                     {"prediction.csv": sub})
+    assert run_score(inp, tmp_path / "output").returncode == 0
+    page = (tmp_path / "output" / "detailed_results.html").read_text(encoding="utf-8")
+    for svg in re.findall(r"<svg.*?</svg>", page, re.S):
+        for text in re.findall(r'<text x="[^"]*" y="[^"]*" text-anchor="(?:middle|start|end)">([-0-9.e+]+)</text>', svg):
+            if "." in text and not text.startswith("0."):
+                continue   # a bar's value label (4 decimals), not an axis tick
+            digits = text.lstrip("-").replace(".", "").lstrip("0").rstrip("0")
+            assert len(digits) <= 2, (text, svg[:80])

@@ -190,7 +190,8 @@ def score(competition, board, submission, out, reveal=False):
 def test_a_zh_competition_shows_no_english(competition, tmp_path):
     comp = zh_copy(competition, tmp_path / "comp")
     sample = sample_of(competition)
-    allowed = page_words(competition) | config_words(comp / "reference_data")
+    # the public ids too: the page's warnings about the file name the test ids it lacks (validate.py's)
+    allowed = page_words(competition) | config_words(comp / "reference_data") | public_ids(competition)
     runs = {"A": ("A", sample, False), "B sealed": ("B", sample, False), "B revealed": ("B", sample, True),
             "error": ("A", broken_copy(sample, tmp_path / ("broken" + sample.suffix)), False)}
     leaks = {}
@@ -216,10 +217,10 @@ def _zh_case_line(tmp_path, case):
     return run_score(inp, tmp_path / "output")
 
 
-# Names of code a message tells to use or that a tool writes: pandas' index=False, its "Unnamed: 0" column,
-# JSON's types and keys.
+# Names of code a message tells to use or that a tool writes: pandas' index=False, its "Unnamed: 0" column, its
+# read_csv(..., sep=';', decimal=',') and to_csv, JSON's types and keys; the names of programs and formats.
 CODE = {"index", "False", "Unnamed", "int", "str", "list", "dict", "true", "false", "null", "float",
-        "zip", "deflate", "Excel", "Unicode"}
+        "zip", "deflate", "Excel", "Unicode", "pandas", "read_csv", "to_csv", "sep", "decimal", "LibreOffice", "xlsx"}
 CAMEL = re.compile(r"^[A-Z][a-z]+([A-Z][a-z]*)+$")  # names of exceptions and columns: BadZipFile, SentenceId
 
 
@@ -250,3 +251,68 @@ def test_a_zh_competition_names_every_upload_problem_in_chinese(tmp_path, case):
     left = [w for w in english(_unquoted(proc.stderr), allowed | CODE | uploaded)
             if not CAMEL.match(w) and not any(u.startswith(w) for u in uploaded)]  # a value cut short
     assert left == [], proc.stderr
+
+
+# -- the competition's own pages and its kit -------------------------------------------------------------------------
+def readme_prose(text):
+    """A README's text as a reader reads it, less its code: fenced and indented blocks, `code` spans."""
+    text = re.sub(r"^```.*?^```", " ", text, flags=re.S | re.M)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+    return re.sub(r"`[^`]*`", " ", text)
+
+
+def _made_zh(tmp_path, family, options):
+    """A Chinese competition made by ``organizer new`` from a demo's gold and public inputs, with ``options``."""
+    import pandas as pd
+
+    from helpers import organizer
+
+    demo = ROOT / "examples" / family
+    gold = pd.read_csv(demo / "reference_data" / "gold.csv", dtype=str, keep_default_na=False)
+    public = pd.read_csv(demo / "starting_kit" / "test_public.csv", dtype=str, keep_default_na=False)
+    path = tmp_path / "gold.csv"
+    public.merge(gold, on="id").to_csv(path, index=False)
+    argv = ["new", family, path, tmp_path / "comp", "--title", "中文竞赛", "--language", "zh", "--no-check"]
+    if family == "classification":
+        argv += ["--labels", demo / "reference_data" / "labels.txt"]
+    for option in options:
+        argv += ["--option", option]
+    proc = organizer(*argv)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return tmp_path / "comp"
+
+
+# the symbols of the metrics' formulas (log(1 + p), Cohen's Po and Pe)
+FORMULA = {"log", "Po", "Pe"}
+ZH_MADE = {"classification-probabilities": ("classification", ["submission=probabilities", "top_k=3",
+                                                                "ordinal_order=[terrible,poor,okay,good,excellent]"]),
+           "classification-rescaled": ("classification", ["submission=probabilities", "probability_rows=rescale"]),
+           "classification-labels": ("classification", []),
+           "regression-rmsle": ("regression", ["rmsle=true"]), "regression": ("regression", [])}
+
+
+@pytest.mark.parametrize("case", sorted(ZH_MADE) + ["bank_comments", "view_sentiment"])
+def test_a_zh_competitions_pages_and_kit_hold_no_english(tmp_path, case):
+    """The pages a Chinese competition shows (pages/*.html, as `organizer new` writes them or as the Chinese demos
+    ship them) and its kit's README.md: no English word outside names, keys, code and the data's own words
+    (the kit used to say "starting kit" in English)."""
+    if case in ZH_MADE:
+        family, options = ZH_MADE[case]
+        comp = _made_zh(tmp_path, family, options)
+    else:
+        comp = ROOT if case == "bank_comments" else ROOT / "examples" / case
+    allowed = page_words(comp) | config_words(comp / "reference_data") | FORMULA | {"Python", "Kaggle", "softmax", "zip"}
+    allowed |= {line.split(":")[0].strip() for line in (comp / "competition.yaml").read_text(
+        encoding="utf-8").splitlines() if line.startswith("    ") and line.strip().endswith(":")}   # score keys
+    leaks = {}
+    for page in sorted((comp / "pages").glob("*.html")):
+        # a format example (<pre>) shows a file, not prose
+        text = re.sub(r"<pre[^>]*>.*?</pre>", " ", page.read_text(encoding="utf-8"), flags=re.S)
+        found = [w for w in english(visible_text(text), allowed) if len(w) > 1]   # one letter: a formula's symbol
+        if found:
+            leaks[page.name] = found
+    found = [w for w in english(readme_prose((comp / "starting_kit" / "README.md").read_text(encoding="utf-8")),
+                                allowed) if len(w) > 1]
+    if found:
+        leaks["README.md"] = found
+    assert not leaks, leaks

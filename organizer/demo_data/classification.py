@@ -3,8 +3,8 @@
     python3 -m organizer demo classification [--reviews 4000] [--seed 2026] [--out examples/classification]
 
 Writes the gold (``id,label`` with each review's text), labels.txt (the five
-ratings, lowest first: the ordinal scale of the quadratic-weighted kappa) and
-a dev set, then makes the whole competition from them with ``python3 -m
+ratings, lowest first, the order given to ``ordinal_order``: the scale of the
+quadratic-weighted kappa) and a dev set, then makes the whole competition from them with ``python3 -m
 organizer new classification`` (pages, competition.yaml, the seeded board
 split, the starting kit with its public inputs and baseline sample
 submission), with fixed dates, so the same seed always writes the same bytes.
@@ -83,7 +83,9 @@ def generate(out, n, seed):
             code = new.main(["classification", str(Path(tmp) / "gold.csv"), shown, "--title", TITLE,
                              "--labels", str(Path(tmp) / "labels.txt"), "--dev-gold", str(Path(tmp) / "dev.csv"),
                              "--start", "2026-11-02", "--final-start", "2027-02-01", "--end", "2027-03-01",
-                             "--seed", "2024", "--option", "average=macro"])
+                             "--seed", "2024", "--option", "average=macro",
+                             # ratings have an order: the quadratic-weighted kappa is scored on it
+                             "--option", "ordinal_order=[%s]" % ",".join(RATINGS)])
         except BaseException:
             if aside.exists() and not out.exists():
                 shutil.move(str(aside), str(out))

@@ -4,7 +4,7 @@
 
 Each building has public inputs (floor area, floors, year built, climate, occupancy) and a true yearly energy
 use in MWh: a product of those inputs' effects times a log-normal factor, so values are positive and skewed
-(RMSLE scored). A dev set of 300 more buildings goes into the kit with its values. The competition folder
+(RMSLE scored: the organizer asks for it with `--option rmsle=true`). A dev set of 300 more buildings goes into the kit with its values. The competition folder
 (pages, competition.yaml, both board configs, the seeded board split, the starting kit with its baseline
 sample submission) is what ``python3 -m organizer new regression`` makes of that gold, with fixed dates; the
 same seed always writes the same bytes. An existing demo folder at OUT is replaced.
@@ -59,8 +59,9 @@ def main(argv=None):
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
+            # energy use is never negative, and errors of ratios suit it: this organizer asks for RMSLE
             code = new.main(["regression", str(gold), shown, "--title", TITLE, "--dev-gold", str(dev),
-                             "--no-check"] + DATES)
+                             "--option", "rmsle=true", "--no-check"] + DATES)
         finally:
             os.chdir(cwd)
     print("wrote %d buildings (and %d in the kit's dev set) into %s" % (args.count, DEV, out))

@@ -91,23 +91,33 @@ class ClassificationStart(Start):
         return {"example": "\n".join(lines), "example_note": note}
 
     def values(self, options, texts, items):
+        """The texts say what the platform does with these options: a probabilities competition describes the
+        probability header only (an id,label file is refused there), with its rule for the rows; the
+        quadratic-weighted kappa and top-k accuracy only where the options make them keys."""
         labels = items.extra["labels"]
         two = len(labels) == 2
+        probabilities = options["submission"] == "probabilities"
         positive = options["positive_class"] if options["positive_class"] is not None else labels[1] if two else ""
         fields = {"n_labels": str(len(labels)), "classes": code_list(labels, texts["lang"]),
                   "public_columns": code_list(list(items.inputs.columns), texts["lang"]),
                   "probability_header": "id," + ",".join(labels), "positive": str(positive),
-                  "scale": " < ".join(map(str, options["ordinal_order"] or labels)), "k": str(options["top_k"]),
+                  "scale": " < ".join(map(str, options["ordinal_order"] or [])),
+                  "k": str(options["top_k"]) if options["top_k"] is not None else "k",
                   "eps": "2.2e-16" if options["log_loss_eps"] is None else "%g" % options["log_loss_eps"]}
         # texts that hold fields of their own, filled here: the page fills one level only
         own = dict(texts, **fields)
         for name, text in (("form", "form_" + options["submission"]), ("average", "average_" + options["average"]),
-                           ("ranking", "ranking_binary" if two else "ranking_multi")):
+                           ("ranking", "ranking_binary" if two else "ranking_multi"),
+                           ("other_average", "other_" + options["average"]),
+                           ("qwk", "qwk_some" if options["ordinal_order"] is not None else "qwk_none"),
+                           ("top_k_metric", "top_k_some" if options["top_k"] is not None else "top_k_none"),
+                           ("rows_rule", "rows_" + options["probability_rows"]),
+                           ("format_rules", "format_rules" if probabilities else "format_rules_labels")):
             fields[name] = fill(texts[text], own)
-        probabilities = options["submission"] == "probabilities"
+        fields["format_form"] = fill(texts["format_" + options["submission"]], dict(own, **fields))
         fields["probability_metric"] = fill(texts["probability_metric"], dict(own, **fields)) if probabilities else ""
-        # a probability file is taken in either form: its warnings are the kit's in both
-        fields["kit_warnings"] = warnings_list(["same", "sum", "range", "order"], texts)
+        # a file of per-class columns is taken in either form: its column-order warning is the kit's in both
+        fields["kit_warnings"] = warnings_list(["same", "order"], texts)
         return fields
 
 

@@ -40,7 +40,7 @@ class RegressionStart(Start):
             target = _numbers(dev["value"])
             fit = _best_line(dev, target, inputs)
             predicted = fit if fit is not None else np.full(len(inputs), float(np.mean(target)))
-        if options.get("rmsle", True):
+        if options.get("rmsle", False):
             predicted = np.maximum(predicted, 0.0)   # RMSLE refuses negative values
         out = inputs[["id"]].copy()
         out["value"] = ["%.6g" % v for v in predicted]
@@ -54,6 +54,7 @@ class RegressionStart(Start):
                                                                                 {"low": low, "high": high}))),
                 "public_columns": code_list(list(items.inputs.columns), texts["lang"]),
                 "rmsle_rule": texts["rmsle_on" if options["rmsle"] else "rmsle_off"],
+                "rmsle_metric": texts["rmsle_metric_on"] if options["rmsle"] else "",   # a key only when asked for
                 "smape_rule": texts["smape_" + options["smape_zero"]],
                 "range_rule": texts["range_none"] if span is None else texts["range_some"],
                 "low": "%g" % span[0] if span else "", "high": "%g" % span[1] if span else ""}

@@ -29,8 +29,8 @@ own work (``family.parse_submission``: reading, cutting, coding) runs.
 """
 import contextlib
 import os
-from dataclasses import dataclass
-from typing import Dict, Optional
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
 
 from . import background, textio
 import numpy as np
@@ -141,6 +141,10 @@ class Competition(Task):
     reference: object = None           # the gold (None on a sealed board of a phase's reference data)
     boards: Optional[Boards] = None
     positions: Optional[np.ndarray] = None   # the contract position of each gold unit (a phase's reference data)
+    # the family's warnings about the last submission read with ``advise`` (the kit's, about the whole file
+    # against every test unit: nothing of the board split or of an answer), for the page
+    warnings: List[Any] = field(default_factory=list)
+    advice_failure: Optional[str] = None   # the traceback of a family's advice that failed (for the organizer)
 
     @classmethod
     def open(cls, ref_dir):
@@ -172,15 +176,25 @@ class Competition(Task):
         boards = Boards(reference.units, np.full(len(reference.units), "A" if cfg.board == "all" else cfg.board))
         return cls(cfg, family, contract, cap, reference, boards, positions)
 
-    def read_parsed(self, parsed):
-        """The submission, checked against every unit of the contract, as ``score`` takes it (the gold's units)."""
+    def read_parsed(self, parsed, advise=False):
+        """The submission, checked against every unit of the contract, as ``score`` takes it (the gold's units).
+
+        ``advise``: also ask the family for its warnings about the file (``warnings``), as the kit's check does:
+        on the whole file against every test unit, before the board's units are taken."""
         submission = super().read_parsed(parsed)
+        self.warnings, self.advice_failure = [], None
+        if advise:
+            try:
+                self.warnings = self.family.advice(submission, self.contract, self.cfg)
+            except Exception:  # noqa: BLE001  a warning never changes what a platform does, its bug neither
+                import traceback  # only on a failure
+                self.advice_failure = traceback.format_exc()
         if self.positions is None:
             return submission
         return self.family.take(submission, self.contract, self.positions)
 
     @classmethod
-    def open_with_submission(cls, ref_dir, res_dir):
+    def open_with_submission(cls, ref_dir, res_dir, advise=False):
         """(``open(ref_dir)``, its ``read_submission(res_dir)``), the reference loading on a second thread.
 
         The submission's files are found and size-checked, then parsed (``family.parse_submission``: no
@@ -209,7 +223,7 @@ class Competition(Task):
                 loading.result()  # the reference's own error comes first
                 raise
             comp = loading.result()
-            return comp, comp.read_parsed(parsed)
+            return comp, comp.read_parsed(parsed, advise)
 
     def score(self, submission, board=None) -> Result:
         """The Result of ``submission`` on ``board`` (default: the config's board)."""

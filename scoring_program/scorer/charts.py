@@ -12,6 +12,9 @@ Two kinds, both drawn in black, white and greys only:
   line y = x: a dot per point, or (many points) a grid of counts, each cell
   shaded by the logarithm of its count, so the page stays small.
 
+Axes carry round ticks (``nice_ticks``: steps of 1, 2 or 5 times a power of
+ten, the axis stretched to whole steps), never values such as 5.13933.
+
 Every string passes ``text`` (the caller's escaping: report.py gives its own),
 numbers are formatted here. The SVG has a viewBox and scales down to a narrow
 screen, but never so far that its text is drawn below ``MIN_FONT`` px (its
@@ -40,6 +43,51 @@ _DEFS = ('<defs><pattern id="hatch%s" width="6" height="6" patternUnits="userSpa
          '<line x1="0" y1="0" x2="0" y2="6" stroke="#000" stroke-width="2.2"/></pattern>'
          '<pattern id="dots%s" width="5" height="5" patternUnits="userSpaceOnUse"><rect width="5" height="5" '
          'fill="#fff"/><circle cx="2.5" cy="2.5" r="1.3" fill="#000"/></pattern></defs>')
+
+
+def nice_ticks(low, high, most=4):
+    """(ticks, decimals): round tick values covering [low, high] in at most ``most`` steps of 1, 2 or 5 times a
+    power of ten, the first at or below ``low``, the last at or above ``high``; ``decimals``, the step's decimal
+    place (-3 for a step of 2000), writes them (``tick_label``).
+
+    >>> nice_ticks(0, 5.13933)
+    ([0.0, 2.0, 4.0, 6.0], 0)
+    >>> nice_ticks(0, 1.0), nice_ticks(213.5, 5138.2)
+    (([0.0, 0.5, 1.0], 1), ([0.0, 2000.0, 4000.0, 6000.0], -3))
+    >>> nice_ticks(-0.013, 0.0421)
+    ([-0.02, 0.0, 0.02, 0.04, 0.06], 2)
+    """
+    low, high = float(low), float(high)
+    if not high > low:
+        high = low + (abs(low) or 1.0)
+    step = None
+    for exponent in range(int(math.floor(math.log10((high - low) / most))) - 1, 400):
+        for mantissa in (1, 2, 5):
+            candidate = mantissa * 10.0 ** exponent
+            if math.ceil(high / candidate - 1e-9) - math.floor(low / candidate + 1e-9) <= most:
+                step = candidate
+                break
+        if step is not None:
+            break
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    decimals = -int(math.floor(math.log10(step) + 1e-9))   # negative for steps of 10 and more
+    return [round(k * step, max(decimals, 0)) + 0.0 for k in range(first, last + 1)], decimals
+
+
+def tick_label(value, decimals):
+    """A tick written as people write it: as many decimals as its step has (huge or tiny ones in short form).
+
+    >>> tick_label(4000.0, -3), tick_label(0.5, 1), tick_label(-0.0, 2), tick_label(2e12, -12), tick_label(2e-07, 7)
+    ('4000', '0.5', '0', '2e+12', '2e-07')
+    >>> tick_label(0.001225, 6), tick_label(12340000.0, -4)
+    ('0.001225', '1.234e+07')
+    """
+    if decimals > 5 or abs(value) >= 1e7:   # the significant digits that tell the ticks apart, in short form
+        digits = 1 if value == 0 else max(1, int(math.floor(math.log10(abs(value)))) + decimals + 1)
+        text = "%.*g" % (digits, value)
+    else:
+        text = "%.*f" % (max(decimals, 0), value)
+    return "0" if float(text) == 0 else text
 
 
 def _width(label):
@@ -81,7 +129,8 @@ def bars(labels, series, text, title, digits=4, top=1.0, uid=0):
         parts.append('<rect x="%d" y="4" width="14" height="12" style="%s" stroke="#000" stroke-width="0.6"/>'
                      '<text x="%d" y="14">%s</text>' % (x, _swatch(k, uid), x + 18, text(_cut(name, 30))))
         x += 26 + int(_width(_cut(name, 30)))
-    top = float(top) if top else 1.0
+    ticks, decimals = nice_ticks(0.0, float(top) if top else 1.0)
+    top = ticks[-1]
     for i, label in enumerate(labels):
         y0 = legend_h + i * per_row
         parts.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (label_w - 6, y0 + per_row / 2 + 1, text(label)))
@@ -95,9 +144,9 @@ def bars(labels, series, text, title, digits=4, top=1.0, uid=0):
     axis_y = legend_h + per_row * len(labels)
     parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#000"/>' % (label_w, legend_h, label_w, axis_y))
     parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#000"/>' % (label_w, axis_y, label_w + area, axis_y))
-    for frac in (0.0, 0.5, 1.0):
+    for tick in ticks:
         parts.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
-                     % (label_w + frac * area, axis_y + 14, "%g" % (frac * top)))
+                     % (label_w + tick / top * area, axis_y + 14, tick_label(tick, decimals)))
     return _svg(width, height, title, "".join(parts), text, uid)
 
 
@@ -148,7 +197,8 @@ _MARGIN = (70, 26, 14, 40)   # left, top, right, bottom
 
 def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0):
     """``points`` [(x, y)] as dots, or ``grid`` (rows of counts, the first row at the bottom: y bin i, x bin j)
-    as shaded cells, on the square [low, high] x [low, high] with the line y = x; three ticks per axis."""
+    as shaded cells, on the square [low, high] x [low, high] with the line y = x; a tick at every value of
+    ``nice_ticks(low, high)`` that lies in the square (the caller gives it round bounds: ``nice_ticks``)."""
     left, top, right, bottom = _MARGIN
     width, height = left + _PLOT + right, top + _PLOT + bottom
     span = float(high - low) or 1.0
@@ -172,12 +222,20 @@ def scatter(low, high, text, title, x_axis, y_axis, points=(), grid=None, uid=0)
         parts.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#000" fill-opacity="0.45"/>' % (x_of(x), y_of(y)))
     parts.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#000" stroke-width="1" stroke-dasharray="4 3"/>'
                  % (left, top + _PLOT, left + _PLOT, top))
-    for k, anchor in enumerate(("start", "middle", "end")):   # the end ticks stay inside the picture
-        value = low + k * (high - low) / 2.0
-        label = text("%.4g" % value)
+    ticks, decimals = nice_ticks(low, high)
+    shown = [t for t in ticks if low - 1e-9 * span <= t <= high + 1e-9 * span]
+    for k, value in enumerate(shown):
+        # the end ticks stay inside the picture
+        anchor = "start" if k == 0 and value == shown[0] and abs(value - low) < 1e-9 * span else \
+            "end" if abs(value - high) < 1e-9 * span else "middle"
+        label = text(tick_label(value, decimals))
+        parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#000" stroke-width="0.8"/>'
+                     % (x_of(value), top + _PLOT, x_of(value), top + _PLOT + 4))
+        parts.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#000" stroke-width="0.8"/>'
+                     % (left - 4, y_of(value), left, y_of(value)))
         parts.append('<text x="%.1f" y="%d" text-anchor="%s">%s</text>' % (x_of(value), top + _PLOT + 15, anchor,
                                                                           label))
-        parts.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 5, y_of(value) + 4, label))
+        parts.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 6, y_of(value) + 4, label))
     parts.append('<text x="%d" y="%d" text-anchor="end" font-weight="bold">%s \u2192</text>'
                  % (left + _PLOT, top + _PLOT + 33, text(_cut(x_axis, 30))))
     parts.append('<text x="4" y="%d" font-weight="bold">%s \u2191</text>' % (top - 10, text(_cut(y_axis, 20))))

@@ -39,6 +39,17 @@ NONE_OF = Message("files.none_of", "the submission has no file matching any of {
                   "your prediction file(s) at the top of the zip.",
                   "提交中没有与 {patterns} 中任何一个匹配的文件（找到：{names}）；请把预测文件放在 zip 的最上层。")
 NO_FILES = Message("files.no_files", "no files at all", "没有任何文件")
+_SAVE_CSV_EN = ("in Excel: File > Save As > 'CSV UTF-8 (Comma delimited) (*.csv)' (LibreOffice: Save As > 'Text CSV'), "
+                "then upload that file")
+_SAVE_CSV_ZH = "在 Excel 中选择“文件 > 另存为 > CSV UTF-8（逗号分隔）(*.csv)”（LibreOffice：另存为“文本 CSV”），然后上传该文件"
+SPREADSHEET = Message("files.spreadsheet", "the submission is a spreadsheet workbook ({name}), not a CSV file ({patterns} "
+                      "expected); " + _SAVE_CSV_EN + ".",
+                      "提交的是电子表格工作簿（{name}），不是 CSV 文件（应为 {patterns}）；" + _SAVE_CSV_ZH + "。")
+SPREADSHEET_UNPACKED = Message("files.spreadsheet_unpacked", "the submission is an Excel workbook (an .xlsx is a zip, "
+                               "and the platform unpacked it: found {names}), not a CSV file; " + _SAVE_CSV_EN + ".",
+                               "提交的是 Excel 工作簿（.xlsx 本身是 zip，平台已将其解压：找到 {names}），不是 CSV 文件；"
+                               + _SAVE_CSV_ZH + "。")
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 SEVERAL_MATCH = Message("files.several_match", "the submission has {n} files matching '{pattern}' ({names}); upload "
                         "exactly one.", "提交中有 {n} 个文件与 '{pattern}' 匹配（{names}）；只能上传一个。")
 UNREADABLE_FOLDER = Message("files.unreadable_folder", "the folder {name} of the submission cannot be read ({reason}); "
@@ -407,11 +418,25 @@ def find_files(res_dir, slots, required=None):
         chosen[slot] = matches[0] if matches else None
     missing = [s for s in required if chosen.get(s) is None]
     seen = _names(files) if files else NO_FILES()
+    if missing or (required == [] and all(v is None for v in chosen.values())):
+        _refuse_spreadsheet(files, slots, missing or list(slots))
     if missing:
         raise SubmissionError(NONE_MATCH(patterns=" + ".join("'%s'" % slots[s] for s in missing), names=seen))
     if required == [] and all(v is None for v in chosen.values()):
         raise SubmissionError(NONE_OF(patterns=" / ".join("'%s'" % p for p in slots.values()), names=seen))
     return chosen
+
+
+def _refuse_spreadsheet(files, slots, missing):
+    """No file matches: a spreadsheet workbook among what was uploaded (Excel's .xlsx as it is, or unpacked: an
+    .xlsx is a zip, which CodaLab v1 extracts) is said for what it is, with how to save a CSV."""
+    patterns = " + ".join("'%s'" % slots[s] for s in missing)
+    workbooks = [f for f in files if f.basename.lower().endswith(WORKBOOK_SUFFIXES)]
+    if workbooks:
+        raise SubmissionError(SPREADSHEET(name=clip(workbooks[0].name, 80), patterns=patterns))
+    parts = {PurePosixPath(f.name).parts[-1] for f in files} | {p for f in files for p in PurePosixPath(f.name).parts}
+    if "[Content_Types].xml" in parts and ("xl" in parts or "workbook.xml" in parts):
+        raise SubmissionError(SPREADSHEET_UNPACKED(names=_names(files, 3)))
 
 
 def _names(files: List[SubmittedFile], limit=5):

@@ -51,7 +51,7 @@ UPLOAD_WARNED = Message("kit.upload_warned", "{file}: the predictions are valid 
                         "{file}：预测合法（已对照 {units} 个测试样本检查），但请看下面关于上传文件本身的警告。")
 NO_PUBLIC = Message("kit.no_public", "cannot find the public test inputs {name} in {folder}; run this from the "
                     "starting kit or pass --public.",
-                    "在 {folder} 中找不到公开测试输入 {name}；请在 starting kit 目录中运行，或用 --public 指定。")
+                    "在 {folder} 中找不到公开测试输入 {name}；请在入门工具包的目录中运行，或用 --public 指定。")
 NO_FILE = Message("kit.no_file", "cannot find {path}; give the path of your prediction file, folder or zip.",
                   "找不到 {path}；请给出预测文件、文件夹或 zip 的路径。")
 NO_CONFIG = Message("kit.no_config", "cannot find the task configuration ({name}); pass --config.",

@@ -339,9 +339,10 @@ def error_page(title, kind, message, lang="en"):
     return render(title, [Section(kind, [Text(message, "error")])], lang=lang)
 
 
-def sealed_page(title, board, placeholder, n_items, lang="en", footer=None):
-    """The page of a sealed board: what was received, and why no score is shown (nothing from the gold)."""
+def sealed_page(title, board, placeholder, n_items, lang="en", footer=None, more=()):
+    """The page of a sealed board: what was received, and why no score is shown (nothing from the gold);
+    ``more``: sections about the file itself (the kit's warnings), which need no answer."""
     return render(title, [Section(SEALED_TITLE(board=board), [
         Text(SEALED_RECEIVED(n=n_items, board=board)),
         Text(SEALED_NOTE(placeholder=format_number(placeholder, 0)), "note"),
-    ])], lang=lang, footer=footer)
+    ])] + list(more), lang=lang, footer=footer)

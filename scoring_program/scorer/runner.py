@@ -21,11 +21,12 @@ from .published import SEALED_VALUE, History, ladder_settings, publish, rounding
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
+ADVICE_FAILURE = "advice_failure.txt"   # the family's warnings failed: the run goes on without them
 PROVENANCE = "provenance.json"
 # every file a run may write in private/ (cleared at the start of a run, as the scores are)
 HISTORY_NOTES = "history_notes.txt"
 PRIVATE_FILES = ("reference_notes.txt", "organizer_error.txt", "traceback.txt", PRIVATE_FAILURE, PROVENANCE,
-                 HISTORY_NOTES, ladder.STATE_FILE, ladder.UNITS_FILE)
+                 HISTORY_NOTES, ADVICE_FAILURE, ladder.STATE_FILE, ladder.UNITS_FILE)
 
 LADDER_TITLE = Message("report.ladder.title", "Public board: the Ladder", "公开榜单：Ladder 机制")
 LADDER_FIXED = Message(
@@ -53,6 +54,13 @@ NO_CLASS_COUNTS = Message("report.feedback.no_class_counts",
                           "本榜单不显示按类别或分组的计数。")
 ALL_UNITS_TITLE = Message("report.board_all", "{title}: every item", "{title}：全部样本")
 FEEDBACK_TITLE = Message("report.feedback.title", "About this board", "关于本榜单")
+WARNINGS_TITLE = Message("report.warnings.title", "Warnings about your file", "关于提交文件的提醒")
+WARNINGS_INTRO = Message(
+    "report.warnings.intro", "Your file is valid and was scored as it is; the starting kit's validate.py says the "
+    "same of it: {n} warning(s) where it will lose points. They concern the whole file, not this board, and change "
+    "no score.",
+    "你的文件合法，已按原样评分；入门工具包的 validate.py 对它给出同样的提醒：共 {n} 条，指出它会失分的地方。"
+    "这些提醒针对整个文件而非本榜单，不改变任何成绩。")
 
 
 @dataclass
@@ -65,12 +73,15 @@ class RunResult:
 
 def run(input_dir, output_dir):
     """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
-    comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir))
+    comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir),
+                                                        advise=True)
     private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_kept_apart(input_dir) else None
     program = provenance.program_digest()
     if private:
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
             program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir, _answers_read(comp.cfg))))
+        if comp.advice_failure:
+            _privately(private, lambda: write_text(os.path.join(private, ADVICE_FAILURE), comp.advice_failure))
     cfg = comp.cfg
     settings = ladder_settings(cfg)
     history = _ladder_history(comp, input_dir) if settings is not None else None
@@ -116,8 +127,16 @@ def page_title(comp):
 
 def score_labels(comp, keys):
     """What the page calls each key: the competition's column label, else the family's own."""
-    labels = {key: comp.cfg.columns.get(key) or comp.family.key_label(key) for key in keys}
+    labels = {key: comp.cfg.columns.get(key) or comp.family.key_label(key, comp.cfg.options) for key in keys}
     return {key: label for key, label in labels.items() if label}
+
+
+def warnings_sections(comp):
+    """The kit's warnings about the file, on the page in the competition's language (none: no section)."""
+    if not comp.warnings:
+        return []
+    return [report.Section(WARNINGS_TITLE, [report.Text(WARNINGS_INTRO(n=len(comp.warnings)), "note")]
+                           + [report.Text(w) for w in comp.warnings])]
 
 
 def page_digits(cfg):
@@ -150,7 +169,7 @@ def _write_page(output_dir, comp, published, program):
     elif cfg.intervals.resamples > 0 and result.units and result.units_of(cfg.primary_key) is None:
         score_blocks.append(report.Text(report.NO_INTERVAL(key=labels.get(cfg.primary_key, cfg.primary_key),
                                                            units=unit), "note"))
-    sections = [report.Section(report.SCORES_TITLE, score_blocks)]
+    sections = [report.Section(report.SCORES_TITLE, score_blocks)] + warnings_sections(comp)
     feedback = []
     if digits is not None:
         feedback.append(report.Text(ROUNDED(digits=digits), "note"))
@@ -176,7 +195,7 @@ def _ladder_page(comp, published, output_dir, private, program):
     labels = score_labels(comp, published.scores)
     sections = [report.Section(report.SCORES_TITLE, [report.Scores(published.scores, cfg.primary_key, labels,
                                                                    digits=page_digits(cfg))]),
-                report.Section(LADDER_TITLE, [report.Text(note, "note")])]
+                report.Section(LADDER_TITLE, [report.Text(note, "note")])] + warnings_sections(comp)
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.render(page_title(comp), sections, None, cfg.language, footer(comp, program)))
     if private:
@@ -199,7 +218,7 @@ def _run_sealed(comp, published, output_dir, program):
     summary = report.SEALED_RECEIVED(n=n_items, board=cfg.board).text(cfg.language)
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.sealed_page(page_title(comp), cfg.board, SEALED_VALUE, n_items, cfg.language,
-                                  footer(comp, program)))
+                                  footer(comp, program), warnings_sections(comp)))
     return RunResult(cfg.board, values, summary, sealed=True)
 
 

@@ -52,11 +52,20 @@ FULLWIDTH_SEPARATOR = Message("table.fullwidth_separator", "{where} uses a {labe
 HEADER_SEPARATOR = Message("table.header_separator", "{where}: the header is separated by {label}; separate the "
                            "columns with {sep} (header: {header}).",
                            "{where}：表头用 {label} 分隔；请用 {sep} 分隔各列（表头：{header}）。")
+SPREADSHEET_EXPORT = Message(
+    "table.spreadsheet_export", "{where}: the file is a spreadsheet export with ';' between the columns and decimal "
+    "commas (such as {number}), as Excel writes CSV in German, French and other locales; save it with ',' between "
+    "the columns and '.' as the decimal mark (in pandas: read_csv(path, sep=';', decimal=',').to_csv(new_path, "
+    "index=False)), header: {header}.",
+    "{where}：该文件是电子表格导出的 CSV，列之间用 ';' 分隔、小数点用逗号（如 {number}），这是 Excel 在德语、法语等区域设置下"
+    "的写法；请改为列之间用 ',' 分隔、小数点用 '.'（用 pandas：read_csv(原文件, sep=';', decimal=',').to_csv(新文件, "
+    "index=False)），表头为：{header}。")
 COLUMNS = Message("table.columns", "{where}: the columns are {found} but must be exactly {expected}{hint}.",
                   "{where}：列为 {found}，必须恰好是 {expected}{hint}。")
 EITHER = Message("table.either", "{first} or {last}", "{first} 或 {last}")
-INDEX_HINT = Message("table.index_hint", " (an unnamed column usually means the index was written: use index=False)",
-                     "（出现未命名的列通常是写入了行索引：请用 index=False）")
+INDEX_HINT = Message("table.index_hint", " (an unnamed first column is pandas' index: write the file with "
+                     "to_csv(..., index=False))",
+                     "（未命名的第一列是 pandas 写入的行索引：请用 to_csv(..., index=False) 写文件）")
 NO_ROWS = Message("table.no_rows", "{file} has a header but no rows; write one line per test item.",
                   "{file} 只有表头没有数据行；每个测试样本写一行。")
 EMPTY_ID = Message("table.empty_id", "{where} is empty; every row needs the {what} of a test item.",
@@ -188,6 +197,7 @@ def _scan_table(data, name, columns, error, separators, fullwidth, optional):
     if first_line is None:
         return None
     sep = sniff_separator(first_line.decode("utf-8"), separators)
+    _check_header_separator(first_line.decode("utf-8"), data, name, columns, sep, error)
     if fullwidth and sep == "," and not data.isascii():  # ASCII bytes hold no full-width character
         for char, label in FULLWIDTH.items():
             raw = char.encode("utf-8")
@@ -240,6 +250,7 @@ def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitial
     if not text.strip():
         raise error(EMPTY.at(file_name, header=separators[0].join(columns)))
     sep = sniff_separator(text.split("\n", 1)[0], separators)
+    _check_header_separator(text.split("\n", 1)[0], text, name, columns, sep, error)
     if fullwidth and sep == ",":
         for char, label in FULLWIDTH.items():
             pos = text.find(char)
@@ -261,6 +272,34 @@ def _pandas_table(data, name, columns, error, separators, fullwidth, skipinitial
     if len(frame) == 0:
         raise error(NO_ROWS.at(file_name))
     return Table(file_name, columns, line, sep, frame=frame)
+
+
+def header_names(data, name, error, separators=(",", "\t")):
+    r"""The column names of a file's header line as written (stripped), before the file is read as a table: what
+    a family that takes more than one form of file (labels or probabilities) decides the form by. The line ends
+    where an editor ends it (CR, LF or CRLF, as the table reader reads it); the separator is judged as
+    ``read_table`` judges it; a file in another encoding is decoded whole (or its error raised, as the reader
+    would).
+
+    >>> header_names(b"\xef\xbb\xbfid,a,b\r1,0.5,0.5\r", "s.csv", ValueError), header_names(b"id\tlabel\n", "s", ValueError)
+    (['id', 'a', 'b'], ['id', 'label'])
+    """
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    ends = [k for k in (data.find(b"\n", start), data.find(b"\r", start)) if k >= 0]
+    line = data[start:min(ends) if ends else len(data)]
+    try:
+        if b"\0" in line:
+            raise UnicodeError
+        text = line.decode("utf-8")
+    except UnicodeError:   # another encoding: the whole file decoded as the table reader will (or its error)
+        text = normalise_newlines(decode_with_codec(data, name, error)[0]).lstrip("\ufeff").split("\n", 1)[0]
+    if not text.strip():
+        return []
+    sep = sniff_separator(text, separators)
+    try:
+        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
+    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
+        return [c.strip().strip('"') for c in text.split(sep)]
 
 
 def sniff_separator(header, allowed=(",", "\t")):
@@ -307,6 +346,35 @@ def _headers(required, optional):
     """
     headers = [",".join(required + tuple(optional[:k])) for k in range(len(optional) + 1)]
     return headers[0] if len(headers) == 1 else EITHER(first=", ".join(headers[:-1]), last=headers[-1])
+
+
+_DECIMAL_COMMA = re.compile(r"(?:^|[;\n\r])\s*[-+]?\d+,\d+\s*(?=[;\n\r]|$)")
+
+
+def _check_header_separator(header, content, name, columns, sep, error):
+    r"""Before the rows are read: a header of several columns that holds none of the allowed separators but
+    another one is written with that one (a table read with the wrong separator fails on its rows with a
+    message about field counts). A header separated by ';' over cells with decimal commas is a spreadsheet's
+    export in a locale that writes them (German, French): said so, with how to save it.
+
+    >>> _check_header_separator("id;value", "id;value\n1;2,5\n", "p.csv", ("id", "value"), ",", ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...
+    """
+    if len(columns) < 2 or sep in header:
+        return
+    other = next(((s, label) for s, label in OTHER_SEPARATORS if s != sep and s in header), None)
+    if other is None:
+        return
+    expected = sep.join(columns)
+    if other[0] == ";":
+        found = _DECIMAL_COMMA.search(content if isinstance(content, str) else content.decode("utf-8", "replace"))
+        if found is not None:
+            raise error(SPREADSHEET_EXPORT.at(name, line=1, number=clip(found.group().strip(";\r\n \t"), 20),
+                                              header=expected))
+    raise error(HEADER_SEPARATOR.at(name, line=1, label=other[1], sep="TAB" if sep == "\t" else "'%s'" % sep,
+                                    header=expected))
 
 
 def _check_columns(found, columns, name, sep, error, headers):

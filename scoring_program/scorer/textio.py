@@ -29,8 +29,10 @@ UTF32 = Message("text.utf32", "{file} is UTF-32 text; " + _SAVE_EN + ".", "{file
 UTF16_NO_BOM = Message("text.utf16_no_bom", "{file} is UTF-16 text without a byte-order mark (Excel's 'Unicode "
                        "text'); " + _SAVE_EN + ".", "{file} 是没有字节顺序标记的 UTF-16 文本（Excel 的“Unicode 文本”）；"
                        + _SAVE_ZH + "。")
-WORKBOOK = Message("text.workbook", "{file} is a zip archive (an Excel workbook?), not a text file; export the table "
-                   "as CSV UTF-8 and upload that.", "{file} 是 zip 压缩包（Excel 工作簿？），不是文本文件；请导出为 CSV UTF-8 后上传。")
+WORKBOOK = Message("text.workbook", "{file} is a zip archive (an Excel workbook named .csv?), not a text file; in "
+                   "Excel: File > Save As > 'CSV UTF-8 (Comma delimited) (*.csv)', then upload that file.",
+                   "{file} 是 zip 压缩包（改名为 .csv 的 Excel 工作簿？），不是文本文件；请在 Excel 中选择“文件 > 另存为 > "
+                   "CSV UTF-8（逗号分隔）(*.csv)”，然后上传该文件。")
 NUL_BYTE = Message("text.nul_byte", "{where}: byte {offset} of the line is a NUL (0x00), which no text file holds; "
                    "remove it (the file may be binary or damaged) and save the file as UTF-8 text.",
                    "{where}：该行第 {offset} 个字节是 NUL（0x00），文本文件中不应出现；请删除它（文件可能是二进制文件或已损坏），"

@@ -3,8 +3,11 @@
 ``proba`` is (items, classes), columns in the declared class order; ``gold``
 the gold class code of each item.
 
-- log loss of an item = -ln(clip(p_gold, eps, 1 - eps)) (the natural
-  logarithm; the row is not renormalised, as scikit-learn >= 1.5 does not);
+- log loss of an item = -ln(clip(p_gold / s, eps, 1 - eps)) with s the sum of
+  its row (the columns added in the declared order; the natural logarithm):
+  Kaggle's multi-class log loss, which divides each row by its sum before
+  clipping; scikit-learn >= 1.5 does not divide (it warns), which is the same
+  for a row that sums to 1;
 - top-k hit: the gold class is among the k highest scores of its row; among
   equal scores the class declared first ranks higher (the rule that makes
   the label of a probability row its first highest column);
@@ -32,12 +35,15 @@ ROW_BLOCK = 1 << 16   # rows compared at once in top_k_hits: the (rows, classes)
 
 
 def log_loss(proba, gold, eps):
-    """Each item's -ln p of its gold class, p clipped to [eps, 1 - eps].
+    """Each item's -ln p of its gold class, p its row's value divided by the row's sum, clipped to [eps, 1 - eps].
 
-    >>> log_loss(np.array([[0.25, 0.75], [1.0, 0.0]]), np.array([1, 1]), 1e-15).round(6).tolist()
-    [0.287682, 34.538776]
+    >>> log_loss(np.array([[0.25, 0.75], [1.0, 0.0], [2.0, 6.0]]), np.array([1, 1, 1]), 1e-15).round(6).tolist()
+    [0.287682, 34.538776, 0.287682]
     """
-    p = proba[np.arange(len(gold)), gold]
+    total = proba[:, 0].copy()
+    for k in range(1, proba.shape[1]):   # a column at a time: a column-major matrix is not copied row by row
+        total += proba[:, k]
+    p = proba[np.arange(len(gold)), gold] / total
     return -np.log(np.clip(p, eps, 1.0 - eps))
 
 

@@ -3,8 +3,10 @@
 Every function takes float arrays (gold ``y``, prediction ``p``) or sums of them and is vectorised: no loop
 over units. Where a formula divides by zero the value is defined here, never NaN:
 
-- a correlation whose column is constant (its spread is zero, or below what rounding can tell from zero) is
-  0.0, where scipy.stats returns NaN;
+- a correlation whose column is constant is 0.0, where scipy.stats returns NaN. The family puts each column
+  on its own scale first, a constant one exactly to 0 (``tasks.regression.standard_scale``); from sums, a
+  spread below what rounding can tell from zero also counts as none (a resample that drew equal values
+  only);
 - R² with a constant gold is 1.0 for a perfect prediction and 0.0 otherwise (scikit-learn's ``r2_score``,
   ``force_finite=True``), also for a single unit (where scikit-learn returns NaN).
 
@@ -22,7 +24,9 @@ import numpy as np
 
 EPSILON = np.finfo(np.float64).eps   # MAPE's floor under |gold| (scikit-learn's)
 # a centred sum of squares at most this share of its raw sum of squares is rounding, not spread: the column is
-# constant (the rounding of the two sums is about log2(n) * eps of them; 1e-13 is some 450 eps)
+# constant (the rounding of the two sums is about log2(n) * eps of them; 1e-13 is some 450 eps). A column on its
+# own scale (mean 0, values in [-1, 1]) keeps its whole spread, so this decides only for sums of a sample of units
+# that drew one value, which its own scale did not centre
 CONSTANT_SHARE = 1e-13
 BLOCK = 16          # Kendall: inversions inside blocks of this many are counted by direct comparison
 
@@ -90,14 +94,20 @@ def pearson_from_sums(n, su, suu, sv, svv, suv):
 
 def r2_from_sums(n, su, suu, see):
     """R² = 1 - Σe² / Σ(y - ȳ)² from the count, the sums of the shifted gold u and u², and Σe²; a constant gold
-    gives 1.0 when Σe² = 0 and 0.0 otherwise (scikit-learn's ``force_finite``).
+    gives 1.0 when Σe² = 0 and 0.0 otherwise (scikit-learn's ``force_finite``). Errors so large beside the
+    gold's spread that the ratio overflows (errors 1e140 against a spread of 1e-160) give the most negative
+    double, -1.8e308, not -inf (a score file holds numbers only).
 
     >>> float(r2_from_sums(3, 0.0, 2.0, 1.0)), float(r2_from_sums(2, 2.0, 2.0, 0.0)), float(r2_from_sums(2, 2.0, 2.0, 1.0))
     (0.5, 1.0, 0.0)
+    >>> float(r2_from_sums(3, 0.0, 2e-320, 1e280)) == -np.finfo(float).max
+    True
     """
     spread = centred_spread(n, su, suu)
     see = np.asarray(see, dtype=float)
-    r2 = 1.0 - np.divide(see, spread, out=np.ones(np.broadcast(see, spread).shape), where=spread > 0)
+    with np.errstate(over="ignore"):
+        r2 = 1.0 - np.divide(see, spread, out=np.ones(np.broadcast(see, spread).shape), where=spread > 0)
+    r2 = np.maximum(r2, -np.finfo(float).max)
     return np.where(see == 0, 1.0, np.where(spread > 0, r2, 0.0))
 
 

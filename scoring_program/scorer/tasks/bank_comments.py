@@ -281,7 +281,7 @@ class BankComments(TaskFamily):
     def take(self, sub, contract, positions):
         return BankSubmission(codes=sub.codes[segment_order(contract.lengths, positions)], classes=sub.classes[positions])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """One class for every comment (kappa 0), no entity at all (entity F1 0)."""
         found = []

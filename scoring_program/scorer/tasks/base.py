@@ -46,8 +46,10 @@ registry finds it by itself, so adding a family touches nothing else
 7. ``advice(submission, contract, cfg) -> [Problem]`` (optional): warnings
    about a valid submission that will score badly (rows missing where that is
    allowed, keywords joined by another separator, every row the same, ...),
-   each saying how to fix it. Only the offline check calls it, after a read
-   without problems: a warning never changes what a platform does.
+   each saying how to fix it. The offline check prints them and score.py shows
+   them on the page, after a read without problems, on the whole file against
+   every test unit: a warning never changes a score or an exit code, and it
+   must be cheap beside the scoring (score.py asks on every run).
 """
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -257,8 +259,9 @@ class TaskFamily:
         """The scores.txt keys, the default primary key first."""
         raise NotImplementedError
 
-    def key_label(self, key):
-        """The family's label of score ``key`` (a Problem, written in the page's language), or None.
+    def key_label(self, key, options=None):
+        """The family's label of score ``key`` (a Problem, written in the page's language), or None; ``options``
+        (the config's) let a family name a key's parameter (``Top-3 accuracy``).
 
         >>> family = TaskFamily()
         >>> family.key_labels = {"f1": Message("doc.f1", "F1", "F1"), "map_at_{k}": Message("doc.map", "MAP@{k}", "MAP@{k}")}

@@ -4,26 +4,30 @@ Reference data: ``labels.txt`` (the class names, one per line: the declared
 class order) and ``gold.csv`` with columns ``id,label``.
 
 Submission: one CSV, either ``id,label`` (one class name per row) or ``id``
-followed by one column per class, named by the class names in any order,
-holding that class's probability (or any score) for the row. Option
-``submission`` says which the competition asks for:
+followed by one column per class, named by the class names in any order.
+Option ``submission`` says which the competition asks for:
 
-- ``labels``: the label keys only. A probability file is taken too: the label
-  of a row is its highest column, ties to the class declared first.
+- ``labels``: the label keys only. A file of per-class columns is taken too
+  (any scores): the label of a row is its highest column, ties to the class
+  declared first.
 - ``probabilities``: the label keys (from that highest column) and the
   probability keys; an ``id,label`` file is refused (it has no probabilities
-  to score), so every scores file holds every key.
+  to score), so every scores file holds every key. Every row must be
+  probabilities: values in [0, 1] summing to 1 within ``SUM_TOLERANCE``
+  (option ``probability_rows: sum_to_1``), or, where the organizer chooses
+  ``rescale``, non-negative values each row divided by its sum (Kaggle's
+  multi-class log loss). Log loss reads each row divided by its sum in both,
+  so a row within the tolerance gains nothing by summing to more than 1.
 
 Label keys are functions of the per-class counts gold, predicted and right
 (``metrics.confusion``) and of the summed squared ordinal distance; log loss
 and top-k accuracy are means over items; ROC AUC and average precision rank
-all items at once (``metrics.class_scores``) and have no interval.
+all items at once (``metrics.class_scores``) and have no interval. No two keys
+are one quantity by definition (``leaderboard_keys``).
 
->>> FAMILY.leaderboard_keys({"submission": "probabilities"})[-5:]
-['log_loss', 'roc_auc', 'roc_auc_weighted', 'average_precision', 'top_k_accuracy']
+>>> FAMILY.leaderboard_keys({"submission": "probabilities", "top_k": 3})[-4:]
+['log_loss', 'roc_auc', 'average_precision', 'top_k_accuracy']
 """
-import codecs
-import csv
 import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -37,19 +41,20 @@ from ..metrics import class_scores
 from ..metrics import confusion as cm
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
-from ..tables import sniff_separator
+from ..tables import header_names
 from ..textio import decode as decode_text, normalise_newlines
 from ..tokens import coded, numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import Each, Ones, Tally
 
 COLUMNS = ("id", "label")
+# every label key the formula gives (``unit_scores``); ``leaderboard_keys`` writes those that are no other's repeat
 LABEL_KEYS = ["f1", "precision", "recall", "accuracy", "balanced_accuracy", "macro_f1", "macro_precision",
               "macro_recall", "micro_f1", "micro_precision", "micro_recall", "weighted_f1", "weighted_precision",
               "weighted_recall", "cohen_kappa", "quadratic_weighted_kappa", "mcc"]
-PROBABILITY_KEYS = ["log_loss", "roc_auc", "roc_auc_weighted", "average_precision", "top_k_accuracy"]
+PROBABILITY_KEYS = ["log_loss", "roc_auc", "average_precision", "top_k_accuracy"]
 MAX_K = 1000
-SUM_TOLERANCE = 0.01    # a probability row summing to 1 within this is no warning (rounded decimals)
+SUM_TOLERANCE = 0.01    # a probability row may sum to 1 within this (rounded decimals); beyond, it is refused
 SHOWN_CLASSES = 8       # class names quoted in a message
 LOST_ROWS = 10          # confusions listed where points are lost
 
@@ -71,24 +76,33 @@ def _names_list(value):
 
 OPTIONS = {
     "submission": Option("labels", ("labels", "probabilities"),
-                         "labels: the label keys only (a probability file is read as its highest column per row); "
-                         "probabilities: one probability column per class, the label keys from the highest one and "
-                         "the probability keys too (an id,label file is refused)"),
-    "average": Option("macro", cm.AVERAGES,
+                         "labels: the label keys only (a file of one column per class is read as its highest column "
+                         "per row); probabilities: one probability column per class, the label keys from the highest "
+                         "one and the probability keys too (an id,label file is refused)"),
+    "probability_rows": Option("sum_to_1", ("sum_to_1", "rescale"),
+                               "with submission probabilities: sum_to_1: every value in [0, 1] and every row summing "
+                               "to 1 within 0.01, else the file is refused; rescale: every value >= 0, each row "
+                               "divided by its sum before scoring (Kaggle's multi-class log loss)"),
+    "average": Option("macro", Check(lambda v: v in ("macro", "weighted", "binary"),
+                                     "macro, weighted or binary (micro precision, recall and F1 of one class per "
+                                     "item all equal accuracy: rank by primary_key accuracy)"),
                       "the averaging of the keys precision, recall and f1: macro (classes in the gold or the "
-                      "prediction), micro, weighted (by gold count) or binary (the positive class; two classes only)"),
+                      "prediction), weighted (by gold count) or binary (the positive class; two classes only)"),
     "positive_class": Option(None, Check(_optional(lambda v: isinstance(_class_name(v), str) and _class_name(v) != ""),
                                          "null (the second class of labels.txt) or a class name"),
                              "two classes only: the class of average binary, ROC AUC and average precision"),
     "ordinal_order": Option(None, Check(_optional(_names_list),
-                                        "null (the order of labels.txt) or a list of every class name, lowest first"),
-                            "the order of the classes on the scale of the quadratic-weighted kappa"),
+                                        "null (the classes have no order) or a list of every class name, lowest "
+                                        "first (three classes or more)"),
+                            "the order of ordinal classes (ratings, grades): with it, the key "
+                            "quadratic_weighted_kappa on that scale; without it, no such key"),
     "log_loss_eps": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v < 0.5),
                                        "null (the float64 machine epsilon, 2.2e-16) or a number in (0, 0.5)"),
                            "log loss clips each probability to [eps, 1 - eps]"),
-    "top_k": Option(3, Check(lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_K,
-                             "an integer in [1, %d]" % MAX_K),
-                    "k of top_k_accuracy: the gold class is among the k highest probabilities of its row"),
+    "top_k": Option(None, Check(_optional(lambda v: isinstance(v, int) and 2 <= v <= MAX_K),
+                                "null (no such key) or an integer from 2 to %d, below the number of classes" % MAX_K),
+                    "with submission probabilities: k of the key top_k_accuracy (the gold class is among the k "
+                    "highest probabilities of its row)"),
 }
 
 UNIT = Message("classification.unit", "items", "样本")
@@ -120,16 +134,22 @@ ADVICE_SAME = Message("classification.advice_same", "all {n} rows predict the sa
                       "item.",
                       "全部 {n} 行都预测同一个类别（{value}）：得分相当于常数猜测（平衡准确率至多为 1/{classes}，kappa 为 "
                       "0）。请为每个样本分别预测类别。")
-ADVICE_SUM = Message("classification.advice_sum", "{n} row(s) have probabilities that do not sum to 1: {ids}. Log loss "
-                     "reads each column as the probability of its class and does not rescale the row; write "
-                     "probabilities (for example a softmax of the logits).",
-                     "有 {n} 行的概率之和不为 1：{ids}。对数损失把每一列当作该类别的概率，不会重新缩放整行；请写概率（例如把模型"
-                     "输出归一化为概率）。")
-ADVICE_RANGE = Message("classification.advice_range", "{n} row(s) hold values outside [0, 1]: {ids}. Log loss clips "
-                       "them to [eps, 1 - eps], so they lose their meaning there; write probabilities, not raw scores "
-                       "or logits.",
-                       "有 {n} 行含有 [0, 1] 以外的值：{ids}。对数损失会把它们截断到 [eps, 1 - eps]，因而失去意义；请写概率，"
-                       "不要写未归一化的原始分数。")
+NOT_A_PROBABILITY = Message("classification.not_a_probability", "{where}: {value} is not a probability (outside [0, "
+                            "1]); write each class's probability as a number from 0 to 1, each row summing to 1 "
+                            "(percentages divided by 100; a model's raw scores through a softmax).",
+                            "{where}：{value} 不是概率（不在 [0, 1] 之内）；请把每个类别的概率写成 0 到 1 之间的数，每行之和为 1"
+                            "（百分数要除以 100；模型的原始分数要先经过 softmax）。")
+ROW_SUM = Message("classification.row_sum", "{where}: the row's probabilities sum to {total}, not 1; each row must sum "
+                  "to 1 within {tolerance}: divide each row by its sum (or write more decimals).",
+                  "{where}：该行概率之和为 {total}，不是 1；每行之和与 1 的差须在 {tolerance} 之内：请把每行除以该行之和"
+                  "（或多写几位小数）。")
+NEGATIVE_SCORE = Message("classification.negative_score", "{where}: {value} is negative; this task divides each row "
+                         "by its sum, so every value must be 0 or more (a probability, or a score that is not "
+                         "negative).", "{where}：{value} 是负数；本任务把每行除以该行之和，因此每个值都必须不小于 0"
+                         "（概率，或非负的分数）。")
+ZERO_ROW = Message("classification.zero_row", "{where}: every value of the row is 0; this task divides each row by "
+                   "its sum, so give at least one class a value above 0.",
+                   "{where}：该行的值全为 0；本任务把每行除以该行之和，因此至少要有一个类别的值大于 0。")
 ADVICE_ORDER = Message("classification.advice_order", "the probability columns are in another order ({found}) than "
                        "labels.txt ({declared}). Columns are read by their names; check that each column holds the "
                        "probability of the class it names (a model's own class order may differ from labels.txt).",
@@ -154,81 +174,65 @@ SUMMARY = Message("classification.summary", "{n} items, {classes} classes; {sour
 SOURCE_LABELS = Message("classification.report.source_labels", "the submitted labels", "使用提交的类别")
 SOURCE_ARGMAX = Message("classification.report.source_argmax", "each row's label is its highest probability (ties: "
                         "the class listed first in labels.txt)", "每行的类别取概率最高的类别（并列时取类别列表中靠前的类别）")
-AVERAGES_TITLE = Message("classification.report.averages", "Precision, recall and F1 by averaging", "按平均方式的精确率、召回率和 F1")
-AVERAGE_HEADER = Message("classification.report.average", "average", "平均方式")
+HOW_TITLE = Message("classification.report.how_title", "How the scores are computed", "成绩的计算方法")
 AVERAGE_NAMES = {
-    "macro": Message("classification.report.macro", "macro (mean over {n} classes)", "宏平均（对 {n} 个类别取平均）"),
-    "weighted": Message("classification.report.weighted", "weighted (by gold count)", "加权平均（按标准答案数量加权）"),
-    "micro": Message("classification.report.micro", "micro (pooled counts; equals accuracy)", "微平均（合并计数；等于准确率）"),
-    "binary": Message("classification.report.binary", "class {name} (binary)", "类别 {name}（二分类）"),
+    "macro": Message("classification.report.macro", "the mean over the {n} classes that occur in the gold or in the "
+                     "prediction on this board (macro)", "对本榜单的标准答案或预测中出现的 {n} 个类别取平均（宏平均）"),
+    "weighted": Message("classification.report.weighted", "the mean over the classes weighted by their gold count "
+                        "(weighted)", "按各类别标准答案数量加权的平均（加权平均）"),
+    "binary": Message("classification.report.binary", "those of class {name} (binary)", "类别 {name} 的值（二分类）"),
 }
 AVERAGES_NOTE = Message(
-    "classification.report.averages_note", "The macro average covers the classes that occur in the gold or in the "
-    "prediction on this board. A precision or recall whose denominator is 0 is 0; F1 = 2 correct / (predicted + gold). "
-    "The keys precision, recall and f1 use {average}.",
-    "宏平均覆盖在本榜单的标准答案或预测中出现的类别。分母为 0 的精确率或召回率记为 0；F1 = 2 × 正确数 / (预测数 + 标准答案数)。"
-    "指标 precision、recall 和 f1 使用{average}。")
-AGREEMENT_TITLE = Message("classification.report.agreement", "Accuracy and agreement", "准确率与一致性")
-MEASURE = Message("classification.report.measure", "measure", "指标")
-AGREEMENT_ROWS = (
-    Message("classification.report.accuracy", "accuracy", "准确率"),
-    Message("classification.report.balanced", "balanced accuracy (mean recall over the classes with a gold item)",
-            "平衡准确率（对有标准答案样本的类别的召回率取平均）"),
-    Message("classification.report.kappa", "Cohen's kappa", "Cohen kappa 系数"),
-    Message("classification.report.qwk", "quadratic-weighted kappa (scale: {scale})", "二次加权 kappa（顺序：{scale}）"),
-    Message("classification.report.mcc", "Matthews correlation", "马修斯相关系数"),
-)
+    "classification.report.averages_note", "Precision, recall and F1 are {average}. Per class, a precision or recall "
+    "whose denominator is 0 is 0, and F1 = 2 correct / (predicted + gold). With one class per item, the micro "
+    "averages and the weighted recall all equal accuracy, so they are not listed again.",
+    "精确率、召回率和 F1 为{average}。对每个类别，分母为 0 的精确率或召回率记为 0，F1 = 2 × 正确数 / (预测数 + 标准答案数)。"
+    "每个样本只有一个类别时，微平均和加权召回率都等于准确率，因此不再重复列出。")
 AGREEMENT_NOTE = Message(
-    "classification.report.agreement_note", "A kappa is 1 when every item has one and the same gold and predicted "
-    "class (perfect agreement; scikit-learn gives NaN there); the Matthews correlation is 0 when all gold or all "
-    "predicted items are in one class.",
-    "当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；scikit-learn 此时不给出数值）；当标准答案或预测全部属于同一类别时，"
-    "马修斯相关系数记为 0。")
-PROBABILITY_TITLE = Message("classification.report.probability", "Probabilities", "概率")
-PROBABILITY_ROWS = (
-    Message("classification.report.log_loss", "log loss (lower is better; probabilities clipped to [{eps}, 1 - {eps}])",
-            "对数损失（越低越好；概率截断到 [{eps}, 1 - {eps}]）"),
-    Message("classification.report.roc_auc", "ROC AUC ({how})", "ROC AUC（{how}）"),
-    Message("classification.report.roc_auc_weighted", "ROC AUC, weighted by gold count", "ROC AUC（按标准答案数量加权）"),
-    Message("classification.report.ap", "average precision ({how})", "平均精度（{how}）"),
-    Message("classification.report.top_k", "top-{k} accuracy", "前 {k} 类准确率"),
-)
-HOW_BINARY = Message("classification.report.how_binary", "class {name} against the other", "类别 {name} 对另一类")
-HOW_MACRO = Message("classification.report.how_macro", "one-vs-rest, mean over {n} classes", "一对其余，对 {n} 个类别取平均")
+    "classification.report.agreement_note", "Balanced accuracy is the mean recall over the classes with a gold item. "
+    "A kappa is 1 when every item has one and the same gold and predicted class (perfect agreement; scikit-learn "
+    "gives NaN there); the Matthews correlation is 0 when all gold or all predicted items are in one class.",
+    "平衡准确率是对有标准答案样本的类别的召回率取平均。当所有样本的标准答案和预测都是同一个类别时，kappa 记为 1（完全一致；"
+    "scikit-learn 此时不给出数值）；当标准答案或预测全部属于同一类别时，马修斯相关系数记为 0。")
+QWK_NOTE = Message("classification.report.qwk_note", "The quadratic-weighted kappa places the classes on the scale "
+                   "{scale}.", "二次加权 kappa 按以下顺序排列类别：{scale}。")
+ROWS_CHECKED = Message("classification.report.rows_checked", "Every probability lies in [0, 1] and every row sums to 1 "
+                       "within {tolerance}; log loss reads each row divided by its sum, so a row that sums to a "
+                       "little more than 1 gains nothing.",
+                       "每个概率都在 [0, 1] 之内，每行之和与 1 的差在 {tolerance} 之内；计算对数损失时每行先除以该行之和，"
+                       "因此和略大于 1 的行不会因此得分更高。")
+ROWS_RESCALED = Message("classification.report.rows_rescaled", "Each row was divided by its sum before scoring (as "
+                        "Kaggle's multi-class log loss does), so every row is scored as probabilities that sum to 1.",
+                        "评分前每行都已除以该行之和（与 Kaggle 的多类对数损失相同），因此每行都按和为 1 的概率评分。")
 PROBABILITY_NOTE = Message(
-    "classification.report.probability_note", "Rows are scored as written, not rescaled to sum to 1. One-vs-rest ROC "
-    "AUC averages the classes that have both gold items and other items on this board, average precision the classes "
-    "that have gold items; a score with no such class is 0. In top-k accuracy, equal probabilities rank the class "
-    "listed first in labels.txt higher.",
-    "每行按原样评分，不重新缩放到和为 1。一对其余的 ROC AUC 只对本榜单中既有该类别样本又有其他样本的类别取平均，平均精度只对有该类别样本的"
-    "类别取平均；没有这样的类别时记为 0。计算前几类准确率时，概率相同的类别以类别列表中靠前的排名更高。")
+    "classification.report.probability_note", "Log loss clips each probability to [{eps}, 1 - {eps}]. {ranking} A "
+    "score with no such class is 0.",
+    "对数损失把每个概率截断到 [{eps}, 1 - {eps}]。{ranking}没有这样的类别时记为 0。")
+RANKING_BINARY = Message("classification.report.ranking_binary", "ROC AUC and average precision are those of class "
+                         "{name} against the other.", "ROC AUC 和平均精度为类别 {name} 对另一类的值。")
+RANKING_MULTI = Message("classification.report.ranking_multi", "ROC AUC is the mean one-vs-rest AUC of the classes "
+                        "that have both gold items and other items on this board, average precision that of the "
+                        "classes with gold items.",
+                        "ROC AUC 是本榜单中既有该类别样本又有其他样本的类别的一对其余 AUC 的平均值，平均精度是有该类别样本的"
+                        "类别的平均值。")
+TOP_K_NOTE = Message("classification.report.top_k_note", "In top-{k} accuracy, equal probabilities rank the class "
+                     "listed first in labels.txt higher.", "计算前 {k} 类准确率时，概率相同的类别以类别列表中靠前的排名更高。")
 CLASS_TITLE = Message("classification.report.class_title", "Per class", "各类别")
 CLASS = Message("classification.report.class", "class", "类别")
+MOSTLY_AS = Message("classification.report.mostly_as", "most often predicted instead", "最常被误判为")
 CLASS_HEADERS = (CLASS, report.GOLD, report.PREDICTED, report.CORRECT,
                  report.SERIES_PRECISION, report.SERIES_RECALL, report.SERIES_F1)
 SCORE_HEADERS = (Message("classification.report.class_auc", "ROC AUC", "ROC AUC"),
                  Message("classification.report.class_ap", "average precision", "平均精度"))
+CLASS_CAPTION = Message("classification.report.class_caption", "Classes by their gold count. Missed items of a class: "
+                        "gold - correct; false ones: predicted - correct.",
+                        "类别按标准答案数量排序。某类别漏判的样本数 = 标准答案数 - 正确数；误判为该类别的样本数 = 预测数 - 正确数。")
 NOT_DEFINED = Message("classification.report.not_defined", "n/a", "无")
-CLASS_CHART = Message("classification.report.class_chart", "Precision and recall per class, classes sorted by gold "
-                      "count", "各类别的精确率和召回率，按标准答案中的数量排序")
 MATRIX_TITLE = Message("classification.report.matrix_title", "Confusion matrix", "混淆矩阵")
-MATRIX_CHART = Message("classification.report.matrix_chart", "Confusion matrix (shade: share of the gold row)",
-                       "混淆矩阵（灰度：占标准答案行的比例）")
-GOLD_TOTAL = Message("classification.report.gold_total", "gold total", "标准答案合计")
-PREDICTED_TOTAL = Message("classification.report.predicted_total", "predicted total", "预测合计")
-COUNTS_CAPTION = Message("classification.report.counts_caption", "Counts: gold class in rows, predicted class in "
-                         "columns.", "计数：行为标准答案类别，列为预测类别。")
-SHARES_CAPTION = Message("classification.report.shares_caption", "Row-normalised: each gold row divided by its total "
-                         "(the diagonal is the recall of the class).", "按行归一化：每个标准答案行除以该行合计（对角线即该类别的召回率）。")
-LOST_TITLE = Message("classification.report.lost_title", "Where points are lost", "失分之处")
-LOST_CLASS_HEADERS = (CLASS, report.SERIES_F1,
-                      Message("classification.report.lost_share", "macro F1 lost", "损失的宏平均 F1"),
-                      Message("classification.report.missed", "missed (gold, predicted otherwise)", "漏判（标准答案是该类，预测为其他）"),
-                      Message("classification.report.false", "false (predicted, gold otherwise)", "误判（预测为该类，标准答案为其他）"),
-                      Message("classification.report.mostly_as", "most often predicted instead", "最常被误判为"))
-LOST_CLASS_CAPTION = Message("classification.report.lost_class_caption", "Each class of the macro average costs "
-                             "(1 - F1) / {n} of macro F1; classes by that loss, largest first.",
-                             "宏平均中每个类别损失 (1 - F1) / {n} 的宏平均 F1；按损失从大到小排列。")
+MATRIX_CHART = Message("classification.report.matrix_chart", "Confusion matrix: the count of each (gold, predicted) "
+                       "pair; shade: its share of the gold row, so the diagonal's shade is the class's recall",
+                       "混淆矩阵：每个（标准答案，预测）组合的计数；灰度：占标准答案行的比例，对角线的灰度即该类别的召回率")
+LOST_TITLE = Message("classification.report.lost_title", "Most frequent confusions", "最常见的混淆")
 PAIR_HEADERS = (report.GOLD, report.PREDICTED, report.COUNT,
                 Message("classification.report.error_share", "share of the errors", "占全部错误的比例"))
 PAIR_CAPTION = Message("classification.report.pair_caption", "The {shown} most frequent confusions of {n} errors.",
@@ -258,9 +262,8 @@ KEY_LABELS = {
     "mcc": Message("classification.key.mcc", "MCC", "马修斯相关系数"),
     "log_loss": Message("classification.key.log_loss", "Log loss (lower is better)", "对数损失（越低越好）"),
     "roc_auc": Message("classification.key.roc_auc", "ROC AUC", "ROC AUC"),
-    "roc_auc_weighted": Message("classification.key.roc_auc_weighted", "ROC AUC (weighted)", "ROC AUC（加权）"),
     "average_precision": Message("classification.key.average_precision", "Average precision", "平均精度"),
-    "top_k_accuracy": Message("classification.key.top_k_accuracy", "Top-k accuracy", "前 k 类准确率"),
+    "top_k_accuracy": Message("classification.key.top_k_accuracy", "Top-{k} accuracy", "前 {k} 类准确率"),
 }
 
 
@@ -306,7 +309,9 @@ class ParsedClassification:
 @dataclass
 class ClassificationSubmission:
     pred: np.ndarray                  # the predicted class code of each unit (contract order)
-    proba: Optional[np.ndarray] = None    # (units, classes) as submitted, declared class order; None: labels
+    # (units, classes) in the declared class order, as submitted (rows divided by their sums with probability_rows
+    # rescale); None: labels
+    proba: Optional[np.ndarray] = None
     header: Tuple[str, ...] = ()
 
 
@@ -323,8 +328,34 @@ class Classification(TaskFamily):
     options = OPTIONS
 
     def leaderboard_keys(self, options):
-        probabilities = options.get("submission", "labels") == "probabilities"
-        return LABEL_KEYS + (PROBABILITY_KEYS if probabilities else [])
+        """The keys no other key equals by definition: f1, precision and recall of the option ``average``, then
+        accuracy, balanced accuracy and the other averaging's P, R, F1 but those that are accuracy with one
+        class per item (every micro average, the weighted recall), the kappas (the quadratic-weighted one with a
+        declared order) and MCC; with probabilities, log loss, ROC AUC, AP and top-k accuracy (with ``top_k``).
+
+        >>> FAMILY.leaderboard_keys({})
+        ['f1', 'precision', 'recall', 'accuracy', 'balanced_accuracy', 'weighted_f1', 'weighted_precision', 'cohen_kappa', 'mcc']
+        >>> FAMILY.leaderboard_keys({"average": "weighted", "ordinal_order": ["a", "b", "c"]})[:4]
+        ['f1', 'precision', 'accuracy', 'balanced_accuracy']
+        """
+        average = options.get("average", "macro")
+        keys = ["f1", "precision"] + ([] if average == "weighted" else ["recall"]) + ["accuracy", "balanced_accuracy"]
+        for other in ("macro", "weighted"):
+            if other != average:
+                keys += ["%s_f1" % other, "%s_precision" % other] + (["macro_recall"] if other == "macro" else [])
+        keys += ["cohen_kappa"] + (["quadratic_weighted_kappa"] if options.get("ordinal_order") is not None else [])
+        keys.append("mcc")
+        if options.get("submission", "labels") == "probabilities":
+            keys += ["log_loss", "roc_auc", "average_precision"]
+            keys += ["top_k_accuracy"] if options.get("top_k") is not None else []
+        return keys
+
+    def key_label(self, key, options=None):
+        """The page's label of ``key``; top-k accuracy carries its k (``Top-3 accuracy``)."""
+        if key == "top_k_accuracy":
+            k = (options or {}).get("top_k")
+            return KEY_LABELS[key](k=k if k is not None else "k")
+        return super().key_label(key, options)
 
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
@@ -365,7 +396,7 @@ class Classification(TaskFamily):
         data = given.read_bytes()
         file = dataclasses.replace(given, read_bytes=lambda: data)   # read once, whatever the form
         classes = read_classes(cfg).names
-        header = _header_names(data, file.name)
+        header = header_names(data, file.name, SubmissionError)
         declared = self.submission_file()
         if _form(header, classes, cfg, file.name) == "labels":
             table = declared.read(file, SubmissionError)
@@ -389,8 +420,9 @@ class Classification(TaskFamily):
         if parsed.tokens is not None:
             pred, proba = _checked_labels(table, parsed.tokens, classes, problems), None
         else:
+            rows = cfg.options["probability_rows"] if cfg.options["submission"] == "probabilities" else None
             proba = _checked_probabilities(table, parsed.proba, parsed.first_bad, classes, problems, position,
-                                           len(contract.units))
+                                           len(contract.units), rows)
             parsed.proba = parsed.first_bad = None
             pred = None
         missing_ids(table, contract.units, position, problems)
@@ -408,23 +440,16 @@ class Classification(TaskFamily):
         return ClassificationSubmission(pred=sub.pred[positions], header=sub.header,
                                         proba=None if sub.proba is None else sub.proba[positions])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
-        """One class on every row; probabilities that do not sum to 1 or leave [0, 1]; columns in another order."""
+        """One class on every row; probability columns in another order than labels.txt. (Rows that are no
+        probabilities are refused, or rescaled where the organizer chose so: no warning can say more.)"""
         found = []
-        units = np.asarray(contract.units, dtype=object)
         classes = contract.classes
         if len(sub.pred) >= 2 and (sub.pred == sub.pred[0]).all():
             found.append(ADVICE_SAME(n=advice.count(len(sub.pred)), value=repr(classes[int(sub.pred[0])]),
                                      classes=len(classes)))
         if sub.proba is not None:
-            total = sub.proba.sum(axis=1)
-            off = np.abs(total - 1.0) > SUM_TOLERANCE
-            if off.any():
-                found.append(ADVICE_SUM(n=advice.count(off.sum()), ids=advice.ids(units[off])))
-            outside = ((sub.proba < 0) | (sub.proba > 1)).any(axis=1)
-            if outside.any():
-                found.append(ADVICE_RANGE(n=advice.count(outside.sum()), ids=advice.ids(units[outside])))
             written = tuple(c for c in sub.header if c in classes)
             if written != tuple(classes):
                 found.append(ADVICE_ORDER(found=",".join(written), declared=",".join(classes)))
@@ -441,29 +466,28 @@ class Classification(TaskFamily):
         place = classes.place
         gold_place, pred_place = place[gold], place[pred]
         right = gold == pred
+        keys = self.leaderboard_keys(opts)
         # an item's row of the label keys is fixed by its (gold, predicted) pair: the interval builds a row per pair
-        units = [Units("labels", tuple(LABEL_KEYS), label_columns(gold_place, pred_place, right, width), n,
-                       code=gold_place * width + pred_place)]
+        units = [Units("labels", tuple(k for k in LABEL_KEYS if k in keys),
+                       label_columns(gold_place, pred_place, right, width), n, code=gold_place * width + pred_place)]
         ranking = None
         probabilities = opts["submission"] == "probabilities"
         if probabilities:
             proba = sub.proba if mask.all() else sub.proba[mask]
             eps = _eps(opts)
-            units += [Units("log_loss", ("log_loss",), [Ones(n), Each(class_scores.log_loss(proba, gold, eps))], n),
-                      Units("top_k", ("top_k_accuracy",), [Ones(n), Each(class_scores.top_k_hits(proba, gold,
-                                                                                                 opts["top_k"]))], n)]
+            units.append(Units("log_loss", ("log_loss",), [Ones(n), Each(class_scores.log_loss(proba, gold, eps))], n))
+            if opts["top_k"] is not None:
+                units.append(Units("top_k", ("top_k_accuracy",),
+                                   [Ones(n), Each(class_scores.top_k_hits(proba, gold, opts["top_k"]))], n))
             ranking = ranking_scores(proba, gold, classes)
         scores, sums = self.reduce(units, cfg)
         if ranking is not None:
             scores.update(ranking.scores)
-        scores = {k: scores[k] for k in self.leaderboard_keys(opts)}
+        scores = {k: scores[k] for k in keys}
         counts = np.bincount(gold * width + pred, minlength=width * width).reshape(width, width)
-        sections = [_averages_section(scores, counts, classes, opts),
-                    _agreement_section(scores, classes, opts)]
-        if ranking is not None:
-            sections.append(_probability_section(scores, classes, opts))
-        sections += [_class_section(counts, classes, ranking), _matrix_section(counts, classes),
-                     _lost_section(counts, classes)]
+        sections = [_how_section(counts, classes, opts),
+                    _class_section(counts, classes, ranking), _matrix_section(counts, classes),
+                    _lost_section(counts, classes)]
         summary = SUMMARY(n=n, classes=width, source=(SOURCE_LABELS if sub.proba is None else SOURCE_ARGMAX)())
         return Result(scores, sections, summary, units)
 
@@ -523,13 +547,24 @@ def read_classes(cfg):
         raise ConfigError(NOT_ALLOWED(key="options." + key, value=clip(repr(value), 80), allowed=allowed))
 
     if opts["average"] == "binary" and not two:
-        refuse("average", "binary", "macro, micro or weighted: %s lists %d classes, binary needs two"
-               % (name, len(names)))
+        refuse("average", "binary", "macro or weighted: %s lists %d classes, binary needs two" % (name, len(names)))
+    if opts["submission"] != "probabilities":   # an option no key of a labels competition reads is no silent no-op
+        for key in ("probability_rows", "log_loss_eps", "top_k"):
+            if opts[key] != OPTIONS[key].default:
+                default = OPTIONS[key].default
+                refuse(key, opts[key], "%s (the default) unless submission is probabilities"
+                       % ("null" if default is None else default))
+    if opts["top_k"] is not None and opts["top_k"] >= len(names):
+        refuse("top_k", opts["top_k"], "null or an integer from 2 to %d: %s lists %d classes, and every gold class "
+               "is among the %d highest of its row" % (len(names) - 1, name, len(names), opts["top_k"]))
     positive = opts["positive_class"]
     if positive is not None and (not two or _class_name(positive) not in names):
         refuse("positive_class", positive, ("null or a class of %s (%s)" % (name, shown)) if two else
                "null: %s lists %d classes, a positive class needs two" % (name, len(names)))
     order = opts["ordinal_order"]
+    if order is not None and two:   # the quadratic-weighted kappa of two classes is Cohen's kappa, already a key
+        refuse("ordinal_order", order, "null: %s lists two classes, whose quadratic-weighted kappa is Cohen's "
+               "kappa (the key cohen_kappa)" % name)
     if order is not None and sorted(map(_class_name, order)) != sorted(names):
         refuse("ordinal_order", order, "null or a list of every class of %s (%s), each once" % (name, shown))
     if two:
@@ -544,38 +579,21 @@ def _eps(opts):
 
 
 # -- reading -----------------------------------------------------------------------------------
-def _header_names(data, name):
-    """The column names of the header line as written (stripped), to tell the two forms apart."""
-    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    end = data.find(b"\n", start)
-    line = data[start:len(data) if end < 0 else end]
-    try:
-        if b"\0" in line:
-            raise UnicodeError
-        text = line.decode("utf-8")
-    except UnicodeError:   # another encoding: the whole file decoded as the table reader will (or its error)
-        text = decode_text(data, name, SubmissionError).lstrip("\ufeff").split("\n", 1)[0]
-    text = text.rstrip("\r")
-    if not text.strip():
-        return []
-    sep = sniff_separator(text, (",", "\t"))
-    try:
-        return [c.strip() for c in next(csv.reader([text], delimiter=sep, skipinitialspace=True))]
-    except csv.Error:   # a name longer than the csv module's field limit: the table reader says what is wrong
-        return [c.strip().strip('"') for c in text.split(sep)]
-
-
 def _form(header, classes, cfg, name):
     """``labels`` or ``probabilities``: which form the header names; a class column that is no class, a class
     with no column, or labels where probabilities are needed is the participant's error."""
     shown = ", ".join(classes[:SHOWN_CLASSES]) + (", ..." if len(classes) > SHOWN_CLASSES else "")
     lowered = [c.lower() for c in header]
-    if "label" in lowered or len(header) <= 1:   # the table reader says what is wrong with such a header
-        if cfg.options["submission"] == "probabilities" and "label" in lowered:
+    probabilities = cfg.options["submission"] == "probabilities"
+    if len(header) <= 1:   # no separator found: the table reader says so, proposing the header this task asks for
+        return "probabilities" if probabilities else "labels"
+    if "label" in lowered:
+        if probabilities:
             raise SubmissionError(NEEDS_PROBABILITIES.at(name, 1, header=",".join(classes)))
         return "labels"
     for column in header:
-        if column.lower() != "id" and column not in classes:
+        # an unnamed column (pandas' index: '' or 'Unnamed: 0') is the table reader's to name, with how to fix it
+        if column.lower() != "id" and column not in classes and column and not column.lower().startswith("unnamed"):
             raise SubmissionError(UNKNOWN_COLUMN.at(name, 1, column_name=repr(clip(column)), shown=shown))
     for label in classes:
         if label not in header:
@@ -638,11 +656,13 @@ def _probability_columns(table, classes):
     return columns, first_bad
 
 
-def _checked_probabilities(table, columns, first_bad, classes, problems, position, n_units):
+def _checked_probabilities(table, columns, first_bad, classes, problems, position, n_units, rows=None):
     """The (units, classes) matrix (column-major: each class's column in one piece), row i of the file at
-    ``position[i]``, or None after a problem: a cell that is not one finite number (``first_bad``), or a row of
-    no unit (``position`` -1, the caller's problem). Each of ``columns`` is let go once placed: the file's
-    numbers are held twice one column at a time, not whole."""
+    ``position[i]``, or None after a problem: a cell that is not one finite number (``first_bad``), a row of no
+    unit (``position`` -1, the caller's problem), or, with ``rows`` (the option ``probability_rows``; None: any
+    scores), a row that is no probabilities (``_row_problems``). With ``rescale`` each row is divided by its sum.
+    Each of ``columns`` is let go once placed: the file's numbers are held twice one column at a time, not
+    whole."""
     bad = np.flatnonzero(first_bad >= 0)
     if len(bad):
         ids, line = table.cells("id").strip(), table.line
@@ -650,17 +670,64 @@ def _checked_probabilities(table, columns, first_bad, classes, problems, positio
             table.name, int(line[i]), unit=ids.text(i) or None, column=classes[first_bad[i]],
             value=repr(clip(table.cells(classes[first_bad[i]]).text(i)))))
         return None
+    total = None
+    if rows is not None:
+        total = _row_sums(columns)
+        _row_problems(table, columns, total, classes, problems, rows)
     if problems or (position < 0).any():
         return None
     aligned = len(position) == n_units and np.array_equal(position, np.arange(n_units))
     proba = np.zeros((n_units, len(classes)), order="F")   # a unit with no row is the caller's problem
     for k in range(len(classes)):
+        column = columns[k] / total if rows == "rescale" else columns[k]
         if aligned:
-            proba[:, k] = columns[k]
+            proba[:, k] = column
         else:
-            proba[position, k] = columns[k]
+            proba[position, k] = column
         columns[k] = None
     return proba
+
+
+def _row_sums(columns):
+    """Each row's sum, the columns added in the declared class order (the documented order of the additions)."""
+    total = columns[0].copy()
+    for column in columns[1:]:
+        total += column
+    return total
+
+
+def _row_problems(table, columns, total, classes, problems, rows):
+    """Rows that are no probabilities. ``sum_to_1``: a value outside [0, 1] (the first such class of the row),
+    else a row whose sum is more than SUM_TOLERANCE from 1. ``rescale``: a negative value, else a row of zeros."""
+    n = len(total)
+    first = np.full(n, -1, dtype=np.int32)
+    for k in range(len(classes) - 1, -1, -1):   # the last assignment is the first class
+        column = columns[k]
+        outside = (column < 0) | (column > 1) if rows == "sum_to_1" else column < 0
+        first[outside] = k
+    if rows == "sum_to_1":
+        # a row written to sum to 0.99 exactly passes: its float sum is 0.99 give or take a rounding
+        off = (first < 0) & (np.abs(total - 1.0) > SUM_TOLERANCE + 1e-12)
+    else:
+        off = (first < 0) & (total <= 0)
+    if not (first >= 0).any() and not off.any():
+        return
+    ids, line = table.cells("id").strip(), table.line
+
+    def value_problem(i):
+        c = classes[first[i]]
+        message = NOT_A_PROBABILITY if rows == "sum_to_1" else NEGATIVE_SCORE
+        return message.at(table.name, int(line[i]), unit=ids.text(i) or None, column=c,
+                          value="%.6g" % columns[first[i]][i])   # the number read (only the ids' cells are kept)
+
+    def row_problem(i):
+        where = dict(file=table.name, line=int(line[i]), unit=ids.text(i) or None)
+        if rows == "sum_to_1":
+            return ROW_SUM.at(**where, total="%.6g" % total[i], tolerance="%g" % SUM_TOLERANCE)
+        return ZERO_ROW.at(**where)
+
+    problems.add_rows(np.flatnonzero(first >= 0), line, value_problem)
+    problems.add_rows(np.flatnonzero(off), line, row_problem)
 
 
 def first_highest(proba, dtype=np.int64):
@@ -700,7 +767,7 @@ class Ranking:
 
 
 def ranking_scores(proba, gold, classes):
-    """ROC AUC (macro and weighted one-vs-rest; two classes: the positive class's) and average precision."""
+    """ROC AUC (the macro one-vs-rest mean; two classes: the positive class's) and average precision."""
     width = len(classes.names)
     support = np.bincount(gold, minlength=width)
     auc, ap = np.full(width, np.nan), np.full(width, np.nan)
@@ -709,18 +776,15 @@ def ranking_scores(proba, gold, classes):
         auc[c], ap[c] = class_scores.auc_and_ap(gold == c, proba[:, c])
     if width == 2:
         value = 0.0 if np.isnan(auc[classes.positive]) else float(auc[classes.positive])
-        return Ranking({"roc_auc": value, "roc_auc_weighted": value,
+        return Ranking({"roc_auc": value,
                         "average_precision": 0.0 if np.isnan(ap[classes.positive]) else float(ap[classes.positive])},
                        auc, ap)
     defined = ~np.isnan(auc)
-    weight = support * defined
     return Ranking({"roc_auc": float(auc[defined].mean()) if defined.any() else 0.0,
-                    "roc_auc_weighted": float(np.dot(weight, np.where(defined, auc, 0.0)) / weight.sum())
-                    if weight.sum() else 0.0,
                     "average_precision": float(np.nanmean(ap)) if (~np.isnan(ap)).any() else 0.0}, auc, ap)
 
 
-# -- report ----------------------------------------------------------------------------------------
+# -- report ---------------------------------------------------------------------------------------
 def _average_name(average, classes, counts):
     if average == "binary":
         return AVERAGE_NAMES["binary"](name=classes.names[classes.positive])
@@ -729,44 +793,31 @@ def _average_name(average, classes, counts):
     return AVERAGE_NAMES[average]()
 
 
-def _averages_section(scores, counts, classes, opts):
-    rows = [[_average_name(a, classes, counts)] + [scores["%s_%s" % (a, m)] for m in ("precision", "recall", "f1")]
-            for a in ("macro", "weighted", "micro")]
-    if opts["average"] == "binary":
-        rows.append([_average_name("binary", classes, counts), scores["precision"], scores["recall"], scores["f1"]])
-    note = AVERAGES_NOTE(average=_average_name(opts["average"], classes, counts))
-    return report.Section(AVERAGES_TITLE, [report.Table([AVERAGE_HEADER] + list(report.PRF_HEADERS), rows),
-                                           report.Text(note, "note")])
-
-
-def _agreement_section(scores, classes, opts):
-    scale = " < ".join(classes.names[c] for c in classes.scale) if len(classes.names) > 2 else \
-        " < ".join(classes.names)
-    accuracy, balanced, kappa, qwk, mcc = AGREEMENT_ROWS
-    rows = [[accuracy, scores["accuracy"]], [balanced, scores["balanced_accuracy"]], [kappa, scores["cohen_kappa"]],
-            [qwk(scale=clip(scale, 200)), scores["quadratic_weighted_kappa"]], [mcc, scores["mcc"]]]
-    return report.Section(AGREEMENT_TITLE, [report.Table([MEASURE, report.VALUE], rows),
-                                            report.Text(AGREEMENT_NOTE(), "note")])
-
-
-def _probability_section(scores, classes, opts):
-    log_loss, auc, auc_weighted, ap, top_k = PROBABILITY_ROWS
-    if len(classes.names) == 2:
-        how = HOW_BINARY(name=classes.names[classes.positive])
-    else:
-        how = HOW_MACRO(n=len(classes.names))
-    rows = [[log_loss(eps="%.3g" % _eps(opts)), scores["log_loss"]], [auc(how=how), scores["roc_auc"]],
-            [auc_weighted, scores["roc_auc_weighted"]], [ap(how=how), scores["average_precision"]],
-            [top_k(k=opts["top_k"]), scores["top_k_accuracy"]]]
-    return report.Section(PROBABILITY_TITLE, [report.Table([MEASURE, report.VALUE], rows),
-                                              report.Text(PROBABILITY_NOTE(), "note")])
+def _how_section(counts, classes, opts):
+    """What the scores table needs said, once: the averaging, the kappas' rules and scale, the probabilities'."""
+    texts = [AVERAGES_NOTE(average=_average_name(opts["average"], classes, counts)), AGREEMENT_NOTE()]
+    if opts["ordinal_order"] is not None:
+        texts.append(QWK_NOTE(scale=clip(" < ".join(classes.names[c] for c in classes.scale), 200)))
+    if opts["submission"] == "probabilities":
+        texts.append(ROWS_RESCALED() if opts["probability_rows"] == "rescale" else
+                     ROWS_CHECKED(tolerance="%g" % SUM_TOLERANCE))
+        ranking = (RANKING_BINARY(name=classes.names[classes.positive]) if len(classes.names) == 2 else
+                   RANKING_MULTI())
+        texts.append(PROBABILITY_NOTE(eps="%.3g" % _eps(opts), ranking=ranking))
+        if opts["top_k"] is not None:
+            texts.append(TOP_K_NOTE(k=opts["top_k"]))
+    return report.Section(HOW_TITLE, [report.Text(t, "note") for t in texts])
 
 
 def _class_section(counts, classes, ranking):
+    """One row per class, by gold count: its counts, P, R, F1 (AUC and AP with probabilities) and the class its
+    items are most often taken for."""
     gold, pred, right = counts.sum(axis=1), counts.sum(axis=0), np.diag(counts)
     p, r, f = cm.per_class(right, pred, gold)
     order = report.by_support(gold)
     names = classes.names
+    off = counts - np.diag(right)
+    instead = np.argmax(off, axis=1)   # the most frequent wrong prediction of each gold class (first on ties)
 
     def score(v):
         return NOT_DEFINED if np.isnan(v) else float(v)
@@ -776,53 +827,31 @@ def _class_section(counts, classes, ranking):
         row = [names[c], int(gold[c]), int(pred[c]), int(right[c]), float(p[c]), float(r[c]), float(f[c])]
         if ranking is not None:
             row += [score(ranking.auc[c]), score(ranking.ap[c])]
-        rows.append(row)
-    headers = list(CLASS_HEADERS) + (list(SCORE_HEADERS) if ranking is not None else [])
-    shown = order[:30]
-    return report.Section(CLASS_TITLE, [
-        report.Table(headers, rows),
-        report.Bars(CLASS_CHART, [names[c] for c in shown], [(report.SERIES_PRECISION, [float(p[c]) for c in shown]),
-                                                             (report.SERIES_RECALL, [float(r[c]) for c in shown])]),
-    ], per_class=True)
+        rows.append(row + [names[instead[c]] if off[c, instead[c]] else ""])
+    headers = list(CLASS_HEADERS) + (list(SCORE_HEADERS) if ranking is not None else []) + [MOSTLY_AS]
+    return report.Section(CLASS_TITLE, [report.Table(headers, rows, caption=CLASS_CAPTION)], per_class=True)
 
 
 def _matrix_section(counts, classes):
+    """The confusion matrix once: a heat map carrying every count, shaded by its share of the gold row."""
     order = report.by_support(counts.sum(axis=1))
     names = [classes.names[c] for c in order]
     shown = counts[np.ix_(order, order)]
-    rows = [[names[i]] + [int(v) for v in shown[i]] + [int(shown[i].sum())] for i in range(len(order))]
-    rows.append([PREDICTED_TOTAL] + [int(v) for v in shown.sum(axis=0)] + [int(shown.sum())])
-    totals = shown.sum(axis=1, keepdims=True)
-    shares = np.divide(shown, totals, out=np.zeros(shown.shape), where=totals > 0)
-    share_rows = [[names[i]] + [float(v) for v in shares[i]] for i in range(len(order))]
-    return report.Section(MATRIX_TITLE, [
-        report.Table([report.MATRIX_CORNER] + names + [GOLD_TOTAL], rows, caption=COUNTS_CAPTION),
-        report.Table([report.MATRIX_CORNER] + names, share_rows, caption=SHARES_CAPTION),
-        report.Heatmap(MATRIX_CHART, names, names, shown.tolist()),
-    ], per_class=True)
+    return report.Section(MATRIX_TITLE, [report.Heatmap(MATRIX_CHART, names, names, shown.tolist())], per_class=True)
 
 
 def _lost_section(counts, classes):
-    """The classes that cost the most macro F1, and the most frequent confusions."""
+    """The most frequent confusions (gold, predicted), by count."""
     names = classes.names
-    gold, pred, right = counts.sum(axis=1), counts.sum(axis=0), np.diag(counts)
+    gold, right = counts.sum(axis=1), np.diag(counts)
     errors = int(gold.sum() - right.sum())
     if not errors:
         return report.Section(LOST_TITLE, [report.Text(NO_ERROR())], per_class=True)
-    f1 = cm.per_class(right, pred, gold)[2]
-    seen = (gold > 0) | (pred > 0)
-    m = int(seen.sum())
-    off = counts - np.diag(right)
-    instead = np.argmax(off, axis=1)   # the most frequent wrong prediction of each gold class (first on ties)
-    order = [c for c in np.lexsort((np.arange(len(names)), f1)) if seen[c] and f1[c] < 1]
-    class_rows = [[names[c], float(f1[c]), float((1 - f1[c]) / m), int(gold[c] - right[c]), int(pred[c] - right[c]),
-                   names[instead[c]] if off[c, instead[c]] else ""] for c in order]
-    flat = off.ravel()
+    flat = (counts - np.diag(right)).ravel()
     cells = [int(k) for k in np.lexsort((np.arange(len(flat)), -flat)) if flat[k] > 0][:LOST_ROWS]
     width = len(names)
     pair_rows = [[names[k // width], names[k % width], int(flat[k]), float(flat[k] / errors)] for k in cells]
     return report.Section(LOST_TITLE, [
-        report.Table(list(LOST_CLASS_HEADERS), class_rows, caption=LOST_CLASS_CAPTION(n=m)),
         report.Table(list(PAIR_HEADERS), pair_rows, caption=PAIR_CAPTION(shown=len(pair_rows), n=errors)),
     ], per_class=True)
 

@@ -280,7 +280,7 @@ class EmotionCause(TaskFamily):
             return None
         return EcacSubmission(pairs, ignored)
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def take(self, sub, contract, positions):
         code = kept_codes(positions, len(contract.units))
         pairs = {}

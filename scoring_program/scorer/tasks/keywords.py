@@ -234,26 +234,26 @@ class Keywords(TaskFamily):
         return KeywordSubmission(rows=sample[kept].astype(sub.rows.dtype), codes=sub.codes[kept], distinct=sub.distinct,
                                  present=sub.present[positions])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Rows missing or empty (named by their public ids), another separator, every row the same."""
         found = []
-        units = np.asarray(contract.units, dtype=object)
-        per_sample = np.bincount(sub.rows, minlength=len(units))
-        missing = units[~sub.present]
-        if len(missing):
+        per_sample = np.bincount(sub.rows, minlength=len(contract.units))
+        if not sub.present.all():
+            missing = advice.units_where(contract.units, ~sub.present)
             found.append(ADVICE_MISSING(n=advice.count(len(missing)), ids=advice.ids(missing)))
-        empty = units[sub.present & (per_sample == 0)]
-        if len(empty):
+        empty = sub.present & (per_sample == 0)
+        if empty.any():
+            empty = advice.units_where(contract.units, empty)
             found.append(ADVICE_EMPTY(n=advice.count(len(empty)), ids=advice.ids(empty)))
         filled = sub.present & (per_sample > 0)
         sep = cfg.options["keyword_separator"]
         if filled.any() and (per_sample[filled] == 1).all():
-            other, held = advice.most_common_separator(sub.items.tolist(), exclude=sep)
+            other, held = advice.most_common_separator(sub.items, exclude=sep)
             if other is not None and held > 0.5:
                 found.append(ADVICE_SEPARATOR(share=advice.share(held), found=repr(other), sep=repr(sep)))
                 return found
-        if filled.sum() >= 2:
+        if filled.sum() >= 2 and _alike(sub, per_sample, filled):
             codes, first = factorize(sub.items, ordered=True)
             distinct = sub.items[first].tolist()
             pairs = np.unique(sub.rows.astype(np.int64) * max(len(distinct), 1) + codes)
@@ -362,5 +362,15 @@ def _size_section(c, g, p, counted):
                                         (report.SERIES_F1, [float(mf[k]) for k in shown])]),
     ], per_class=True)
 
+
+
+def _alike(sub, per_sample, filled):
+    """Whether every filled row may hold the same keywords: as many of them, of as many bytes in all (two cheap
+    passes that rule out nearly every file before its keywords are grouped)."""
+    counts = per_sample[filled]
+    if not (counts == counts[0]).all():
+        return False
+    size = np.bincount(sub.rows, weights=sub.items.lengths(), minlength=len(per_sample))[filled]
+    return bool((size == size[0]).all())
 
 FAMILY = Keywords()

@@ -436,7 +436,7 @@ class Multilabel(TaskFamily):
         return MultilabelSubmission(ranked=sub.ranked[order], predicted=sub.predicted[order],
                                     ranked_scores=None if scores is None else sub.ranked_scores[order])
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def take(self, sub, contract, positions):
         return MultilabelSubmission(ranked=sub.ranked[positions], predicted=sub.predicted[positions],
                                     ranked_scores=None if sub.ranked_scores is None else sub.ranked_scores[positions])
@@ -444,7 +444,7 @@ class Multilabel(TaskFamily):
     def advice(self, sub, contract, cfg):
         """Every row the same, no label at all, no score at the threshold, scores that are no probabilities."""
         found = []
-        ranked, units = sub.ranked, np.asarray(contract.units, dtype=object)
+        ranked = sub.ranked
         listed = (ranked >= 0).any(axis=1) if ranked.shape[1] else np.zeros(len(ranked), dtype=bool)
         threshold = cfg.options["set_threshold"]
         if not listed.any():
@@ -458,7 +458,8 @@ class Multilabel(TaskFamily):
             scores = sub.ranked_scores
             outside = ((scores < 0) | (scores > 1)).any(axis=1)  # NaN (past the list's end) compares False
             if outside.any():
-                found.append(ADVICE_RANGE(n=advice.count(outside.sum()), ids=advice.ids(units[outside]),
+                found.append(ADVICE_RANGE(n=advice.count(outside.sum()),
+                                          ids=advice.ids(advice.units_where(contract.units, outside)),
                                           threshold=threshold))
         return found
 

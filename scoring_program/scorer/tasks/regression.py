@@ -8,7 +8,8 @@ refused with its line.
 For the units of a board, with gold y, prediction p and error e = p - y:
 
 - MSE = Σe²/n, RMSE = √MSE, MAE = Σ|e|/n, median absolute error = the median of |e|;
-- RMSLE = √(Σ(log(1 + p) - log(1 + y))²/n), values >= 0 only (option ``rmsle``);
+- RMSLE = √(Σ(log(1 + p) - log(1 + y))²/n), only when the organizer asks (option ``rmsle``: every value >= 0
+  then);
 - MAPE = Σ|e| / max(|y|, eps) / n (scikit-learn's floor eps = 2.2e-16: a zero gold gives a huge term);
 - sMAPE = Σ 2|e| / (|y| + |p|) / n, a fraction in [0, 2]; gold and prediction both 0 follow ``smape_zero``;
 - R² = 1 - Σe² / Σ(y - ȳ)² (constant gold: 1 if every e = 0, else 0);
@@ -20,7 +21,7 @@ sums of a per-unit table (``unit_scores``), so its bootstrap interval and paired
 >>> import types
 >>> cfg = types.SimpleNamespace(options={"rmsle": True, "smape_zero": "zero", "value_range": None})
 >>> y, p = np.array([3.0, -0.5, 2.0, 7.0]), np.array([2.5, 0.0, 2.0, 8.0])
->>> columns = _groups(y, p, 1.0, cfg)
+>>> columns = _groups(y, p, cfg)
 >>> {k: round(float(v), 4) for k, v in FAMILY.unit_scores("squared", column_sums(columns["squared"]), cfg).items()}
 {'mse': 0.375, 'rmse': 0.6124}
 >>> round(float(FAMILY.unit_scores("r2", column_sums(columns["r2"]), cfg)["r2"]), 4)   # scikit-learn's example
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice, digests, report
+from .. import advice, charts, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import regression as rg
@@ -64,9 +65,9 @@ def _range_ok(value):
 
 
 OPTIONS = {
-    "rmsle": Option(True, Check(lambda v: isinstance(v, bool), "true or false"),
-                    "true: RMSLE is a key, so every value must be >= 0 (a negative prediction is refused, a negative "
-                    "gold value is a configuration error); false: no RMSLE key, any real value"),
+    "rmsle": Option(False, Check(lambda v: isinstance(v, bool), "true or false"),
+                    "false: no RMSLE key, any real value; true: RMSLE is a key, so every value must be >= 0 (a "
+                    "negative prediction is refused, a negative gold value is a configuration error)"),
     "smape_zero": Option("zero", ("zero", "skip"),
                          "a unit whose gold and prediction are both 0 (sMAPE's 0/0): zero: it scores 0 (an exact "
                          "prediction); skip: it is left out of the sMAPE mean"),
@@ -152,7 +153,7 @@ ERROR_ROWS = (
     Message("regression.report.exact", "units predicted exactly", "预测完全准确的样本"),
     Message("regression.report.largest", "largest absolute error", "最大绝对误差"),
 )
-QUANTILE_TITLE = Message("regression.report.quantile_title", "Errors by gold decile", "按标准答案十分位分组的误差")
+QUANTILE_TITLE = Message("regression.report.quantile_title", "Errors by gold value", "按标准答案取值分组的误差")
 QUANTILE_HEADERS = (Message("regression.report.group", "group", "分组"),
                     Message("regression.report.gold_range", "gold from / to", "标准答案范围"),
                     Message("regression.report.group_units", "units", "样本数"),
@@ -162,12 +163,19 @@ QUANTILE_HEADERS = (Message("regression.report.group", "group", "分组"),
                     Message("regression.report.group_mae", "MAE", "MAE"),
                     Message("regression.report.group_rmse", "RMSE", "RMSE"))
 QUANTILE_NOTE = Message("regression.report.quantile_note", "Units sorted by their gold value and cut into {k} groups "
-                        "of about equal size (equal gold values stay in one group). A mean error far from 0 in the "
-                        "lowest or highest groups is the usual sign of predictions pulled toward the mean.",
-                        "按标准答案值排序后分成约等大的 {k} 组（标准答案相同的样本在同一组）。最低或最高组的平均误差明显"
-                        "偏离 0，通常说明预测被拉向了均值。")
-QUANTILE_CHART = Message("regression.report.quantile_chart", "MAE and RMSE by gold decile",
-                         "按标准答案十分位分组的 MAE 和 RMSE")
+                        "of about equal size (tenths). A mean error far from 0 in the lowest or highest groups is the "
+                        "usual sign of predictions pulled toward the mean.",
+                        "按标准答案值排序后分成约等大的 {k} 组（十分位）。最低或最高组的平均误差明显偏离 0，通常说明预测"
+                        "被拉向了均值。")
+QUANTILE_MERGED = Message("regression.report.quantile_merged", "Units sorted by their gold value and cut into "
+                          "tenths, equal gold values kept in one group: the {n} units share {distinct} distinct gold "
+                          "values, so the tenths make {k} groups, of unequal size. A mean error far from 0 in the "
+                          "lowest or highest groups is the usual sign of predictions pulled toward the mean.",
+                          "按标准答案值排序后分成十分位，标准答案相同的样本留在同一组：这 {n} 个样本只有 {distinct} 个"
+                          "不同的标准答案值，因此十分位只分出 {k} 组，大小不等。最低或最高组的平均误差明显偏离 0，通常"
+                          "说明预测被拉向了均值。")
+QUANTILE_CHART = Message("regression.report.quantile_chart", "MAE and RMSE of each group of gold values",
+                         "各标准答案取值分组的 MAE 和 RMSE")
 SERIES_MAE = Message("regression.report.series_mae", "MAE", "MAE")
 SERIES_RMSE = Message("regression.report.series_rmse", "RMSE", "RMSE")
 SCATTER_TITLE = Message("regression.report.scatter_title", "Prediction against gold", "预测值与标准答案")
@@ -229,7 +237,7 @@ class Regression(TaskFamily):
     options = OPTIONS
 
     def leaderboard_keys(self, options):
-        return [k for k in KEYS if k != "rmsle" or options.get("rmsle", True)]
+        return [k for k in KEYS if k != "rmsle" or options.get("rmsle", False)]
 
     # -- reference ---------------------------------------------------------------------------
     def load_reference(self, cfg):
@@ -329,7 +337,7 @@ class Regression(TaskFamily):
     def take(self, sub, contract, positions):
         return sub[positions]
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Every value the same, every value a test id, predictions outside the declared range of the values."""
         found = []
@@ -349,9 +357,8 @@ class Regression(TaskFamily):
                 found.append(ADVICE_SCALE(share=advice.share(share), low=_number(low), high=_number(high),
                                           min=_number(sub.min()), max=_number(sub.max())))
             elif outside.any():
-                units = np.asarray(contract.units, dtype=object)
                 found.append(ADVICE_OUTSIDE(n=advice.count(outside.sum()), low=_number(low), high=_number(high),
-                                            ids=advice.ids(units[outside])))
+                                            ids=advice.ids(advice.units_where(contract.units, outside))))
         return found
 
     # -- score -------------------------------------------------------------------------------
@@ -360,8 +367,7 @@ class Regression(TaskFamily):
         y = ref.values if everything else ref.values[mask]
         p = sub if everything else sub[mask]
         n = len(y)
-        shift = _shift(y)
-        columns = _groups(y, p, shift, cfg)
+        columns = _groups(y, p, cfg)
         keys = self.leaderboard_keys(cfg.options)
         units = [Units(group, tuple(k for k in GROUPS[group] if k in keys), columns[group], n)
                  for group in GROUPS if any(k in keys for k in GROUPS[group])]
@@ -378,8 +384,8 @@ class Regression(TaskFamily):
     def unit_scores(self, group, sums, cfg):
         """Each group's keys from its column sums: squared (n, Σe²): MSE = Σe²/n, RMSE = √MSE; absolute, log,
         percentage (n, Σ term): the mean term (√ of it for RMSLE); symmetric (counted units, Σ term); r2 (n, Σu,
-        Σu², Σe²) with u = y - c; pearson (n, Σu, Σu², Σv, Σv², Σuv) with v = p - c (c: a shift of the board's
-        gold, the same for every submission)."""
+        Σu², Σe²) with u = y - c (c: a shift of the board's gold, the same for every submission); pearson (n, Σu,
+        Σu², Σv, Σv², Σuv) with u and v the gold and the prediction each on its own scale (``standard_scale``)."""
         sums = np.asarray(sums, dtype=float)
         n = sums[..., 0]
         mean = lambda k: np.divide(sums[..., k], n, out=np.zeros(n.shape), where=n > 0)  # noqa: E731
@@ -408,26 +414,50 @@ class Regression(TaskFamily):
 
 # -- the per-unit tables ---------------------------------------------------------------------------------
 def _shift(y):
-    """The gold's shift c for the centred sums of R² and Pearson: its mean (its one value when constant, so that
-    the centred gold is exactly 0). It depends on the board's gold only, so the per-unit tables of two
-    submissions can be swapped unit by unit (paired tests)."""
+    """The gold's shift c for the centred sums of R²: its mean (its one value when constant, so that the centred
+    gold is exactly 0). It depends on the board's gold only, so the per-unit tables of two submissions can be
+    swapped unit by unit (paired tests)."""
     if not len(y):
         return 0.0
     first = y[0]
     return float(first) if (y == first).all() else float(np.mean(y))
 
 
-def _groups(y, p, shift, cfg):
-    """{group: its per-unit columns} (the column values made when asked, none kept between)."""
+def standard_scale(x):
+    """(centre, scale) that put a column on a scale of its own: x -> (x - centre) / scale lies in [-1, 1] with
+    mean 0 (up to rounding), whatever the column's magnitude (5e7 or 1e-300: no square under- or overflows).
+    A constant column (every value equal, exactly) gives (its value, 1), so that it becomes exactly 0.
+
+    >>> standard_scale(np.array([5e7, 5e7 + 2, 5e7 + 4])), standard_scale(np.array([3.0, 3.0]))
+    ((50000002.0, 2.0), (3.0, 1.0))
+    """
+    if not len(x):
+        return 0.0, 1.0
+    first = x[0]
+    if (x == first).all():
+        return float(first), 1.0
+    centre = float(np.mean(x))
+    return centre, float(np.max(np.abs(x - centre)))
+
+
+def _groups(y, p, cfg):
+    """{group: its per-unit columns} (the column values made when asked, none kept between).
+
+    Pearson's columns are the gold and the prediction each on its own scale (``standard_scale``): r does not
+    change under x -> (x - c) / s with s > 0, and the sums of squares and products then lose nothing to the
+    columns' magnitudes or offsets. The gold's scale is the same for every submission; the prediction's is its
+    own, so a paired test swaps units of two submissions as the correlation sees them."""
     n = len(y)
+    shift = _shift(y)
+    (gc, gs), (pc, ps) = standard_scale(y), standard_scale(p)
     e2 = lambda: np.square(p - y)                    # noqa: E731
-    u = lambda: y - shift                            # noqa: E731
-    v = lambda: p - shift                            # noqa: E731
+    u = lambda: (y - gc) / gs                        # noqa: E731
+    v = lambda: (p - pc) / ps                        # noqa: E731
     groups = {"squared": [Ones(n), Each(e2, 1)], "absolute": [Ones(n), Each(lambda: np.abs(p - y), 1)],
               "percentage": [Ones(n), Each(lambda: rg.percentage_errors(y, p), 1)],
-              "r2": [Ones(n), Each(u, 1), Each(lambda: np.square(y - shift), 1), Each(e2, 1)],
-              "pearson": [Ones(n), Each(u, 1), Each(lambda: np.square(y - shift), 1), Each(v, 1),
-                          Each(lambda: np.square(p - shift), 1), Each(lambda: (y - shift) * (p - shift), 1)]}
+              "r2": [Ones(n), Each(lambda: y - shift, 1), Each(lambda: np.square(y - shift), 1), Each(e2, 1)],
+              "pearson": [Ones(n), Each(u, 1), Each(lambda: np.square(u()), 1), Each(v, 1),
+                          Each(lambda: np.square(v()), 1), Each(lambda: u() * v(), 1)]}
     if cfg.options["rmsle"]:
         groups["log"] = [Ones(n), Each(lambda: rg.log_errors(y, p), 1)]
     skip = cfg.options["smape_zero"] == "skip"
@@ -514,12 +544,16 @@ def _quantile_section(y, p, e, ranking):
     mean = lambda w: total(w)[shown] / count[shown]  # noqa: E731
     gold, pred, err, mae, mse = mean(y), mean(p), mean(e), mean(np.abs(e)), mean(e * e)
     rmse = np.sqrt(mse)
-    names = ["%d" % (g + 1) for g in shown]
+    # the groups shown, numbered 1, 2, ... as the table lists them: tied gold values can leave tenths empty
+    names = ["%d" % (i + 1) for i in range(len(shown))]
     rows = [[names[i], "%s / %s" % (_number(low[g]), _number(high[g])), int(count[g]), float(gold[i]),
              float(pred[i]), float(err[i]), float(mae[i]), float(rmse[i])] for i, g in enumerate(shown)]
     top = float(max(rmse.max(), mae.max())) if len(shown) else 1.0
+    caption = (QUANTILE_NOTE(k=len(shown)) if len(shown) == k else
+               QUANTILE_MERGED(n=len(y), distinct=len(ranking.starts) if ranking is not None else
+                               len(np.unique(y)), k=len(shown)))
     return report.Section(QUANTILE_TITLE, [
-        report.Table(list(QUANTILE_HEADERS), rows, caption=QUANTILE_NOTE(k=k)),
+        report.Table(list(QUANTILE_HEADERS), rows, caption=caption),
         report.Bars(QUANTILE_CHART, names, [(SERIES_MAE, [float(v) for v in mae]),
                                             (SERIES_RMSE, [float(v) for v in rmse])], top=top or 1.0),
     ], per_class=True)
@@ -530,6 +564,8 @@ def _scatter_section(y, p):
     if low == high:                              # a constant gold: a window around it
         pad = max(abs(low) * 0.5, 0.5)
         low, high = low - pad, high + pad
+    ticks = charts.nice_ticks(low, high)[0]      # the square spans the gold values, stretched to round ticks
+    low, high = ticks[0], ticks[-1]
     outside = int(((p < low) | (p > high)).sum())
     note = SCATTER_OUTSIDE(n=outside) if outside else ""
     clipped = np.clip(p, low, high)

@@ -287,10 +287,10 @@ class ViewSentiment(TaskFamily):
         return ViewSubmission(sentence=sentence[kept].astype(sub.sentence.dtype), view_code=sub.view_code[kept],
                               views=sub.views, opinion=sub.opinion[kept], merged_sentence=merged)
 
-    # -- advice (the offline check only) ------------------------------------------------------
+    # -- advice (validate.py and the page: never a score) --------------------------------------
     def advice(self, sub, contract, cfg):
         """Several views joined in one View cell."""
-        found, held = advice.most_common_separator(sub.view.tolist())
+        found, held = advice.most_common_separator(sub.view)
         if found is not None and held > 0.5:
             return [ADVICE_JOINED(share=advice.share(held), found=repr(found))]
         return []
