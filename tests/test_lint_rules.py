@@ -39,6 +39,7 @@ class Bundle:
     """A built bundle's entries and its parsed competition.yaml, to damage before zipping it again."""
 
     def __init__(self, fmt, source=ROOT):
+        self.source = source   # the competition folder it was built from
         self.entries = members(built(source, fmt))
         self.comp = yaml.safe_load(self.entries["competition.yaml"])
         self.raw = None   # competition.yaml's bytes as given, instead of self.comp (None: no competition.yaml)
@@ -496,7 +497,7 @@ def _(b):
     # the final phase of every test item unsealed, with its answers: they would show while it runs
     b.config("all", b"report: sealed", b"report: full")
     inner = b.nested("reference_data_all.zip")
-    inner["gold.csv"] = b.entries["test_gold.csv"]
+    inner["gold.csv"] = (b.source / "reference_data" / "gold.csv").read_bytes()
     b.put("reference_data_all.zip", inner)
 
 
@@ -616,7 +617,8 @@ def _(b):
 @case("dev-phase-test-items", dev=True)
 def _(b):
     inner = b.nested("reference_data_dev.zip")
-    inner["gold.csv"] += b.entries["test_gold.csv"].split(b"\n")[1] + b"\n"   # a test item and its answer
+    test = (b.source / "reference_data" / "gold.csv").read_bytes()
+    inner["gold.csv"] += test.split(b"\n")[1] + b"\n"   # a test item and its answer
     b.put("reference_data_dev.zip", inner)
 
 
@@ -801,15 +803,8 @@ def test_every_rule_says_where_it_comes_from():
 @pytest.mark.parametrize("code", sorted(CASES))
 def test_each_rule_breaks(code, tmp_path, monkeypatch, request):
     fmt, now, edit, dev = CASES[code]
-    if dev:
-        folder = request.getfixturevalue("dev_folder")
-        b = Bundle(fmt, folder)
-        b.entries["test_gold.csv"] = (folder / "reference_data" / "gold.csv").read_bytes()   # for the edit only
-        edit(b)
-        b.entries.pop("test_gold.csv")
-    else:
-        b = Bundle(fmt)
-        edit(b)
+    b = Bundle(fmt, request.getfixturevalue("dev_folder") if dev else ROOT)
+    edit(b)
     if code == "kit-sample-crash":
         monkeypatch.setattr(check, "publish", lambda comp, submission: 1 / 0)
     problems = check.check_path(b.write(tmp_path / "bundle.zip"), now=now)
