@@ -221,7 +221,8 @@ _RULES = (
          "{name} does not say its board (name it reference_data_<BOARD>.zip)"),
     Rule("reference-config", ERROR, OURS, "config.yaml loads (task, options)", "scorer/config.py",
          "{message}"),
-    Rule("reference-board", ERROR, OURS, "config.yaml's board is the zip's board", "ours",
+    Rule("reference-board", ERROR, OURS, "config.yaml's board is the zip's board (`all` in the dev phase's "
+         "reference_data_dev.zip)", "ours",
          "board is {board} but this is the reference data of board {expected}"),
     Rule("reference-file-missing", ERROR, OURS, "every file config.yaml names is in the zip", "ours",
          "{key} names {file}, which is not in {zip}"),
@@ -239,7 +240,8 @@ _RULES = (
          "runs (Codabench serves every phase's reference data); a sealed phase's reference data holds the config "
          "and the public inputs only"),
     Rule("column-not-written", ERROR, OURS, "every non-computed column key is written by the scoring program for "
-         "the phase's task and options (interval keys only with `intervals: {in_scores: true}`)",
+         "the phase's task and options (interval keys only with `intervals: {in_scores: true}`; on the dev phase the "
+         "first column only: the dev set may score fewer keys, whose columns stay empty there)",
          "scorer.tasks.families()[task].leaderboard_keys(options)",
          "is never written by the scoring program for task {task} (it writes: {written}); the column would show "
          "n/a{hint}"),
@@ -254,12 +256,22 @@ _RULES = (
          "the first column is {first} but config.yaml's primary_key is {primary}"),
 
     # -- the hidden board -----------------------------------------------------------------------------------
-    Rule("board-b-unsealed", ERROR, BOTH, "a phase that scores board B (or every unit while a split exists) has "
-         "`report: sealed`", HIDDEN,
+    Rule("board-b-unsealed", ERROR, BOTH, "a phase that scores board B (or every unit while a split exists, or "
+         "every test unit while the feedback phase scores the dev set) has `report: sealed`", HIDDEN,
          "scores board {board} with report: {report}, so participants would see its scores and detailed results "
          "while the phase runs (Codabench's v1 importer ignores leaderboard_management_mode, and both platforms "
          "serve detailed results to other users): add 'report: sealed' to board_{board}.yaml and reveal the board "
          "after the phase (python3 -m organizer reveal)"),
+    Rule("feedback-test-answers", WARNING, V2, "a phase that shows its scores while it runs holds no test answers "
+         "(also in a v1 bundle, which Codabench imports)", "codabench src/apps/api/serializers/tasks.py "
+         "`PhaseTaskInstanceSerializer.get_public_datasets` (every phase's reference data in the public competition "
+         "API); src/apps/datasets/views.py `download` (no permission check)",
+         "holds the answers of {n} test item(s) ({answers}) and shows its scores while it runs: on Codabench anyone, "
+         "logged out included, can download them while the competition runs, top this board by submitting them, and "
+         "train or tune on them, which moves the final ranking too (CodaLab v1 shows a dataset's key to organizers "
+         "only); to keep every test answer out of what Codabench serves, give the feedback phase the dev set "
+         "(python3 -m organizer new --feedback dev) or keep the answers in a private image (docs/organizers.md "
+         "section 3)"),
     Rule("sealed-v1-hide-results", WARNING, V1, "a sealed v1 phase uses `leaderboard_management_mode: "
          "hide_results`", HIDDEN, "a sealed phase on CodaLab v1 should also use hide_results (hides stdout and the "
          "output zip from the submitter)"),
@@ -358,6 +370,15 @@ _RULES = (
          "kit{first_kit}, {only_gold} only in the phase{first_gold}; the kit must list exactly the test items"),
     Rule("kit-dev", ERROR, OURS, "the kit's dev/ loads with its own config.yaml", "score_local.py reads it",
          "the dev set does not load with its own config.yaml: {message}"),
+    Rule("dev-phase-kit", ERROR, OURS, "the dev phase (reference_data_dev.zip) scores exactly the items of the kit's "
+         "dev/", "what a participant who has only the kit can do",
+         "scores other items than the kit's dev/ ({only_phase} only in the phase{first_phase}, {only_kit} only in "
+         "the kit{first_kit}); participants predict the kit's dev items: build the bundle with python3 -m organizer "
+         "bundle, which makes this phase's data from the kit's dev/"),
+    Rule("dev-phase-test-items", ERROR, V2, "no item the dev phase scores is a test item",
+         "codabench src/apps/api/serializers/tasks.py `get_public_datasets` (the dev phase's reference data, like "
+         "the kit, is public)", "scores {n} test item(s) (first: {first}), whose answers are then in this public zip "
+         "and in the kit; the dev set must share no id with the test set"),
 
     # -- Codabench v2 competition.yaml --------------------------------------------------------------------
     Rule("v2-image", ERROR, V2, "a v2 `image` is set and in the bundle", V2_UNPACK,

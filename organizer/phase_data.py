@@ -30,6 +30,12 @@ With the answers in the competition's private scoring image (``answers_dir``:
 organizer/image.py), no phase's reference data holds any answer: the per-unit
 files go into the image (``answer_entries``), and config.yaml names their folder
 there.
+
+The dev phase (``dev``, made by ``organizer new --feedback dev``) scores the
+starting kit's dev set instead of test units: its reference data is the kit's
+``dev/config.yaml`` (with the title and labels) and the dev files it names,
+the very data participants have, scored whole as the kit's ``score_local.py``
+scores it. No test answer is in it.
 """
 import datetime as dt
 import json
@@ -39,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .layout import board_config_bytes, place_submission
+from .layout import DEV, DEV_CONFIG, board_config_bytes, place_submission
 from scorer.api import Competition, public_positions
 from scorer.config import parse_config
 from scorer.errors import ScoringError
@@ -66,16 +72,21 @@ class PhaseDataError(SystemExit):
 
 def phase_config(reference_dir, board, reveal=False):
     """(the board's config as a mapping, with the competition's title and labels; its Config on the whole gold)."""
+    name = DEV_CONFIG.as_posix() if board == DEV else "reference_data/board_%s.yaml" % board
+    ref_dir = Path(reference_dir).parent / DEV_CONFIG.parent if board == DEV else Path(reference_dir)
     raw = yaml.safe_load(board_config_bytes(reference_dir, board, reveal).decode("utf-8-sig"))
     if not isinstance(raw, dict):
-        raise PhaseDataError("reference_data/board_%s.yaml is not a mapping of keys" % board)
+        raise PhaseDataError("%s is not a mapping of keys" % name)
     try:
-        cfg = parse_config(raw, families(), ref_dir=str(reference_dir))
+        cfg = parse_config(raw, families(), ref_dir=str(ref_dir))
     except ScoringError as exc:
-        raise PhaseDataError("reference_data/board_%s.yaml: %s" % (board, exc.text("en")))
+        raise PhaseDataError("%s: %s" % (name, exc.text("en")))
     if cfg.one_board:
-        raise PhaseDataError("reference_data/board_%s.yaml names public_inputs, which only a phase's reference data "
-                             "has; the organizer's reference_data/ holds the whole gold and boards.csv" % board)
+        raise PhaseDataError("%s names public_inputs, which only a phase's reference data has; the organizer's "
+                             "reference_data/ holds the whole gold and boards.csv" % name)
+    if board == DEV and (cfg.board != "all" or cfg.boards_file or cfg.usage_column):
+        raise PhaseDataError("%s scores board %s of a split; the dev phase scores every dev item: write board: all "
+                             "and no boards" % (name, cfg.board))
     return raw, cfg
 
 
@@ -85,6 +96,8 @@ def phase_entries(competition, board, reveal=False, answers_dir=None):
     ``answers_dir``: the folder of the competition's scoring image that holds the board's answer files
     (``python3 -m organizer image``): they are then left out, and config.yaml names that folder instead.
     """
+    if board == DEV:
+        return dev_entries(competition)
     raw, entries, answers = _phase_parts(competition, board, reveal)
     if answers_dir is not None:
         entries = {name: data for name, data in entries.items() if name not in answers}
@@ -159,6 +172,21 @@ def closed_phase_entries(competition, board, closed_at):
     text = CLOSED_HEADER.format(board=board)
     return {"config.yaml": (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
                             ).encode("utf-8")}
+
+
+def dev_entries(competition):
+    """``{path: bytes}`` of the dev phase's reference data: the kit's dev/config.yaml with the competition's title and
+    column labels, and the dev files it names (its gold, a list of sentences, ...), as the kit has them. The
+    baseline prediction beside them is not reference data, and stays out."""
+    competition = Path(competition)
+    raw, cfg = phase_config(competition / "reference_data", DEV)
+    family = families()[cfg.task]
+    entries = {"config.yaml": board_config_bytes(competition / "reference_data", DEV)}
+    for slot, name in cfg.files.items():
+        path = Path(cfg.path(slot))
+        if slot not in family.submission_slots and path.is_file():
+            entries[name] = path.read_bytes()   # a missing file: the family's message names it
+    return entries
 
 
 def _board_units(cfg, board, kit):
