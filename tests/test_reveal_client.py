@@ -223,6 +223,10 @@ def test_an_evalai_reveal_with_every_answer_as_the_platform_gives_it_ends_in_0(c
     assert all(h.get("Authorization") == "Bearer " + TOKEN for m, p, h, _ in site.seen if p.startswith("/api/"))
     assert not [h for m, p, h, _ in site.seen if p.startswith("/storage/") and "Authorization" in h]
     assert len(case.uploads) == 2 and all(u.name.endswith(".zip") for u, _ in case.uploads)
+    site.page_size = 1   # every list a page an item (EvalAI's next links are absolute URLs of its origin)
+    out = done(case.on(site, "--check"))
+    assert "the leaderboard equals the final ranking: 2 entries of 2 team(s)" in out
+    assert [p for m, p, _, _ in site.seen if "page=2" in p]
 
 
 # -- the token goes to the API's origin only ---------------------------------------------------------------------
