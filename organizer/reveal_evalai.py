@@ -237,9 +237,9 @@ class Site:
                      "EvalAI has evaluated it)" % (s["id"], s["team"], s["status"], self.wait))
         self.listed = {s["id"]: s for s in raw}
         chosen = {}
-        if phase.rule == "chosen":   # the team's public submission; were there several, its last before the end
+        if phase.rule == "chosen":   # the team's public submission; were there several, its last
             for s in sorted(raw, key=lambda s: (s["created"], int(s["id"]))):
-                if s["public"] and s["created"] < phase.end:
+                if s["public"] and s["state"] != FAILED:
                     if s["team"] in chosen:
                         self.log("note: team %s has more than one public submission (%s and %s); its last, %s, is its "
                                  "choice" % (s["team"], chosen[s["team"]], s["id"], s["id"]))
@@ -296,6 +296,14 @@ class Site:
                 continue
             self._flag(sid, sid not in entries)
             changed += 1
+        for sid, e in sorted(entries.items()):
+            if sid in self.listed and not self.listed[sid]["public"]:
+                # rule chosen, a team whose public submission came after the end: its entry is its last one before
+                self.client.patch("jobs/challenges/%d/submissions/%s/update_submission_meta/" % (self.challenge, sid),
+                                  {"is_public": True})
+                changed += 1
+                self.log("%s: submission %s made public, the record's entry (%s)" % (
+                    e.team, sid, e.note or "the public board shows public submissions only"))
         rows, tried = self._board(phase, all_entries=True), set()
         while True:   # rows of submissions the list does not show (deleted by their team), each flagged once
             extra = [r for r in rows if r["submission"] not in entries and r["submission"] not in tried]

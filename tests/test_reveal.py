@@ -250,16 +250,22 @@ def test_evalai_the_record_takes_each_teams_chosen_submission_and_the_board_show
         assert code == 0, err
         written = record(tmp_path)
         assert written["rule"] == "chosen" and "is_restricted_to_select_one_submission" in written["platform_rule"]
-        assert [(e["team"], e["submission"]) for e in written["entries"]] == [("t1", str(t1_chosen))]
+        # t1's choice, not its better first one; t2 chose one made at the end: its last before the end is its entry
+        assert [(e["team"], e["submission"], e["rank"]) for e in written["entries"]] == [
+            ("t1", str(t1_chosen), 1), ("t2", str(t2), 1)]
+        assert "made after the end" in written["entries"][1]["note"]
         assert {l["team"]: l["reason"] for l in written["left_out"]} == {
-            "Host_1_Team": "host", "t2": "no_entry", "t3": "no_entry", "t4": "all_failed", "t5": "banned"}
-        assert_scores(written["entries"][0]["scores"], oracle(other))
-        # the board shows the record: t1's chosen one (not its better first one), nothing of anyone else
+            "Host_1_Team": "host", "t3": "no_entry", "t4": "all_failed", "t5": "banned"}
+        for e in written["entries"]:
+            assert_scores(e["scores"], oracle(other))
+        # the board shows the record and nothing else (t2's entry made public: the board shows public ones only)
         rows = site.public_board(split["id"])
-        assert [(r["submission__participant_team__team_name"], r["submission__id"]) for r in rows] == [
-            ("t1", t1_chosen)]
-        assert_scores(dict(zip(split_labels(site, split), rows[0]["result"])), oracle(other))
+        assert sorted((r["submission__participant_team__team_name"], r["submission__id"]) for r in rows) == [
+            ("t1", t1_chosen), ("t2", t2)]
+        for row in rows:
+            assert_scores(dict(zip(split_labels(site, split), row["result"])), oracle(other))
         assert oracle(SAMPLE)["score"] > oracle(other)["score"] and site.subs[t1_first]["is_flagged"]
+        assert site.subs[t2]["is_public"] and site.subs[t2_late]["is_flagged"]
         assert split["visibility"] == 3
         # the submissions' files and times are the worker's: each result file is still its JSON
         for i, text in results.items():
