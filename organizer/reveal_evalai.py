@@ -240,7 +240,7 @@ class Site:
         if phase.rule == "chosen":   # the team's public submission; were there several, its last
             for s in sorted(raw, key=lambda s: (s["created"], int(s["id"]))):
                 if s["public"] and s["state"] != FAILED:
-                    if s["team"] in chosen:
+                    if s["team"] in chosen and s["created"] < phase.end:   # (one made after it: the record says)
                         self.log("note: team %s has more than one public submission (%s and %s); its last, %s, is its "
                                  "choice" % (s["team"], chosen[s["team"]], s["id"], s["id"]))
                     chosen[s["team"]] = s["id"]
