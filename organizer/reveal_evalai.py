@@ -101,6 +101,7 @@ from .http_api import NUMBER, ApiError, Client, RevealError, listing, mapping, n
 from scorer.config import aware_time
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
+SEALED = -1.0                 # every key of a sealed board's run (scorer/published.py)
 VISIBILITY = {1: "hosts only", 2: "owner and hosts", 3: "public"}
 SPLITS = {"A": "public_split", "B": "private_split"}   # the split codenames organizer evalai writes
 PACE = 60 / 55                # seconds between two calls: below EvalAI's 60 a minute per user
@@ -144,7 +145,7 @@ class Site:
         comp = load_yaml(Path(competition_dir) / "competition.yaml") or {}
         self.wanted = "last" if comp.get("force_submission_to_leaderboard") else "chosen"
         self.listed: Dict[str, dict] = {}
-        self.split = None
+        self.split, self.waiting = None, []
 
     # -- 1. the phase ---------------------------------------------------------------------------------------
     def phase(self) -> Phase:
@@ -235,6 +236,7 @@ class Site:
         for s in waiting:
             self.log("submission %s of %s is still %s after %d s: its team is left out (run this again once "
                      "EvalAI has evaluated it)" % (s["id"], s["team"], s["status"], self.wait))
+        self.waiting = [s["id"] for s in waiting]
         self.listed = {s["id"]: s for s in raw}
         chosen = {}
         if phase.rule == "chosen":   # the team's public submission; were there several, its last
@@ -316,7 +318,7 @@ class Site:
             rows = self._board(phase, all_entries=True)
         by_submission = {r["submission"]: r for r in rows}
         public = self._split_settings()["visibility"] == PUBLIC
-        said = False
+        said = not all(v == SEALED for r in rows for v in r["scores"].values())   # no reveal has stored scores yet
         for e in record.entries:
             row = by_submission.get(e.submission)
             if row is None:
@@ -329,8 +331,8 @@ class Site:
             if all(row["scores"].get(k) == v for k, v in scores.items()) and len(scores) == len(self.split["labels"]):
                 continue
             if public and not said:
-                self.log("note: split %s (id %d) was public before the reveal stored the scores (visibility 3): a "
-                         "member of a host team made it so (a member of any host team may change a split on EvalAI)"
+                self.log("note: split %s (id %d) was public before any reveal stored scores (visibility 3): a member "
+                         "of a host team made it so (a member of any host team may change a split on EvalAI)"
                          % (SPLITS.get(self.board), self.split["id"]))
                 said = True
             c.patch("jobs/leaderboard_data/%d/" % row["row"], {"leaderboard_data": json.dumps(scores)})
@@ -340,7 +342,12 @@ class Site:
             c.patch("challenges/challenge/create/challenge_phase_split/%d/" % self.split["id"], {"visibility": PUBLIC})
             changed += 1
             self.log("split %s (id %d) is public" % (SPLITS.get(self.board), self.split["id"]))
-        changed += self._close(phase, closed_zip)
+        if self.waiting:   # closed now, the phase would fail them: they were made in time
+            self.log("phase %s is not closed yet: %d submission(s) made before its end are still being evaluated "
+                     "(%s); run this command again once EvalAI has evaluated them, which closes it" % (
+                         self.codename, len(self.waiting), ", ".join(self.waiting)))
+        else:
+            changed += self._close(phase, closed_zip)
         self.log("EvalAI: %s" % ("%d change(s) made" % changed if changed else "nothing to change, the board already "
                                                                                  "showed the record"))
         self.log("EvalAI cannot stop a team from changing its own submissions (update_submission_meta: is_public, "

@@ -302,9 +302,12 @@ def test_evalai_under_last_the_last_public_submission_is_the_entry_not_the_best(
         last = site.submit("t1", phase, upload(other))
         site.submit("t1", phase, participant_zip({"x.txt": b"nothing"}))        # failed: passed over
         site.submit("t2", phase, upload(SAMPLE), is_public=False)               # private
+        path = "/api/challenges/challenge/create/challenge_phase_split/%d/" % split["id"]
+        assert as_user(site, "PATCH", path, {"visibility": 3}, "rogue-token")[0] == 200   # opened early: -1 rows
         code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
         assert code == 0, err
         assert "the record follows the phase" in out    # competition.yaml asks for chosen
+        assert "was public before any reveal stored scores" in out
         written = record(tmp_path)
         assert written["rule"] == "last"
         assert [(e["team"], e["submission"]) for e in written["entries"]] == [("t1", str(last))]
@@ -330,6 +333,9 @@ def test_evalai_submissions_still_evaluated_are_waited_for_and_else_their_team_i
         assert {l["team"]: (l["reason"], l["detail"]) for l in record(tmp_path)["left_out"]} == {
             "t2": ("pending", str(queued))}
         assert "still partially_evaluated" in out
+        # the phase stays open to it: closed now, its run would fail although it was made in time
+        assert site.annotations[phase] == challenge.files[challenge.phase("B")["test_annotation_file"]]
+        assert "is not closed yet" in out
         waits = []
 
         def worker(seconds):   # the queue moves while the reveal waits
@@ -343,6 +349,8 @@ def test_evalai_submissions_still_evaluated_are_waited_for_and_else_their_team_i
         assert sorted(e["team"] for e in record(tmp_path)["entries"]) == ["t1", "t2"]
         assert sorted(r["submission__participant_team__team_name"] for r in site.public_board(split["id"])) == [
             "t1", "t2"]
+        assert site.annotations[phase] == (tmp_path / "reveal_closed.zip").read_bytes()
+        assert "was public before" not in out   # the split the first run opened
     finally:
         site.close()
 
