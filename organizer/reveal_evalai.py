@@ -224,7 +224,8 @@ class Site:
     # -- 2. the submissions -------------------------------------------------------------------------------
     def submissions(self, phase) -> List[Submission]:
         path = "challenges/%d/challenge_phase/%s/submissions" % (self.challenge, phase.id)
-        deadline = time.monotonic() + self.wait
+        start = time.monotonic()
+        deadline = start + self.wait
         while True:
             raw = self._list(path)
             waiting = [s for s in raw if s["state"] == PENDING and s["created"] < phase.end]
@@ -235,7 +236,7 @@ class Site:
             _sleep(min(POLL, max(0.0, deadline - time.monotonic())))
         for s in waiting:
             self.log("submission %s of %s is still %s after %d s: its team is left out (run this again once "
-                     "EvalAI has evaluated it)" % (s["id"], s["team"], s["status"], self.wait))
+                     "EvalAI has evaluated it)" % (s["id"], s["team"], s["status"], time.monotonic() - start))
         self.waiting = [s["id"] for s in waiting]
         self.listed = {s["id"]: s for s in raw}
         chosen = {}
