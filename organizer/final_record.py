@@ -69,6 +69,8 @@ REASONS = {r.code: r for r in (
     Reason("private", "every finished submission made before the phase's end is private, and the platform ranks "
                       "public submissions only"),
     Reason("banned", "the team is banned from the competition on the platform"),
+    Reason("host", "its submissions were made by the competition's hosts, whom the platform leaves off its "
+                   "leaderboard"),
     Reason("no_entry", "the team put no submission on the leaderboard, and under this rule a team chooses its entry"),
     Reason("not_scored", "its selected submission does not score with the revealed reference data"),
 )}
@@ -98,6 +100,7 @@ class Submission:
     chosen: bool = False        # on the leaderboard by the team's own choice (rule "chosen")
     public: bool = True         # shown on a public board (EvalAI ranks public submissions only)
     banned: bool = False        # its team is banned
+    host: bool = False          # made by one of the competition's hosts, whom the platform leaves off its board
 
 
 @dataclass
@@ -183,6 +186,10 @@ def plan(submissions: Sequence[Submission], rule: str, end: dt.datetime, public_
     picks, left, notes = {}, [], {}
     for team in sorted(teams):
         subs = teams[team]
+        if all(s.host for s in subs):
+            left.append(LeftOut(team, "host"))
+            continue
+        subs = [s for s in subs if not s.host]
         before = [s for s in subs if s.created is None or s.created < end]
         after = len(subs) - len(before)
         finished = [s for s in before if s.status == FINISHED]

@@ -202,6 +202,23 @@ class Client:
         return self._json(method, url, self.where(method, url),
                           None if body is None else json.dumps(body).encode("utf-8"), ok)
 
+    def form(self, method, path, fields=None, files=None, ok=OK):
+        """The decoded JSON answer of ``method path`` sent as ``multipart/form-data``, the form a browser sends
+        with a file (``fields``: name -> text, ``files``: name -> (file name, bytes))."""
+        boundary = "organizer-" + os.urandom(12).hex()
+        parts = []
+        for name, value in sorted((fields or {}).items()):
+            parts.append(b'--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n' % (
+                boundary.encode(), name.encode(), str(value).encode("utf-8")))
+        for name, (filename, data) in sorted((files or {}).items()):
+            parts.append(b'--%s\r\nContent-Disposition: form-data; name="%s"; filename="%s"\r\nContent-Type: '
+                         b'application/octet-stream\r\n\r\n%s\r\n' % (boundary.encode(), name.encode(),
+                                                                          filename.encode(), data))
+        body = b"".join(parts) + b"--%s--\r\n" % boundary.encode()
+        url = self._api_url(path)
+        return self._json(method, url, self.where(method, url), body, ok,
+                          "multipart/form-data; boundary=%s" % boundary)
+
     def get(self, path):
         return self.call("GET", path)
 
@@ -328,9 +345,9 @@ class Client:
             raise ApiError("%s was redirected to %s, which is not a URL (%s)" % (where, _quoted(location[:80]), exc))
         return self._link(target, where, "the redirect")
 
-    def _json(self, method, url, where, data, ok):
+    def _json(self, method, url, where, data, ok, content_type="application/json"):
         for attempt in range(self.limits.retries + 1):
-            status, headers, raw = self._api_call(method, url, where, data, ok)
+            status, headers, raw = self._api_call(method, url, where, data, ok, content_type)
             if status != 429:
                 break
             wait = retry_after(headers.get("Retry-After"), attempt)
@@ -345,14 +362,14 @@ class Client:
             raise ApiError("%s answered %d: %s" % (where, status, _shown(raw)))
         return _decode(raw, where, status)
 
-    def _api_call(self, method, url, where, data, ok):
+    def _api_call(self, method, url, where, data, ok, content_type="application/json"):
         """(status, headers, body) of one call, its same-origin redirects followed; the body only if ``ok``."""
         end = time.monotonic() + self.limits.deadline
         for _ in range(self.limits.redirects + 1):
             self._keep_pace()
             headers = {"Authorization": self._authorization, "Accept": "application/json"}
             if data is not None:
-                headers["Content-Type"] = "application/json"
+                headers["Content-Type"] = content_type
             with self._exchange(method, url, data, headers, end, where, self._calls) as (response, watch):
                 status = response.status
                 if status in REDIRECTS:

@@ -116,6 +116,10 @@ class Platform:
     def leaderboard(self, phase: Phase) -> List[final_record.Row]:
         raise NotImplementedError
 
+    def differences(self, phase: Phase, record: Record) -> List[str]:
+        """What else of the board differs from the record (its order, a setting), one line each; optional."""
+        return []
+
 
 def main(argv=None):
     parser = Parser(prog="python3 -m organizer reveal", description=__doc__.split("\n\n")[0])
@@ -140,7 +144,8 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="only compare the live leaderboard with the record: "
                         "every difference on one line, exit 1 on any")
     parser.add_argument("--batch", type=int, default=10, help="submissions re-run at a time (default 10)")
-    parser.add_argument("--wait", type=int, default=3600, help="seconds to wait for the re-runs (default 3600)")
+    parser.add_argument("--wait", type=int, default=3600, help="seconds to wait for the re-runs (Codabench) or for "
+                        "the submissions still being evaluated (EvalAI) (default 3600)")
     parser.add_argument("--timeout", type=float, default=http_api.LIMITS.deadline, metavar="SECONDS",
                         help="the longest an API call may take (default %(default)g)")
     parser.add_argument("--download-timeout", type=float, default=http_api.LIMITS.transfer_deadline,
@@ -245,6 +250,7 @@ def check(site, record_dir, phase=None):
         raise RecordError("the record is of %s phase %s, not of %s phase %s" % (record.platform, record.phase,
                                                                                site.name, phase.id))
     lines = final_record.compare(record, site.leaderboard(phase), site.places)
+    lines += site.differences(phase, record) if hasattr(site, "differences") else []
     for line in lines:
         say("differs: %s" % line)
     if lines:
@@ -363,7 +369,7 @@ def _site(args):
                          source=source)
     from .reveal_evalai import Site as EvalAI
     return EvalAI(server, token, args.challenge, args.competition, args.board, dry_run=args.dry_run,
-                  early=args.early, log=say, limits=limits, source=source)
+                  early=args.early, log=say, limits=limits, source=source, wait=args.wait, check=args.check)
 
 
 if __name__ == "__main__":

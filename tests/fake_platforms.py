@@ -23,17 +23,38 @@ Codabench, codalab/codabench @c7dbc75 (paths under src/apps/):
   DELETE only under Add_And_Delete and Add_And_Delete_Multiple);
 - GET phases/<id>/get_leaderboard/ (``PhaseViewSet.get_leaderboard``: the submissions on the phase's board).
 
-EvalAI, Cloud-CV/EvalAI @0f04039:
-- GET challenges/challenge/<c>/challenge_phase (apps/challenges/views.py ``challenge_phase_list``, paginated);
+EvalAI, Cloud-CV/EvalAI @0f04039 (FakeEvalAI; apps/challenges/views.py, apps/jobs/views.py, apps/jobs/utils.py,
+apps/hosts/views.py, scripts/workers/submission_worker.py):
+- GET challenges/challenge/<c>/ (``get_challenge_by_pk``: its end, host team, banned_email_ids);
+- GET hosts/challenge_host_team/ (``challenge_host_team_list``: the caller's host teams and their members);
+- GET challenges/challenge/<c>/challenge_phase (``challenge_phase_list``, paginated; non-hosts see public phases);
+- GET and PATCH challenges/challenge/<c>/challenge_phase/<p> (``challenge_phase_detail``: hosts read its
+  test_annotation URL; a multipart PATCH replaces the annotation, which the worker reads only when it loads the
+  challenge, ``load_challenge``);
 - GET challenges/<c>/challenge_phase_split (``challenge_phase_split_list``: hosts see every split);
-- GET challenges/<c>/challenge_phase/<p>/submissions (``get_all_submissions_of_challenge``, hosts, paginated);
-- PUT jobs/challenge/<c>/update_submission/ (apps/jobs/views.py ``update_submission``: hosts; ``result`` a JSON
-  string of [{split, show_to_participant, accuracies}], every metric a leaderboard label with a number);
-- PATCH challenges/challenge/create/challenge_phase_split/<id>/ (``get_or_update_challenge_phase_split``);
-- GET jobs/challenge_phase_split/<id>/leaderboard/ (``leaderboard``: 400 "leaderboard is not public" to non-hosts
-  unless visibility 3; then each team's best public finished submission by the primary key,
-  apps/jobs/utils.py ``calculate_distinct_sorted_leaderboard_data``).
+- GET and PATCH challenges/challenge/create/challenge_phase_split/<id>/ (``get_or_update_challenge_phase_split``:
+  a PATCH from a member of any host team, ``get_challenge_host_required_error``); GET
+  challenges/challenge/create/leaderboard/<id>/ (``get_or_update_leaderboard``);
+- GET challenges/<c>/challenge_phase/<p>/submissions (``get_all_submissions_of_challenge``: hosts every submission
+  not deleted, ``ChallengeSubmissionManagementSerializer``; participants their own; paginated);
+- PATCH jobs/challenges/<c>/submissions/<s>/update_submission_meta/ (``update_submission_meta``: a host any
+  submission, a participant his own, any field of ``SubmissionSerializer``, no date check);
+- PATCH jobs/challenge/<c>/challenge_phase/<p>/submission/<s> (``change_submission_data_and_visibility``: an active
+  challenge; one public submission a team where the phase is restricted to one);
+- PUT jobs/challenge/<c>/update_submission/ (``update_submission``: hosts; the result file becomes
+  ``str(public_results)``, completed_at now);
+- PATCH jobs/leaderboard_data/<id>/ (``update_leaderboard_data``: hosts; every label, numbers);
+- POST jobs/submissions/<id>/re-run/ (``re_run_submission``, ``handle_submission_rerun``: an active challenge;
+  the old submission cancelled, a new one with the same submitted_at, run on the worker's annotation);
+- GET jobs/challenge_phase_split/<id>/leaderboard/ and jobs/phase_split/<id>/public_leaderboard_all_entries/
+  (``leaderboard``, ``get_all_entries_on_public_leaderboard``: apps/jobs/utils.py
+  ``calculate_distinct_sorted_leaderboard_data``, paginated);
+- submissions and runs (the test's set-up): ``challenge_submission``'s checks (an active challenge and phase,
+  ``is_public`` from ``is_submission_public``), ``run_submission`` (rows made, earlier ones disabled; the result
+  file ``json.dumps(submission_result)``).
 """
+import copy
+import datetime as dt
 import io
 import json
 import re
@@ -315,112 +336,427 @@ class FakeCodabench(FakeServer):
 
 
 class FakeEvalAI(FakeServer):
-    """One challenge of python3 -m organizer evalai's configuration: phases, splits, submissions, leaderboards."""
+    """One challenge of python3 -m organizer evalai's configuration on EvalAI: its phases, splits, leaderboard,
+    submissions, leaderboard rows, host teams and participants, as the module docstring's functions keep them.
 
-    def __init__(self, config, evaluate, token="host-token"):
+    Users are named by their tokens (``tokens``: token -> user name): the challenge's host (``token``), a member of
+    another host team (``rogue-token``, who made a host team of his own), and a participant per team
+    (``<team>-token``, user ``<team>``, e-mail ``<team>@teams.test``). Each team's submissions are evaluated by
+    ``evaluate(phase id, upload bytes, annotation bytes)``, the worker's run of the evaluation script, which returns
+    the script's output plus its ``stdout`` and ``stderr``; the worker evaluates with the annotations it loaded when
+    it started (``restart_worker``). ``page_size`` is the pages' length (settings/common.py ``PAGE_SIZE``: 150).
+    """
+
+    HOST = "host"
+
+    def __init__(self, config, evaluate, token="host-token", end=ENDED, challenge_end=None, annotations=None):
         super().__init__()
-        self.token, self.evaluate = token, evaluate
-        self.phases = {p["id"]: dict(p, end_date=ENDED) for p in config["challenge_phases"]}
+        self.token, self.evaluate, self.page_size = token, evaluate, 150
+        self.tokens = {token: self.HOST, "rogue-token": "rogue"}
+        self.host_teams = {1: {"id": 1, "team_name": "Hosts", "members": [self.HOST]},
+                           2: {"id": 2, "team_name": "Rogue hosts", "members": ["rogue"]}}
+        self.challenge = {"id": 1, "end_date": challenge_end or end, "creator": {"id": 1, "team_name": "Hosts"},
+                          "banned_email_ids": [], "allow_participants_resubmissions": False, "published": True}
+        self.phases, self.annotations = {}, {}
+        for p in config["challenge_phases"]:
+            self.phases[p["id"]] = {
+                "id": p["id"], "name": p.get("name", p["codename"]), "codename": p["codename"], "end_date": end,
+                "start_date": "2025-01-01T00:00:00Z", "is_public": p.get("is_public", True),
+                "is_submission_public": p.get("is_submission_public", False),
+                "is_restricted_to_select_one_submission": p.get("is_restricted_to_select_one_submission", False),
+                "leaderboard_public": p.get("leaderboard_public", True),
+                "is_partial_submission_evaluation_enabled": False}
+            self.annotations[p["id"]] = (annotations or {}).get(p["id"], b"annotation of phase %d" % p["id"])
         codenames = {s["id"]: s["codename"] for s in config["dataset_splits"]}
+        self.leaderboards = {b.get("id", 1): {"id": b.get("id", 1), "schema": copy.deepcopy(b["schema"])}
+                             for b in config["leaderboard"]}
         self.splits = {}
         for n, link in enumerate(config["challenge_phase_splits"], start=1):
             self.splits[n] = {"id": n, "challenge_phase": link["challenge_phase_id"],
-                              "codename": codenames[link["dataset_split_id"]], "visibility": link["visibility"],
-                              "leaderboard_schema": config["leaderboard"][0]["schema"],
-                              "descending": link["is_leaderboard_order_descending"]}
-        self.subs = {}
+                              "dataset_split": link["dataset_split_id"],
+                              "codename": codenames[link["dataset_split_id"]],
+                              "leaderboard": link.get("leaderboard_id", 1), "visibility": link["visibility"],
+                              "leaderboard_decimal_precision": link.get("leaderboard_decimal_precision", 2),
+                              "is_leaderboard_order_descending": link["is_leaderboard_order_descending"],
+                              "show_leaderboard_by_latest_submission": False, "show_execution_time": False,
+                              "show_scores_on_leaderboard": True}
+        self.subs, self.rows, self.teams, self.clock = {}, {}, {}, 0
+        self.restart_worker()
         r = self.routes
+        r.append(("GET", r"/api/challenges/challenge/1/", self.challenge_detail))
+        r.append(("GET", r"/api/hosts/challenge_host_team/", self.host_team_list))
         r.append(("GET", r"/api/challenges/challenge/1/challenge_phase", self.phase_list))
+        r.append(("GET", r"/api/challenges/challenge/1/challenge_phase/(\d+)", self.phase_detail))
         r.append(("GET", r"/api/challenges/1/challenge_phase_split", self.split_list))
-        r.append(("GET", r"/api/challenges/1/challenge_phase/(\d+)/submissions", self.submissions))
-        r.append(("PUT", r"/api/jobs/challenge/1/update_submission/", self.update_submission))
+        r.append(("GET", r"/api/challenges/challenge/create/challenge_phase_split/(\d+)/", self.split_detail))
         r.append(("PATCH", r"/api/challenges/challenge/create/challenge_phase_split/(\d+)/", self.update_split))
+        r.append(("GET", r"/api/challenges/challenge/create/leaderboard/(\d+)/", self.leaderboard_detail))
+        r.append(("GET", r"/api/challenges/1/challenge_phase/(\d+)/submissions", self.submissions))
+        r.append(("PATCH", r"/api/jobs/challenges/1/submissions/(\d+)/update_submission_meta/", self.update_meta))
+        r.append(("PATCH", r"/api/jobs/challenge/1/challenge_phase/(\d+)/submission/(\d+)", self.change_visibility))
+        r.append(("PUT", r"/api/jobs/challenge/1/update_submission/", self.update_submission))
+        r.append(("PATCH", r"/api/jobs/leaderboard_data/(\d+)/", self.update_leaderboard_data))
+        r.append(("POST", r"/api/jobs/submissions/(\d+)/re-run/", self.re_run))
         r.append(("GET", r"/api/jobs/challenge_phase_split/(\d+)/leaderboard/", self.leaderboard))
-        self.host = True
+        r.append(("GET", r"/api/jobs/phase_split/(\d+)/public_leaderboard_all_entries/", self.all_entries))
+        self.user = None
 
+    # -- the caller -----------------------------------------------------------------------------------
     def authorize(self, authorization):
-        """The host's token, no token (an anonymous visitor) or a participant's; any other is refused
+        """``Bearer <token>`` of a known user, or none (an anonymous visitor); any other is refused
         (JWTAuthentication: 401)."""
-        if authorization not in ("", "Bearer %s" % self.token, "Bearer participant-token"):
+        if authorization == "":
+            self.user = None
+            return
+        token = authorization[len("Bearer "):] if authorization.startswith("Bearer ") else None
+        if token not in self.tokens:
             raise Refused(401, {"detail": "Given token not valid for any token type"})
-        self.host = authorization == "Bearer %s" % self.token
+        self.user = self.tokens[token]
 
-    def submit(self, team, phase, upload, is_public=True):
-        """A participant's submission, evaluated as the worker evaluates it (``evaluate`` of the script)."""
+    def dispatch(self, method, path, query, raw, authorization):
+        """The phase's PATCH is a multipart form (the annotation file); the other routes take JSON."""
+        match = re.fullmatch(r"/api/challenges/challenge/1/challenge_phase/(\d+)", path)
+        if method == "PATCH" and match:
+            try:
+                self.authorize(authorization)
+                return 200, self.update_phase(match, raw), "application/json"
+            except Refused as exc:
+                return exc.status, exc.body, "application/json"
+        return super().dispatch(method, path, query, raw, authorization)
+
+    @property
+    def is_host(self):
+        """is_user_a_host_of_challenge: a member of the challenge's host team (the creator)."""
+        return self.user in self.host_teams[self.challenge["creator"]["id"]]["members"]
+
+    def _host_only(self, status=400):
+        if not self.is_host:
+            raise Refused(status, {"error": "Sorry, you are not authorized to make this request!"})
+
+    def active(self, what):
+        """``is_active`` of the challenge or of a phase: started and not ended."""
+        return what["end_date"] > now_iso()
+
+    def page(self, items, query, path):
+        """DRF's PageNumberPagination: ``count``, absolute ``next`` and ``previous`` links, ``results``."""
+        asked = query.get("page", ["1"])[0]
+        number = int(asked) if asked.isdigit() and int(asked) > 0 else 1
+        start = (number - 1) * self.page_size
+        more = start + self.page_size < len(items)
+        return {"count": len(items), "next": "%s%s?page=%d" % (self.url, path, number + 1) if more else None,
+                "previous": None, "results": items[start:start + self.page_size]}
+
+    # -- the participants' side (the test's set-up) -----------------------------------------------------
+    def team(self, name, members=None):
+        """A participant team (its user ``name``, token ``<name>-token``), made once."""
+        if name not in self.teams:
+            self.teams[name] = {"id": len(self.teams) + 1, "team_name": name,
+                                "members": members or ["%s@teams.test" % name]}
+            self.tokens["%s-token" % name] = name
+        return self.teams[name]
+
+    def submit(self, team, phase, upload, is_public=None, at=None, by=None, run=True, enforce=False, ext=".zip"):
+        """challenge_submission (apps/jobs/views.py), then the worker's run (``run``; else it stays submitted).
+        ``enforce``: refused as EvalAI refuses a submission to a challenge or phase that is not active (406);
+        ``at``: its submitted_at (default: a minute after the one before, from 2025-12-01, before the phases'
+        end); ``by``: its creator's user name (default: the team's user)."""
+        t = self.team(team)
+        ph = self.phases[phase]
+        if enforce and not (self.active(self.challenge) and self.active(ph)):
+            raise Refused(406, {"error": "Challenge is not active"})
+        if is_public is None:
+            is_public = ph["is_submission_public"]
+        elif is_public and ph["is_restricted_to_select_one_submission"]:
+            for other in self.subs.values():
+                if other["team"] == team and other["phase"] == phase and other["is_public"]:
+                    other["is_public"] = False
         key, url = self.signed(upload)
-        sub = {"id": len(self.subs) + 1, "participant_team": team, "challenge_phase": phase, "input_file": url,
-               "is_public": is_public, "status": "submitted", "results": {}, "stdout": ""}
+        self.clock += 1
+        sub = {"id": len(self.subs) + 1, "team": team, "phase": phase, "created_by": by or team,
+               "status": "submitted", "is_public": bool(is_public), "is_flagged": False, "is_baseline": False,
+               "ignore_submission": False, "completed_at": None,
+               "submitted_at": at or (dt.datetime(2025, 12, 1, tzinfo=dt.timezone.utc) + dt.timedelta(
+                   minutes=self.clock)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+               "input_file": url.replace(key, "%s%s" % (uuid.uuid4(), ext)), "key": key, "files": {}}
+        self.storage[sub["input_file"].rsplit("/", 1)[1]] = upload
         self.subs[sub["id"]] = sub
-        output = self.evaluate(phase, upload)
-        if "result" not in output:
-            sub["status"] = "failed"
-            return sub["id"]
-        for item in output["result"]:
-            for codename, scores in item.items():
-                sub["results"][codename] = scores
-        sub["status"] = "finished"
+        if run:
+            self.run(sub["id"])
         return sub["id"]
 
-    def _host_only(self):
-        if not self.host:
-            raise Refused(400, {"error": "Sorry, you are not authorized to make this request!"})
+    def restart_worker(self):
+        """The worker loads each phase's annotation when it starts (submission_worker.py ``load_challenge``)."""
+        self.loaded = dict(self.annotations)
+
+    def run(self, sub_id):
+        """run_submission: FINISHED only when the output has "result" and every split of it is linked to the phase;
+        the submission's earlier rows are disabled and new ones made; stdout kept, stderr for a failed one, the
+        result file json.dumps(submission_result)."""
+        sub = self.subs[sub_id]
+        upload = self.storage[sub["input_file"].rsplit("/", 1)[1]]
+        output = self.evaluate(sub["phase"], upload, self.loaded[sub["phase"]])
+        finished, made = "result" in output, []
+        for item in output.get("result", []):
+            codename, scores = next(iter(item.items()))
+            split = next((s for s in self.splits.values() if s["challenge_phase"] == sub["phase"]
+                          and s["codename"] == codename), None)
+            if split is None:
+                finished = False
+                break
+            made.append((split["id"], scores))
+        if finished and made:
+            for row in self.rows.values():
+                if row["submission"] == sub_id:
+                    row["is_disabled"] = True
+            for split_id, scores in made:
+                self.clock += 1
+                self.rows[len(self.rows) + 1] = {"id": len(self.rows) + 1, "submission": sub_id, "split": split_id,
+                                                 "result": dict(scores), "is_disabled": False, "created": self.clock}
+        sub["status"] = "finished" if finished else "failed"
+        sub["completed_at"] = now_iso()
+        sub["files"]["stdout"] = output.get("stdout", "")
+        if not finished:
+            sub["files"]["stderr"] = output.get("stderr", "")
+        else:
+            sub["files"]["result"] = json.dumps(output.get("submission_result", ""))
+
+    # -- the API -------------------------------------------------------------------------------------------
+    def challenge_detail(self, m, q, b):
+        return self.challenge
+
+    def host_team_list(self, m, q, b):
+        if self.user is None:
+            raise Refused(401, {"detail": "Authentication credentials were not provided."})
+        mine = [dict(t, members=[{"user": u, "status": "Self", "permissions": "Admin"} for u in t["members"]])
+                for t in self.host_teams.values() if self.user in t["members"]]
+        return self.page(mine, q, "/api/hosts/challenge_host_team/")
 
     def phase_list(self, m, q, b):
-        return {"count": len(self.phases), "next": None, "results": list(self.phases.values())}
+        shown = [dict(p) for p in self.phases.values() if self.is_host or p["is_public"]]
+        return self.page(shown, q, "/api/challenges/challenge/1/challenge_phase")
+
+    def phase_detail(self, m, q, b):
+        phase = dict(self.phases[int(m.group(1))])
+        if self.is_host:   # ChallengePhaseCreateSerializer: the annotation's URL too
+            key = "annotation-%s-%d" % (m.group(1), len(self.storage))
+            self.storage[key] = self.annotations[int(m.group(1))]
+            phase["test_annotation"] = "%s/storage/%s" % (self.url, key)
+        return phase
+
+    def update_phase(self, m, raw):
+        """challenge_phase_detail's PATCH (IsChallengeCreator): a multipart form; its test_annotation file replaces
+        the phase's annotation."""
+        self._host_only(403)
+        parts = re.findall(rb'name="test_annotation"; filename="[^"]*"\r\n(?:[^\r\n]+\r\n)*\r\n(.*?)\r\n--', raw,
+                           re.S)
+        if parts:
+            self.annotations[int(m.group(1))] = parts[0]
+        return dict(self.phases[int(m.group(1))])
+
+    def split_view(self, s):
+        """ChallengePhaseSplitSerializer (the list)."""
+        return {"id": s["id"], "challenge_phase": s["challenge_phase"], "dataset_split": s["dataset_split"],
+                "visibility": s["visibility"], "leaderboard_schema": self.leaderboards[s["leaderboard"]]["schema"],
+                "show_leaderboard_by_latest_submission": s["show_leaderboard_by_latest_submission"],
+                "show_scores_on_leaderboard": s["show_scores_on_leaderboard"]}
 
     def split_list(self, m, q, b):
-        return [s for s in self.splits.values() if self.host or s["visibility"] == 3]
+        return [self.split_view(s) for s in self.splits.values() if self.is_host or s["visibility"] == 3]
 
-    def submissions(self, m, q, b):
-        self._host_only()
-        phase = int(m.group(1))
-        return {"next": None, "results": [dict(s) for s in self.subs.values() if s["challenge_phase"] == phase]}
-
-    def update_submission(self, m, q, body):
-        self._host_only()
-        sub = self.subs[int(body["submission"])]
-        if str(body["submission_status"]).lower() != "finished":
-            raise Refused(400, {"error": "this emulation stores finished submissions only"})
-        try:
-            results = json.loads(body["result"])
-        except (TypeError, ValueError) as exc:
-            raise Refused(400, {"error": "`result` key contains invalid data with error %s." % exc})
-        for item in results:
-            split = next((s for s in self.splits.values() if s["challenge_phase"] == int(body["challenge_phase"])
-                          and s["codename"] == item["split"]), None)
-            if split is None:
-                raise Refused(400, {"error": "Challenge Phase Split does not exist"})
-            labels = split["leaderboard_schema"]["labels"]
-            if [k for k in item["accuracies"] if k not in labels]:
-                raise Refused(400, {"error": "Following metrics are missing in the leaderboard data"})
-            if [v for v in item["accuracies"].values() if not isinstance(v, (int, float))]:
-                raise Refused(400, {"error": "Values for following metrics are not of float/int"})
-            sub["results"][item["split"]] = item["accuracies"]
-        sub["stdout"] = body.get("stdout", "")
-        sub["status"] = "finished"
-        return {"success": "Submission result has been successfully updated"}
+    def split_detail(self, m, q, b):
+        """ZipChallengePhaseSplitSerializer."""
+        return {k: v for k, v in self.splits[int(m.group(1))].items() if k != "codename"}
 
     def update_split(self, m, q, body):
+        """get_or_update_challenge_phase_split: a member of any host team (get_challenge_host_required_error)."""
+        if not any(self.user in t["members"] for t in self.host_teams.values()):
+            raise Refused(401, {"error": "Sorry, you are not authorized to perform this operation!"})
+        split = self.splits[int(m.group(1))]
+        split.update({k: v for k, v in body.items() if k in split and k != "id"})
+        return self.split_detail(m, q, body)
+
+    def leaderboard_detail(self, m, q, b):
+        return self.leaderboards[int(m.group(1))]
+
+    def management(self, s):
+        """ChallengeSubmissionManagementSerializer (the host's list)."""
+        return {"id": s["id"], "participant_team": s["team"], "challenge_phase": self.phases[s["phase"]]["name"],
+                "created_by": s["created_by"], "status": s["status"], "is_public": s["is_public"],
+                "is_flagged": s["is_flagged"], "submitted_at": s["submitted_at"], "input_file": s["input_file"],
+                "participant_team_members_email_ids": self.team(s["team"])["members"],
+                "created_at": s["submitted_at"], "method_name": ""}
+
+    def submissions(self, m, q, b):
+        """get_all_submissions_of_challenge: hosts see every submission not deleted, newest first; a participant
+        his team's (SubmissionSerializer)."""
+        phase = int(m.group(1))
+        path = "/api/challenges/1/challenge_phase/%d/submissions" % phase
+        subs = sorted((s for s in self.subs.values() if s["phase"] == phase), key=lambda s: s["submitted_at"],
+                      reverse=True)
+        if self.is_host:
+            return self.page([self.management(s) for s in subs if not s["ignore_submission"]], q, path)
+        if self.user in self.teams:
+            return self.page([dict(self.management(s), participant_team=self.teams[s["team"]]["id"])
+                              for s in subs if s["team"] == self.user], q, path)
+        raise Refused(400, {"error": "You are neither host nor participant of the challenge!"})
+
+    WRITABLE = ("is_public", "is_flagged", "is_baseline", "status", "method_name", "ignore_submission",
+                "completed_at")   # fields of SubmissionSerializer a PATCH may set (a few of them)
+
+    def update_meta(self, m, q, body):
+        """update_submission_meta: a host may change any submission; a participant his team's, any field of
+        SubmissionSerializer, whatever the dates."""
+        sub = self.subs.get(int(m.group(1)))
+        if not self.is_host and (sub is None or sub["team"] != self.user):
+            raise Refused(404, {"error": "Submission %s does not exist" % m.group(1)})
+        sub.update({k: v for k, v in body.items() if k in self.WRITABLE})
+        return self.management(sub)
+
+    def change_visibility(self, m, q, body):
+        """change_submission_data_and_visibility: the challenge must be active; one public submission a team where
+        the phase is restricted to one."""
+        if not self.active(self.challenge):
+            raise Refused(403, {"error": "Challenge is not active"})
+        sub = self.subs[int(m.group(2))]
+        if sub["team"] != self.user:
+            raise Refused(403, {"error": "Submission does not exist"})
+        phase = self.phases[sub["phase"]]
+        if body.get("is_public") is True and phase["is_restricted_to_select_one_submission"]:
+            for other in self.subs.values():
+                if other["team"] == sub["team"] and other["phase"] == sub["phase"] and other["is_public"]:
+                    other["is_public"] = False
+        sub.update({k: v for k, v in body.items() if k in ("is_public", "method_name")})
+        return self.management(sub)
+
+    def update_submission(self, m, q, body):
+        """update_submission (PUT): hosts; the rows of each split get the accuracies; the result file is written as
+        ``str(public_results)``, a Python repr; completed_at becomes now."""
         self._host_only()
-        self.splits[int(m.group(1))].update(body)
-        return self.splits[int(m.group(1))]
+        sub = self.subs[int(body["submission"])]
+        status = str(body.get("submission_status", "")).lower()
+        if status not in ("failed", "cancelled", "finished"):
+            raise Refused(400, {"error": "Sorry, submission status is invalid"})
+        public = []
+        if status == "finished":
+            try:
+                results = json.loads(body["result"])
+            except (TypeError, ValueError) as exc:
+                raise Refused(400, {"error": "`result` key contains invalid data with error %s." % exc})
+            for item in results:
+                split = next((s for s in self.splits.values() if s["challenge_phase"] == int(body["challenge_phase"])
+                              and s["codename"] == item["split"]), None)
+                if split is None:
+                    raise Refused(400, {"error": "Challenge Phase Split does not exist"})
+                labels = self.leaderboards[split["leaderboard"]]["schema"]["labels"]
+                if [k for k in item["accuracies"] if k not in labels]:
+                    raise Refused(400, {"error": "Following metrics are missing in the leaderboard data"})
+                row = next((r for r in self.rows.values() if r["submission"] == sub["id"]
+                            and r["split"] == split["id"] and not r["is_disabled"]), None)
+                if row is None:
+                    self.clock += 1
+                    row = self.rows[len(self.rows) + 1] = {"id": len(self.rows) + 1, "submission": sub["id"],
+                                                            "split": split["id"], "is_disabled": False,
+                                                            "created": self.clock}
+                row["result"] = item["accuracies"]
+                if item.get("show_to_participant"):
+                    public.append(item["accuracies"])
+        sub["status"], sub["completed_at"] = status, now_iso()
+        sub["files"].update(stdout=body.get("stdout", ""), stderr=body.get("stderr", ""), result=str(public))
+        return {"success": "Submission result has been successfully updated"}
+
+    def update_leaderboard_data(self, m, q, body):
+        """update_leaderboard_data: a host of the row's challenge; every label, numbers only."""
+        row = self.rows.get(int(m.group(1)))
+        if row is None or row["is_disabled"]:
+            raise Refused(404, {"error": "Leaderboard data does not exist"})
+        self._host_only()
+        data = json.loads(body["leaderboard_data"])
+        labels = self.leaderboards[self.splits[row["split"]]["leaderboard"]]["schema"]["labels"]
+        if set(data) != set(labels):
+            raise Refused(400, {"error": "Following metrics are missing or invalid in the leaderboard data"})
+        if [v for v in data.values() if not isinstance(v, (int, float)) or isinstance(v, bool)]:
+            raise Refused(400, {"error": "Values for following metrics are not of float/int"})
+        row["result"] = data
+        return {"id": row["id"], "result": data}
+
+    def re_run(self, m, q, b):
+        """re_run_submission: hosts (participants where allow_participants_resubmissions); refused once the
+        challenge is not active; the old one is cancelled, a new one keeps its submitted_at
+        (handle_submission_rerun) and the worker evaluates it with the annotation it holds."""
+        old = self.subs[int(m.group(1))]
+        if not self.challenge["allow_participants_resubmissions"] and not self.is_host:
+            raise Refused(403, {"error": "Only challenge hosts or admins are allowed to re-run a submission"})
+        if not self.active(self.challenge):
+            raise Refused(406, {"error": "Challenge is not active"})
+        old["status"] = "cancelled"
+        new = dict(old, id=len(self.subs) + 1, status="submitted", files={}, completed_at=None)
+        self.subs[new["id"]] = new
+        self.run(new["id"])
+        return {"success": "Submission is successfully submitted for re-running"}
+
+    def board(self, split_id, only_public):
+        """calculate_distinct_sorted_leaderboard_data: the split's rows not disabled, of finished submissions not
+        flagged, newest first; a host's submissions off a public phase's board (baselines excepted); only public
+        submissions on a public split when ``only_public``; banned teams dropped; sorted by default_order_by (its
+        metadata's sort_ascending, else the split's direction) unless show_leaderboard_by_latest_submission; then
+        one row a team (baselines all kept)."""
+        split = self.splits[split_id]
+        if split["visibility"] != 3 and not self.is_host:
+            raise Refused(400, {"error": "Sorry, the leaderboard is not public!"})
+        schema = self.leaderboards[split["leaderboard"]]["schema"]
+        key = schema["default_order_by"]
+        ascending = (schema.get("metadata") or {}).get(key, {}).get("sort_ascending")
+        descending = split["is_leaderboard_order_descending"] if ascending is None else ascending is False
+        hosts = self.host_teams[self.challenge["creator"]["id"]]["members"]
+        rows = []
+        for row in sorted(self.rows.values(), key=lambda r: -r["created"]):
+            sub = self.subs[row["submission"]]
+            if row["split"] != split_id or row["is_disabled"] or sub["is_flagged"] or sub["status"] != "finished":
+                continue
+            if self.phases[sub["phase"]]["is_public"] and sub["created_by"] in hosts and not sub["is_baseline"]:
+                continue
+            if only_public and split["visibility"] == 3 and not sub["is_public"]:
+                continue
+            if set(self.team(sub["team"])["members"]) & set(self.challenge["banned_email_ids"]):
+                continue
+            rows.append((row, sub))
+        if not split["show_leaderboard_by_latest_submission"]:
+            rows = sorted(rows, key=lambda rs: float(rs[0]["result"].get(key) or 0), reverse=descending)
+        shown, teams = [], set()
+        for row, sub in rows:
+            if sub["team"] in teams:
+                continue
+            if not sub["is_baseline"]:
+                teams.add(sub["team"])
+            result = [row["result"].get(k, "#") for k in schema["labels"]]
+            shown.append({"id": row["id"], "submission__participant_team": self.team(sub["team"])["id"],
+                          "submission__participant_team__team_name": sub["team"], "submission__id": sub["id"],
+                          "submission__is_public": sub["is_public"], "submission__is_baseline": sub["is_baseline"],
+                          "challenge_phase_split": split_id, "filtering_score": row["result"].get(key),
+                          "result": result if split["show_scores_on_leaderboard"] else []})
+        return shown
 
     def leaderboard(self, m, q, b):
-        split = self.splits[int(m.group(1))]
-        if split["visibility"] != 3 and not self.host:
-            raise Refused(400, {"error": "Sorry, the leaderboard is not public!"})
-        schema = split["leaderboard_schema"]
-        key = schema["default_order_by"]
-        rows = [s for s in self.subs.values() if s["challenge_phase"] == split["challenge_phase"]
-                and s["status"] == "finished" and split["codename"] in s["results"]
-                and (s["is_public"] or split["visibility"] != 3)]
-        rows.sort(key=lambda s: s["results"][split["codename"]][key], reverse=split["descending"])
-        best = {}
-        for s in rows:
-            best.setdefault(s["participant_team"], s)
-        return {"next": None, "results": [
-            {"submission__participant_team__team_name": team, "id": s["id"],
-             "result": [s["results"][split["codename"]][k] for k in schema["labels"]]} for team, s in best.items()]}
+        split_id = int(m.group(1))
+        return self.page(self.board(split_id, True), q, "/api/jobs/challenge_phase_split/%d/leaderboard/" % split_id)
+
+    def all_entries(self, m, q, b):
+        """get_all_entries_on_public_leaderboard: hosts only, private submissions too."""
+        self._host_only()
+        split_id = int(m.group(1))
+        return self.page(self.board(split_id, False), q,
+                         "/api/jobs/phase_split/%d/public_leaderboard_all_entries/" % split_id)
+
+    def public_board(self, split_id):
+        """What anyone sees: the rows of the public leaderboard (an anonymous call)."""
+        self.user = None
+        return self.board(split_id, True)
+
+
+def now_iso(delta=0.0):
+    """The current time as DRF writes it, ``delta`` seconds on."""
+    when = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=delta)
+    return when.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class CodaLabV1Phase:

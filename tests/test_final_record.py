@@ -88,6 +88,14 @@ def test_every_reason_a_team_is_left_out():
     assert entries == [] and reasons(left)["pub"] == "not_scored" and "bad" in left[-1].says
 
 
+def test_the_hosts_submissions_are_no_entries():
+    """EvalAI leaves a public phase's submissions made by the challenge's hosts off its board: a team of hosts is
+    left out, and a host's submission in another team is not that team's last."""
+    subs = [sub(1, "hosts", day(1), host=True), sub(2, "mixed", day(1)), sub(3, "mixed", day(2), host=True)]
+    plan = fr.plan(subs, "last", END)
+    assert reasons(plan) == {"hosts": "host"} and picked(plan) == {"mixed": ["2"]}
+
+
 def test_ties_share_a_rank_and_the_order_does_not_depend_on_the_listing():
     subs = [sub(1, "ann", day(3)), sub(2, "bob", day(1)), sub(3, "cy", day(2)), sub(4, "dee", day(4))]
     scored = {"1": fr.Scored("a", {"f1": 0.5}), "2": fr.Scored("b", {"f1": 0.5}), "3": fr.Scored("c", {"f1": 0.9}),

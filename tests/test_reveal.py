@@ -3,13 +3,16 @@ selects, on emulations of Codabench's and EvalAI's APIs (fake_platforms.py cites
 
 While board B is sealed every submission gets the placeholder -1. ``python3 -m organizer reveal ... --codabench``
 replaces the phase's reference data, re-runs each team's leaderboard submission and puts the re-run on the board;
-``--evalai`` scores each submission here and stores the scores through the host API, then opens the split. The
-real scores are checked against seqeval and scikit-learn (the bank oracle), not against the program.
+``--evalai`` writes the record by the phase's rule, flags every other submission and stores each entry's scores
+through the host API, opens the split and closes the phase. The real scores are checked against seqeval and
+scikit-learn (the bank oracle), not against the program.
 """
 import contextlib
 import io
 import json
 import os
+import uuid
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -172,69 +175,291 @@ def challenge(tmp_path_factory):
     return Challenge(ROOT, tmp_path_factory.mktemp("challenge"))
 
 
-def evalai(challenge, tmp_path):
+def evalai(challenge, tmp_path, **kwargs):
+    """FakeEvalAI of the challenge organizer evalai writes, each run the evaluation script's as EvalAI's worker
+    runs it (test_adapters.py), with the annotation the worker holds."""
     by_phase = {p["id"]: p["codename"][len("board_"):].upper() for p in challenge.config["challenge_phases"]}
+    runs = tmp_path / "runs"
+    runs.mkdir(exist_ok=True)
 
-    def evaluate(phase, upload):
-        path = tmp_path / ("upload%d.zip" % len(list(tmp_path.glob("upload*.zip"))))
+    def evaluate(phase, upload, annotation):
+        n = len(list(runs.iterdir()))
+        path, held = runs / ("%d-%s.zip" % (n, uuid.uuid4())), runs / ("%d-annotation.zip" % n)
         path.write_bytes(upload)
-        out, _ = challenge.submit(by_phase[phase], path)
-        return {"result": out["result"]} if out["status"] == "FINISHED" else {}
+        held.write_bytes(annotation)
+        out, _ = challenge.submit(by_phase[phase], path, annotation=held)
+        if out["status"] != "FINISHED":
+            return {"stdout": out["stdout"], "stderr": out["stderr"]}
+        return {"result": out["result"], "submission_result": out["submission_result"], "stdout": out["stdout"]}
 
-    return FakeEvalAI(challenge.config, evaluate)
+    annotations = {p["id"]: challenge.files[p["test_annotation_file"]] for p in challenge.config["challenge_phases"]}
+    return FakeEvalAI(challenge.config, evaluate, annotations=annotations, **kwargs)
 
 
-def test_evalai_the_host_api_stores_each_submissions_real_scores_and_opens_the_split(tmp_path, challenge):
+def board_b(site):
+    phase = next(p["id"] for p in site.phases.values() if p["codename"] == "board_b")
+    split = next(s for s in site.splits.values() if s["challenge_phase"] == phase)
+    return phase, split
+
+
+def as_user(site, method, path, body=None, token=None):
+    """One call of the API as the user of ``token`` (none: anonymous): (status, answer)."""
+    status, answer, _ = site.dispatch(method, path, {}, json.dumps(body).encode() if body is not None else b"",
+                                      "Bearer %s" % token if token else "")
+    return status, answer
+
+
+def upload(path):
+    return participant_zip({"s.csv": Path(path).read_bytes()})
+
+
+def record(tmp_path):
+    return json.loads((tmp_path / "final_ranking.json").read_text(encoding="utf-8"))
+
+
+def changes(site, since=0):
+    return [c for c in site.calls[since:] if c[0] != "GET"]
+
+
+def test_evalai_the_record_takes_each_teams_chosen_submission_and_the_board_shows_exactly_it(tmp_path, challenge):
+    """The shipped competition (no force_submission_to_leaderboard: Codabench's Add) on EvalAI: board B's phase
+    lets each team make one submission public, its entry. Submissions made at or after the end, private ones, failed
+    ones, a banned team's and the hosts' are no entries; each is said. The board then shows each entry with the
+    scores seqeval and scikit-learn give, EvalAI's own choice (its best public submission) set aside."""
     site = evalai(challenge, tmp_path)
     try:
-        phase = next(p["id"] for p in challenge.config["challenge_phases"] if p["codename"] == "board_b")
-        other = spoiled(tmp_path)
-        site.submit("t1", phase, participant_zip({"s.csv": SAMPLE.read_bytes()}))
-        site.submit("t1", phase, participant_zip({"s.csv": other.read_bytes()}))
-        site.submit("t2", phase, participant_zip({"s.csv": other.read_bytes()}))
-        site.submit("t3", phase, participant_zip({"s.csv": SAMPLE.read_bytes()}), is_public=False)
-        site.submit("t4", phase, participant_zip({"x.txt": b"nothing"}))   # failed: stays failed
-        split = next(s for s in site.splits.values() if s["challenge_phase"] == phase)
-        assert split["visibility"] == 1
-        assert {v for s in site.subs.values() for r in s["results"].values() for v in r.values()} == {-1.0}
-        status, body, _ = site.dispatch("GET", "/api/jobs/challenge_phase_split/%d/leaderboard/" % split["id"], {},
-                                        b"", "")
-        assert status == 400 and "not public" in body["error"]
+        phase, split = board_b(site)
+        other, bad = spoiled(tmp_path), participant_zip({"x.txt": b"nothing"})
+        end = site.phases[phase]["end_date"]
+        t1_first = site.submit("t1", phase, upload(SAMPLE))
+        t1_chosen = site.submit("t1", phase, upload(other), is_public=True)
+        t2 = site.submit("t2", phase, upload(other), is_public=True)
+        t2_late = site.submit("t2", phase, upload(SAMPLE), is_public=True, at=end)      # at the end: too late
+        site.submit("t3", phase, upload(SAMPLE))                                          # private: no choice
+        site.submit("t4", phase, bad, is_public=True)                                     # failed
+        site.submit("t5", phase, upload(SAMPLE), is_public=True)                          # banned below
+        site.submit("Host_1_Team", phase, upload(SAMPLE), is_public=True, by="host")      # the hosts'
+        site.challenge["banned_email_ids"] = ["t5@teams.test"]
+        assert site.subs[t2]["is_public"] is False and site.subs[t2_late]["is_public"] is True   # one public a team
+        assert {v for r in site.rows.values() for v in r["result"].values()} == {-1.0}           # sealed
+        assert as_user(site, "GET", "/api/jobs/challenge_phase_split/%d/leaderboard/" % split["id"])[0] == 400
+        results = {i: s["files"]["result"] for i, s in site.subs.items() if s["status"] == "finished"}
+        completed = {i: s["completed_at"] for i, s in site.subs.items()}
+
         code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
         assert code == 0, err
+        written = record(tmp_path)
+        assert written["rule"] == "chosen" and "is_restricted_to_select_one_submission" in written["platform_rule"]
+        # t1's choice, not its better first one; t2 chose one made at the end: its last before the end is its entry
+        assert [(e["team"], e["submission"], e["rank"]) for e in written["entries"]] == [
+            ("t1", str(t1_chosen), 1), ("t2", str(t2), 1)]
+        assert "made after the end" in written["entries"][1]["note"]
+        assert {l["team"]: l["reason"] for l in written["left_out"]} == {
+            "Host_1_Team": "host", "t3": "no_entry", "t4": "all_failed", "t5": "banned"}
+        for e in written["entries"]:
+            assert_scores(e["scores"], oracle(other))
+        # the board shows the record and nothing else (t2's entry made public: the board shows public ones only)
+        rows = site.public_board(split["id"])
+        assert sorted((r["submission__participant_team__team_name"], r["submission__id"]) for r in rows) == [
+            ("t1", t1_chosen), ("t2", t2)]
+        for row in rows:
+            assert_scores(dict(zip(split_labels(site, split), row["result"])), oracle(other))
+        assert oracle(SAMPLE)["score"] > oracle(other)["score"] and site.subs[t1_first]["is_flagged"]
+        assert site.subs[t2]["is_public"] and site.subs[t2_late]["is_flagged"]
         assert split["visibility"] == 3
-        status, body, _ = site.dispatch("GET", "/api/jobs/challenge_phase_split/%d/leaderboard/" % split["id"], {},
-                                        b"", "")
-        rows = {r["submission__participant_team__team_name"]: r for r in body["results"]}
-        labels = split["leaderboard_schema"]["labels"]
-        assert sorted(rows) == ["t1", "t2"]   # t3's only submission is private; t4's failed
-        best_t1 = max((oracle(SAMPLE), oracle(other)), key=lambda s: s["score"])   # EvalAI shows each team's best
-        for team, expected in (("t1", best_t1), ("t2", oracle(other))):
-            assert_scores(dict(zip(labels, rows[team]["result"])), expected)
-        # what the submitter reads now: the real scores, no path of the organizer's machine
-        stdout = site.subs[1]["stdout"]
-        assert "score" in stdout and "/tmp" not in stdout and "OUTPUT" not in stdout
-        assert site.subs[5]["status"] == "failed"
+        # the submissions' files and times are the worker's: each result file is still its JSON
+        for i, text in results.items():
+            assert site.subs[i]["files"]["result"] == text and json.loads(text)
+        assert {i: s["completed_at"] for i, s in site.subs.items()} == completed
+        # the phase is closed: its annotation is OUT_closed.zip
+        assert site.annotations[phase] == (tmp_path / "reveal_closed.zip").read_bytes()
+        assert "the leaderboard equals the final ranking" in out
+        # again: nothing changes on the platform, the board is checked again
+        before = len(site.calls)
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
+        assert code == 0, err
+        assert changes(site, before) == [] and "nothing to change" in out
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", "--check", token=site.token)
+        assert code == 0 and "equals" in out, err
     finally:
         site.close()
 
 
-def test_evalai_a_phase_still_evaluating_or_a_refused_token_ends_in_one_line(tmp_path, challenge):
+def split_labels(site, split):
+    return site.leaderboards[split["leaderboard"]]["schema"]["labels"]
+
+
+def test_evalai_under_last_the_last_public_submission_is_the_entry_not_the_best(tmp_path, challenge):
+    """A phase whose submissions are public unless the team hides them (competition.yaml's
+    force_submission_to_leaderboard: Codabench's Force_Last): each team's last public finished submission before the
+    end, where EvalAI would show its best."""
     site = evalai(challenge, tmp_path)
     try:
-        phase = next(p["id"] for p in challenge.config["challenge_phases"] if p["codename"] == "board_b")
-        site.submit("t1", phase, participant_zip({"s.csv": SAMPLE.read_bytes()}))
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token="wrong-token")
+        phase, split = board_b(site)
+        site.phases[phase].update(is_submission_public=True, is_restricted_to_select_one_submission=False)
+        other = spoiled(tmp_path)
+        site.submit("t1", phase, upload(SAMPLE))
+        last = site.submit("t1", phase, upload(other))
+        site.submit("t1", phase, participant_zip({"x.txt": b"nothing"}))        # failed: passed over
+        site.submit("t2", phase, upload(SAMPLE), is_public=False)               # private
+        path = "/api/challenges/challenge/create/challenge_phase_split/%d/" % split["id"]
+        assert as_user(site, "PATCH", path, {"visibility": 3}, "rogue-token")[0] == 200   # opened early: -1 rows
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
+        assert code == 0, err
+        assert "the record follows the phase" in out    # competition.yaml asks for chosen
+        assert "was public before any reveal stored scores" in out
+        written = record(tmp_path)
+        assert written["rule"] == "last"
+        assert [(e["team"], e["submission"]) for e in written["entries"]] == [("t1", str(last))]
+        assert {l["team"]: l["reason"] for l in written["left_out"]} == {"t2": "private"}
+        [row] = site.public_board(split["id"])
+        assert row["submission__id"] == last
+        assert_scores(dict(zip(split_labels(site, split), row["result"])), oracle(other))
+    finally:
+        site.close()
+
+
+def test_evalai_submissions_still_evaluated_are_waited_for_and_else_their_team_is_left_out(tmp_path, challenge,
+                                                                                          monkeypatch):
+    site = evalai(challenge, tmp_path)
+    try:
+        phase, split = board_b(site)
+        site.submit("t1", phase, upload(SAMPLE), is_public=True)
+        queued = site.submit("t2", phase, upload(SAMPLE), is_public=True, run=False)
+        site.subs[queued]["status"] = "partially_evaluated"
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", "--wait", "0",
+                                    token=site.token)
+        assert code == 0, err
+        assert {l["team"]: (l["reason"], l["detail"]) for l in record(tmp_path)["left_out"]} == {
+            "t2": ("pending", str(queued))}
+        assert "still partially_evaluated" in out
+        # the phase stays open to it: closed now, its run would fail although it was made in time
+        assert site.annotations[phase] == challenge.files[challenge.phase("B")["test_annotation_file"]]
+        assert "is not closed yet" in out
+        waits = []
+
+        def worker(seconds):   # the queue moves while the reveal waits
+            waits.append(seconds)
+            site.run(queued)
+
+        monkeypatch.setattr(reveal_evalai, "_sleep", worker)
+        code, out, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
+        assert code == 0, err
+        assert len(waits) == 1 and "waiting for 1 submission(s)" in out
+        assert sorted(e["team"] for e in record(tmp_path)["entries"]) == ["t1", "t2"]
+        assert sorted(r["submission__participant_team__team_name"] for r in site.public_board(split["id"])) == [
+            "t1", "t2"]
+        assert site.annotations[phase] == (tmp_path / "reveal_closed.zip").read_bytes()
+        assert "was public before" not in out   # the split the first run opened
+    finally:
+        site.close()
+
+
+def test_evalai_a_participant_who_moves_the_board_is_reported_by_check(tmp_path, challenge):
+    """EvalAI lets a team change its own submissions whenever it likes (update_submission_meta), and any member of
+    any host team change a split: nothing a participant does after the reveal goes unreported by --check; a re-run
+    or a late submission is refused once the challenge is over."""
+    site = evalai(challenge, tmp_path)
+    try:
+        phase, split = board_b(site)
+        other = spoiled(tmp_path)
+        better = site.submit("t1", phase, upload(SAMPLE))
+        entry = site.submit("t1", phase, upload(other), is_public=True)
+        t2 = site.submit("t2", phase, upload(SAMPLE), is_public=True)
+        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
+        assert code == 0, err
+        check = ["--evalai", site.url, "--challenge", "1", "--check"]
+        meta = "/api/jobs/challenges/1/submissions/%d/update_submission_meta/"
+
+        def reported(*words):
+            code, out, err = run_reveal(tmp_path, *check, token=site.token)
+            lines = [l for l in out.splitlines() if l.startswith("differs:")]
+            assert code == 1 and len(lines) == 1, (code, out, err)
+            for word in words:
+                assert word in lines[0], (word, lines)
+
+        # a re-run and a late submission: refused, the challenge is over
+        assert as_user(site, "POST", "/api/jobs/submissions/%d/re-run/" % entry, {}, "t1-token")[0] == 403
+        assert as_user(site, "POST", "/api/jobs/submissions/%d/re-run/" % entry, {}, site.token)[0] == 406
+        with pytest.raises(Exception, match="406"):
+            site.submit("t1", phase, upload(SAMPLE), enforce=True)
+        # a team unflags and publishes the one it did not choose: it holds the sealed -1, so EvalAI's best is still
+        # the entry (a baseline row too stays below it); once the team flags its entry, the -1 row is shown instead
+        assert as_user(site, "PATCH", meta % better, {"is_flagged": False, "is_public": True,
+                                                       "is_baseline": True}, "t1-token")[0] == 200
+        assert as_user(site, "PATCH", meta % t2, {"is_flagged": True}, "t1-token")[0] == 404   # not its own
+        assert run_reveal(tmp_path, *check, token=site.token)[0] == 0
+        as_user(site, "PATCH", meta % entry, {"is_flagged": True}, "t1-token")
+        reported("team t1", "shows %d where the record ranks submission %d" % (better, entry))
+        as_user(site, "PATCH", meta % better, {"is_flagged": True, "is_baseline": False}, site.token)
+        as_user(site, "PATCH", meta % entry, {"is_flagged": False}, site.token)
+        # a team hides its entry
+        as_user(site, "PATCH", meta % t2, {"is_public": False}, "t2-token")
+        reported("team t2", str(t2))
+        as_user(site, "PATCH", meta % t2, {"is_public": True}, site.token)
+        # a member of another host team hides the split, or the schema's order is turned
+        path = "/api/challenges/challenge/create/challenge_phase_split/%d/" % split["id"]
+        assert as_user(site, "PATCH", path, {"visibility": 1}, "t1-token")[0] == 401
+        assert as_user(site, "PATCH", path, {"visibility": 1}, "rogue-token")[0] == 200
+        reported("visibility 1")
+        as_user(site, "PATCH", path, {"visibility": 3}, "rogue-token")
+        schema = site.leaderboards[split["leaderboard"]]["schema"]
+        schema["metadata"]["score"]["sort_ascending"] = True
+        code, out, _ = run_reveal(tmp_path, *check, token=site.token)
+        assert code == 1 and "differs: the board is ordered lowest first by score" in out
+        assert "differs: the board lists team t1 (#2 in the record) above team t2 (#1)" in out
+        schema["metadata"]["score"]["sort_ascending"] = False
+        code, out, err = run_reveal(tmp_path, *check, token=site.token)
+        assert code == 0, out + err
+    finally:
+        site.close()
+
+
+def test_evalai_a_re_run_while_the_challenge_is_active_brings_the_sealed_score_back(tmp_path, challenge):
+    """The worker evaluates with the annotation it loaded at its start, the sealed one: a re-run before the
+    challenge's end stores -1 again. So the reveal waits for the challenge's end (--early to go ahead), and --check
+    reports what a re-run did."""
+    site = evalai(challenge, tmp_path, challenge_end="2999-01-01T00:00:00Z")
+    try:
+        phase, split = board_b(site)
+        entry = site.submit("t1", phase, upload(SAMPLE), is_public=True)
+        flags = ["--evalai", site.url, "--challenge", "1"]
+        code, _, err = run_reveal(tmp_path, *flags, token=site.token)
+        assert code == 2 and err.count("\n") == 1 and "challenge 1 is not over" in err and "re-run" in err
+        assert changes(site) == []
+        code, _, err = run_reveal(tmp_path, *flags, "--early", token=site.token)
+        assert code == 0, err
+        assert as_user(site, "POST", "/api/jobs/submissions/%d/re-run/" % entry, {}, site.token)[0] == 200
+        code, out, _ = run_reveal(tmp_path, *flags, "--check", token=site.token)
+        assert code == 1 and "differs: team t1" in out
+        # once the worker reloads the challenge, a re-run fails on the closed annotation: no score at all
+        site.restart_worker()
+        rerun = max(site.subs)
+        as_user(site, "POST", "/api/jobs/submissions/%d/re-run/" % rerun, {}, site.token)
+        assert site.subs[max(site.subs)]["status"] == "failed"
+        assert "最终排名已确定" in site.subs[max(site.subs)]["files"]["stderr"]   # board B's phase closed
+    finally:
+        site.close()
+
+
+def test_evalai_refusals_end_in_one_line_and_change_nothing(tmp_path, challenge):
+    site = evalai(challenge, tmp_path)
+    try:
+        phase, _ = board_b(site)
+        site.submit("t1", phase, upload(SAMPLE), is_public=True)
+        flags = ["--evalai", site.url, "--challenge", "1"]
+        code, _, err = run_reveal(tmp_path, *flags, token="wrong-token")
         assert code == 2 and err.count("\n") == 1 and "answered 401" in err
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token="participant-token")
-        assert code == 2 and err.count("\n") == 1 and "shows 0 dataset splits to this token" in err   # not a host of it
-        site.subs[1]["status"] = "running"
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
-        assert code == 2 and err.count("\n") == 1 and "still being evaluated" in err
-        site.subs[1]["status"] = "finished"
+        code, _, err = run_reveal(tmp_path, *flags, token="t1-token")
+        assert code == 2 and err.count("\n") == 1 and "no host of challenge 1" in err
+        code, _, err = run_reveal(tmp_path, *flags, token="rogue-token")   # a host, of another team
+        assert code == 2 and "no host of challenge 1" in err
         site.phases[phase]["end_date"] = "2999-01-01T00:00:00Z"
-        code, _, err = run_reveal(tmp_path, "--evalai", site.url, "--challenge", "1", token=site.token)
-        assert code == 2 and err.count("\n") == 1 and "is not over" in err
+        code, _, err = run_reveal(tmp_path, *flags, token=site.token)
+        assert code == 2 and err.count("\n") == 1 and "phase board_b is not over" in err and "--early" in err
+        code, out, err = run_reveal(tmp_path, *flags, "--dry-run", token=site.token)
+        assert code == 0 and "dry run: phase board_b is not over" in out and "nothing written" in out
+        assert changes(site) == [] and not (tmp_path / "final_ranking.json").exists()
     finally:
         site.close()
 

@@ -39,12 +39,14 @@ MARK = b"submission-bytes-7d1e"          # what each submitted file holds, to fi
 UPLOAD = b"PK\x03\x04" + MARK             # a zip's first bytes: the reveal names the file .zip
 MiB = 2 ** 20
 EVALAI_CONFIG = {
-    "challenge_phases": [{"id": 1, "codename": "board_a"}, {"id": 2, "codename": "board_b"}],
+    "challenge_phases": [{"id": 1, "codename": "board_a", "is_submission_public": True},
+                         {"id": 2, "codename": "board_b", "is_submission_public": True}],
     "dataset_splits": [{"id": 1, "codename": "public_split"}, {"id": 2, "codename": "private_split"}],
     "challenge_phase_splits": [
         {"challenge_phase_id": 1, "dataset_split_id": 1, "visibility": 3, "is_leaderboard_order_descending": True},
         {"challenge_phase_id": 2, "dataset_split_id": 2, "visibility": 1, "is_leaderboard_order_descending": True}],
-    "leaderboard": [{"schema": {"labels": ["score"], "default_order_by": "score"}}],
+    "leaderboard": [{"schema": {"labels": ["score"], "default_order_by": "score",
+                                "metadata": {"score": {"sort_ascending": False}}}}],
 }
 
 
@@ -65,10 +67,10 @@ class QuickCodabench(FakeCodabench):
 
 
 class QuickEvalAI(FakeEvalAI):
-    """fake_platforms' EvalAI with two finished submissions of board B's phase, each stored with -1."""
+    """fake_platforms' EvalAI with two finished public submissions of board B's phase, each stored with -1."""
 
     def __init__(self):
-        super().__init__(EVALAI_CONFIG, lambda phase, upload: {"result": [
+        super().__init__(EVALAI_CONFIG, lambda phase, upload, annotation: {"result": [
             {"private_split" if phase == 2 else "public_split": {"score": -1.0}}]}, token=TOKEN)
         for team in ("t1", "t2"):
             self.submit(team, 2, UPLOAD)
@@ -159,7 +161,7 @@ def case(tmp_path, monkeypatch):
         return {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "score: 0.5\n", "error": None}
 
     monkeypatch.setattr(reveal_codabench, "score_one", score_one)
-    monkeypatch.setattr(reveal_evalai, "score_one", score_one)
+    monkeypatch.setattr(reveal, "score_one", score_one)   # the record's scoring (EvalAI's reveal)
     yield c
     for server in c.servers:
         server.close()
@@ -212,10 +214,19 @@ def test_a_reveal_with_every_answer_as_the_platforms_give_it_ends_in_0(case):
     assert all("Authorization" in h for m, p, h, _ in site.seen if p.startswith("/api/"))
     assert not [h for m, p, h, _ in site.seen if p.startswith("/storage/") and "Authorization" in h]
     assert len(case.uploads) == 2 and all(u.name.endswith(".zip") for u, _ in case.uploads)
-    evalai = case.evalai()
-    out = done(case.on(evalai))
-    assert "the public leaderboard shows 2 team(s)" in out
-    assert not [h for m, p, h, _ in evalai.seen if p.startswith("/storage/") and "Authorization" in h]
+
+
+def test_an_evalai_reveal_with_every_answer_as_the_platform_gives_it_ends_in_0(case):
+    site = case.evalai()
+    out = done(case.on(site))
+    assert "the leaderboard equals the final ranking: 2 entries of 2 team(s)" in out
+    assert all(h.get("Authorization") == "Bearer " + TOKEN for m, p, h, _ in site.seen if p.startswith("/api/"))
+    assert not [h for m, p, h, _ in site.seen if p.startswith("/storage/") and "Authorization" in h]
+    assert len(case.uploads) == 2 and all(u.name.endswith(".zip") for u, _ in case.uploads)
+    site.page_size = 1   # every list a page an item (EvalAI's next links are absolute URLs of its origin)
+    out = done(case.on(site, "--check"))
+    assert "the leaderboard equals the final ranking: 2 entries of 2 team(s)" in out
+    assert [p for m, p, _, _ in site.seen if "page=2" in p]
 
 
 # -- the token goes to the API's origin only ---------------------------------------------------------------------
@@ -306,10 +317,16 @@ def test_files_on_another_origin_are_fetched_and_stored_without_the_token(case):
     done(case.on(site))
     assert [p for m, p, _, _ in other.seen] == ["/storage/uploaded"] + ["/storage/elsewhere.zip"] * 2
     assert other.storage["uploaded"] == (case.tmp_path / "reveal.zip").read_bytes()
-    evalai = case.evalai()
-    for sub in evalai.subs.values():
-        sub["input_file"] = other.url + "/storage/elsewhere.zip"
-    done(case.on(evalai))
+
+
+def test_evalai_files_on_another_origin_are_fetched_without_the_token(case):
+    site, other = case.evalai(), case.other()
+    other.storage["elsewhere.zip"] = UPLOAD
+    site.storage["moved"] = Reply(302, headers=[("Location", other.url + "/storage/elsewhere.zip")])
+    for sub in site.subs.values():
+        sub["input_file"] = site.url + "/storage/moved"
+    done(case.on(site))
+    assert [p for m, p, _, _ in other.seen] == ["/storage/elsewhere.zip"] * 2
 
 
 @pytest.mark.parametrize("link", ["file:///etc/passwd", "ftp://127.0.0.1/x.zip", "data:,hello", "javascript:alert(1)",
@@ -319,12 +336,21 @@ def test_a_file_link_that_is_not_an_http_url_is_refused(case, link):
     site = case.codabench()
     route(site, "GET", r"/api/submissions/(\d+)/get_details/", lambda a, m, q: {"data_file": link})
     refused(case.on(site), "GET /api/submissions/")
-    evalai = case.evalai()
-    evalai.subs[1]["input_file"] = link
-    refused(case.on(evalai))
     site.storage = {k: Reply(302, headers=[("Location", link)]) for k in site.storage}
     route(site, "GET", r"/api/submissions/(\d+)/get_details/", lambda a, m, q: a)
     refused(case.on(site), "downloading")
+
+
+@pytest.mark.parametrize("link", ["file:///etc/passwd", "ftp://127.0.0.1/x.zip", "data:,hello", "storage/x.zip",
+                                  "//127.0.0.1:9/x", "http://127.0.0.1:99999/x", "http://[::1/x.zip"])
+def test_an_evalai_file_link_that_is_not_an_http_url_is_refused(case, link):
+    site = case.evalai()
+    site.subs[1]["input_file"] = link
+    refused(case.on(site), "GET /api/challenges/1/challenge_phase/2/submissions")
+    site.subs[1]["input_file"] = site.url + "/storage/moved"
+    site.storage["moved"] = Reply(302, headers=[("Location", link)])
+    refused(case.on(site), "downloading")
+    assert case.uploads == [] and [c for c in api_calls(site) if c[0] != "GET"] == []
 
 
 def test_an_upload_link_that_is_not_an_http_url_is_refused(case):
@@ -337,16 +363,19 @@ def test_an_upload_link_that_is_not_an_http_url_is_refused(case):
 @pytest.mark.parametrize("name", ["..%2F..%2F..%2Fevil.zip", "a%2Fb%2Fevil.zip", "%2e%2e%2f%2e%2e%2fevil", "evil%00.zip",
                                   "%5C..%5C..%5Cevil", "%E2%80%AEpiz.exe", ".hidden", "..", "%2e%2e", "x" * 5000 + ".zip",
                                   "CON", "%0Aevil%0D.zip", "%C3%A9t%C3%A9.zip", "%FF%FE.zip"])
-def test_a_file_name_from_a_url_stays_inside_the_work_folder(case, name):
-    for site in (case.codabench(), case.evalai()):
-        site.storage[name] = UPLOAD
-        for sub in site.subs.values():
-            sub["data"] = name
-            sub["input_file"] = "%s/storage/%s" % (site.url, name)
-        done(case.on(site))
-    assert len(case.uploads) == 4
-    for upload, holders in case.uploads:   # every file that holds a submission is in TMP/reveal-*/<submission>/
-        assert upload in holders and all(h.parent.parent.parent == case.temp.resolve() for h in holders)
+@pytest.mark.parametrize("platform", ["codabench", "evalai"])
+def test_a_file_name_from_a_url_stays_inside_the_work_folder(case, name, platform):
+    site = getattr(case, platform)()
+    site.storage[name] = UPLOAD
+    for sub in site.subs.values():
+        sub["data"] = name
+        sub["input_file"] = "%s/storage/%s" % (site.url, name)
+    done(case.on(site))
+    assert len(case.uploads) == 2
+    temp = case.temp.resolve()
+    for upload, holders in case.uploads:   # every file that holds a submission is in TMP/reveal-*/.../<submission>/
+        assert upload in holders and all(temp in h.parents and h.relative_to(temp).parts[0].startswith("reveal-")
+                                         for h in holders)
         assert upload.name.endswith(".zip") and not upload.name.startswith(".") and ".." not in upload.name
         assert len(upload.name) <= http_api.NAME_CHARS + 4
         assert all(c.isalnum() or c in "._-+=,()@ " for c in upload.name)
@@ -579,7 +608,27 @@ EVALAI = [
     ("GET", r"/api/jobs/challenge_phase_split/(\d+)/leaderboard/", "GET /api/jobs/challenge_phase_split/2/leaderboard/", [
         whole(None), whole({"results": [None]}), put("result", "x", lambda a: a["results"][0]),
         put("result", ["0.5"], lambda a: a["results"][0]), put("result", [None], lambda a: a["results"][0]),
-        put("result", [float("inf")], lambda a: a["results"][0])]),
+        put("result", [float("inf")], lambda a: a["results"][0]), drop("submission__id", lambda a: a["results"][0]),
+        put("submission__participant_team__team_name", 7, lambda a: a["results"][0])]),
+    ("GET", r"/api/challenges/challenge/1/", "GET /api/challenges/challenge/1/", [
+        whole(None), whole([]), drop("end_date"), put("end_date", 5), drop("creator"), put("creator", 1),
+        put("id", "1", lambda a: a["creator"]), put("banned_email_ids", "x@y.z")]),
+    ("GET", r"/api/hosts/challenge_host_team/", "GET /api/hosts/challenge_host_team/", [
+        whole(None), whole({"results": None}), put("id", "1", lambda a: a["results"][0]),
+        put("members", "host", lambda a: a["results"][0]), put("user", 5, lambda a: a["results"][0]["members"][0])]),
+    ("GET", r"/api/jobs/phase_split/(\d+)/public_leaderboard_all_entries/",
+     "GET /api/jobs/phase_split/2/public_leaderboard_all_entries/", [
+        whole(None), whole({"results": [None]}), drop("id", lambda a: a["results"][0]),
+        put("id", "1", lambda a: a["results"][0]), put("submission__id", 1.5, lambda a: a["results"][0])]),
+    ("GET", r"/api/challenges/challenge/create/challenge_phase_split/(\d+)/",
+     "GET /api/challenges/challenge/create/challenge_phase_split/2/", [
+        whole(None), whole([]), put("visibility", "3"), drop("visibility"), put("leaderboard", None)]),
+    ("GET", r"/api/challenges/challenge/1/challenge_phase/(\d+)", "GET /api/challenges/challenge/1/challenge_phase/2", [
+        whole(None), whole([]), put("test_annotation", 5)]),
+    ("GET", r"/api/challenges/challenge/create/leaderboard/(\d+)/", "GET /api/challenges/challenge/create/leaderboard/1/", [
+        whole(None), drop("schema"), put("default_order_by", 5, lambda a: a["schema"]),
+        put("metadata", "x", lambda a: a["schema"]), put("score", "x", lambda a: a["schema"]["metadata"]),
+        put("score", {"sort_ascending": "no"}, lambda a: a["schema"]["metadata"])]),
 ]
 
 
