@@ -225,7 +225,7 @@ def plan(submissions: Sequence[Submission], rule: str, end: dt.datetime, public_
 
 def decide(the_plan: Plan, scored: Dict[str, Scored], primary: str, sort: str) -> (List[Entry], List[LeftOut]):
     """The ranked entries and the teams left out, from the plan and each planned submission's scoring here."""
-    sign = 1.0 if sort == "asc" else -1.0
+    sign = 1.0 if sort == "asc" else -1.0   # the first of a team's equal best scores is its earlier submission
     rows, left = [], list(the_plan.left_out)
     for team, picks in sorted(the_plan.picks.items()):
         ok = [s for s in picks if scored[s.id].scores]
@@ -235,19 +235,71 @@ def decide(the_plan: Plan, scored: Dict[str, Scored], primary: str, sort: str) -
             left.append(LeftOut(team, "not_scored", "submission %s: %s" % (bad.id, scored[bad.id].error)))
         if not ok:
             continue
-        if the_plan.rule == "best":   # the first of equal best scores: the earlier submission
+        if the_plan.rule == "best":
             ok = [min(ok, key=lambda s: (sign * round(scored[s.id].scores[primary], 10),) + _received(s))]
         for s in ok:
             rows.append(Entry(0, team, s.id, iso(s.created), scored[s.id].sha256, dict(scored[s.id].scores),
                               note=the_plan.notes.get(team, "")))
-    rows.sort(key=lambda e: (sign * round(e.scores[primary], 10), e.created, e.team, e.submission))
+    left.sort(key=lambda l: (l.team, l.reason))
+    return ranked(rows, primary, sort), left
+
+
+def ranked(rows: List[Entry], primary: str, sort: str) -> List[Entry]:
+    """The entries best first by the primary key (to 10 decimals, as the platforms store it), each with its rank:
+    equal values share the rank of the first of them; among them the earlier submission comes first."""
+    sign = 1.0 if sort == "asc" else -1.0
+    rows = sorted(rows, key=lambda e: (sign * round(e.scores[primary], 10), e.created, e.team, e.submission))
     previous = None
     for position, entry in enumerate(rows, start=1):
         value = round(entry.scores[primary], 10)
         entry.rank = rows[position - 2].rank if value == previous else position
         previous = value
-    left.sort(key=lambda l: (l.team, l.reason))
-    return rows, left
+    return rows
+
+
+KEPT_FIELDS = ("platform", "competition", "phase", "phase_end", "rule", "primary_key", "sort", "reference_sha256",
+               "program_sha256")
+
+
+def keep(old: Record, fresh: Record) -> (Record, List[str]):
+    """What a later run of the reveal keeps: the first record, whatever the platform lists now.
+
+    The record is decided once; a team may change its submissions on a platform after the end (EvalAI lets it
+    edit its own submission's status and visibility, Codabench lets it re-point an entry), and a later run must not
+    take that for the rules' choice. Only a team the first record left out because a submission made before the
+    end was still running is decided again (that run has finished since). Every other way ``fresh`` (the record the
+    platform's state would give now) differs is returned as a line, and changes nothing. A record of other
+    reference data, another program, rule or phase is refused: making a new one is the organizer's explicit choice.
+    """
+    for name in KEPT_FIELDS:
+        if getattr(old, name) != getattr(fresh, name):
+            raise RecordError("the final ranking already written was made with another %s (%s, now %s); it is "
+                              "kept unless you pass --new-record (or write the new one elsewhere with --record DIR)"
+                              % (name.replace("_", " "), getattr(old, name), getattr(fresh, name)))
+    pending = {l.team for l in old.left_out if l.reason == "pending"}
+    teams = {e.team for e in old.entries} | {l.team for l in old.left_out}
+    entries = [e for e in old.entries] + [e for e in fresh.entries if e.team in pending]
+    left = [l for l in old.left_out if l.team not in pending] + [l for l in fresh.left_out if l.team in pending]
+    lines = []
+    for team in sorted(teams | {e.team for e in fresh.entries} | {l.team for l in fresh.left_out}):
+        if team in pending:
+            continue
+        was, now = _standing(old, team), _standing(fresh, team)
+        if was != now:
+            lines.append("team %s: the platform's submissions now give %s; the record keeps %s" % (team, now, was))
+    record = Record(**dict(vars(old), entries=ranked(entries, old.primary_key, old.sort),
+                           left_out=sorted(left, key=lambda l: (l.team, l.reason))))
+    return record, lines
+
+
+def _standing(record, team):
+    """A team's place in a record, in words: its entries (submission and primary score) or why it is left out."""
+    rows = [e for e in record.entries if e.team == team]
+    if rows:
+        return ", ".join("submission %s (%s %r)" % (e.submission, record.primary_key, e.scores[record.primary_key])
+                         for e in sorted(rows, key=lambda e: e.submission))
+    reasons = [l.says for l in record.left_out if l.team == team]
+    return "no entry: " + "; ".join(sorted(reasons)) if reasons else "nothing (the team is not listed)"
 
 
 def iso(when: Optional[dt.datetime]) -> str:

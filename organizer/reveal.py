@@ -141,6 +141,9 @@ def main(argv=None):
     parser.add_argument("--end", help="CodaLab v1: the phase's end, ISO 8601 with its offset")
     parser.add_argument("--record", metavar="DIR", help="where the record is written and read (default: the folder "
                         "of OUT.zip)")
+    parser.add_argument("--new-record", action="store_true", help="make the final ranking again from the "
+                        "platform's submissions now, instead of keeping the one written before (which a later run "
+                        "otherwise keeps)")
     parser.add_argument("--check", action="store_true", help="only compare the live leaderboard with the record: "
                         "every difference on one line, exit 1 on any")
     parser.add_argument("--batch", type=int, default=10, help="submissions re-run at a time (default 10)")
@@ -197,6 +200,12 @@ def _reveal(args):
         ref_dir = write_entries(entries, Path(tmp) / "ref")
         record = make_record(site, phase, args.competition, args.board, reveal_bytes, ref_dir, Path(tmp),
                              download_cap(entries))
+    if (record_dir / final_record.JSON_NAME).exists() and not args.new_record:
+        record, changed = final_record.keep(final_record.read(record_dir), record)
+        say("the final ranking in %s was written before: it is kept (only teams left out as pending are decided "
+            "again)" % (record_dir / final_record.JSON_NAME))
+        for line in changed:
+            say("changed since the record: %s" % line)
     if args.dry_run:
         say_record(record)
         say("dry run: nothing written, nothing changed on the platform")

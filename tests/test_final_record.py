@@ -275,3 +275,53 @@ def test_v1_refuses_what_is_not_its_download_in_one_line(tmp_path):
     assert code == 2 and "holds no" in err
     code, _, err = run_reveal(tmp_path, "--codalab-v1", str(tmp_path / "results.zip"), "--end", "2027-03-01")
     assert code == 2 and "offset" in err
+
+
+# -- a later run keeps the record ----------------------------------------------------------------------------------
+def test_a_later_run_keeps_the_record_and_decides_again_only_the_teams_left_out_as_pending():
+    first = a_record()   # =bob #1 (submission 2), ann #2 (submission 1), cy left out: every one failed
+    first.entries[0].shown_as = "20"
+    first.left_out.append(fr.LeftOut("dee", "pending", "4"))
+    subs = [sub(9, "ann", day(1)), sub(2, "=bob", day(2)), sub(3, "cy", day(3)), sub(4, "dee", day(4)),
+            sub(5, "eve", day(5))]   # ann's entry re-pointed; cy's failed run now says finished; dee done; eve new
+    plan = fr.plan(subs, "last", END)
+    entries, left = fr.decide(plan, {k: fr.Scored(k * 64, {"f1": v, "acc": 0.5}) for k, v in
+                                     (("9", 0.9), ("2", 0.75), ("3", 0.99), ("4", 0.8), ("5", 0.1))}, "f1", "desc")
+    fresh = a_record(entries=entries, left_out=left)
+    kept, lines = fr.keep(first, fresh)
+    assert [(e.rank, e.team, e.submission, e.shown_as) for e in kept.entries] == [
+        (1, "dee", "4", ""), (2, "=bob", "2", "20"), (3, "ann", "1", "")]
+    assert [(l.team, l.reason) for l in kept.left_out] == [("cy", "all_failed")]
+    assert lines == [
+        "team ann: the platform's submissions now give submission 9 (f1 0.9); the record keeps submission 1 (f1 0.25)",
+        "team cy: the platform's submissions now give submission 3 (f1 0.99); the record keeps no entry: every "
+        "submission made before the phase's end failed (1 failed)",
+        "team eve: the platform's submissions now give submission 5 (f1 0.1); the record keeps nothing (the team is "
+        "not listed)"]
+    with pytest.raises(fr.RecordError, match="another reference sha256"):
+        fr.keep(first, a_record(reference_sha256="e" * 64))
+
+
+def test_a_second_reveal_keeps_the_record_says_what_changed_and_new_record_makes_it_again(tmp_path):
+    from fake_platforms import CodaLabV1Phase
+    from platform_workers import participant_zip
+    from test_reveal import SAMPLE, run_reveal, spoiled
+
+    root = members(built(ROOT))
+    site = CodaLabV1Phase(root["scoring_program.zip"], root[phases(ROOT)[1]["reference_data"]], tmp_path / "v1")
+    uploads = {"sample": participant_zip({"s.csv": SAMPLE.read_bytes()}),
+               "other": participant_zip({"s.csv": spoiled(tmp_path).read_bytes()})}
+    run_reveal(tmp_path)
+    site.reference = (tmp_path / "reveal.zip").read_bytes()
+    site.finish(site.submit("p1", uploads["sample"]))
+    (tmp_path / "results.zip").write_bytes(site.download_leaderboard())
+    v1 = ["--codalab-v1", str(tmp_path / "results.zip"), "--end", "2027-03-01T00:00:00Z"]
+    assert run_reveal(tmp_path, *v1)[0] == 0
+    written = (tmp_path / fr.JSON_NAME).read_bytes()
+    site.finish(site.submit("p1", uploads["other"]))   # the entry now shows another run
+    (tmp_path / "results.zip").write_bytes(site.download_leaderboard())
+    code, out, _ = run_reveal(tmp_path, *v1)
+    assert code == 1 and (tmp_path / fr.JSON_NAME).read_bytes() == written
+    assert "changed since the record: team p1: the platform's submissions now give submission 2" in out
+    code, out, _ = run_reveal(tmp_path, *(v1 + ["--new-record"]))
+    assert code == 0 and fr.read(tmp_path).entries[0].submission == "2"
