@@ -752,7 +752,7 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
     try:
         cfg = _local_answers(load_config(str(ref_dir), families()), report.answers)
         if cfg is None:
-            return  # answers in the scoring image, not given here: already said by the reference check
+            return set()  # answers in the scoring image, not given here: already said by the reference check
         comp = Competition.of(cfg)
     except ScoringError:
         return set()  # already reported by the reference check
