@@ -133,6 +133,26 @@ CASES = [
     Case("new: --seed 2**70", new(GOOD_GOLD, extra=["--seed", str(2 ** 70)]), 2, "not between 0 and", ["out"]),
     Case("new: --ratio-a 2", new(GOOD_GOLD, extra=["--ratio-a", "2"]), 2, "strictly between 0 and 1", ["out"]),
     Case("new: an unknown option", new(GOOD_GOLD, extra=["--option", "depth=3"]), 2, "give KEY=VALUE", ["out"]),
+    # -- new: what it can check, it checks before it writes anything -------------------------------------------
+    Case("new: a one-row gold", new("id,keywords\n1,a_b\n"), 2, "holds 1 test item(s); board A and board B need",
+         ["out"]),
+    Case("new: an empty --title", new(GOOD_GOLD, extra=["--title", " "]), 2, "the title is empty", ["out"]),
+    Case("new: a title of 101 characters", new(GOOD_GOLD, extra=["--title", "t" * 101]), 2,
+         "the title is 101 characters; CodaLab v1 and EvalAI take at most 100", ["out"]),
+    Case("new: --ratio-a 1e-9", new(GOOD_GOLD, extra=["--ratio-a", "1e-9"]), 2,
+         "--ratio-a 1e-09 puts board A's share of the gold's 5 units at none", ["out"]),
+    Case("new: --ratio-a 0.999999", new(GOOD_GOLD, extra=["--ratio-a", "0.999999"]), 2,
+         "puts board B's share of the gold's 5 units at none", ["out"]),
+    Case("new: a regression gold value that is no number", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,abc\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T"], 2, "id 2, column value: 'abc' is not a number", ["out"]),
+    Case("new: a regression gold value that is two numbers", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,1 2\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T"], 2, "id 2, column value: '1 2' is not a number", ["out"]),
+    Case("new: a regression dev gold value that is no number", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,3\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T", "--dev-gold", write(t, "dev.csv", "id,value\n9,nan\n")], 2,
+         "dev.csv, id 9, column value: 'nan' is not a number", ["out"]),
     Case("new: an emotion-cause gold nested 100,000 deep", new_ecac("[" * 100000 + "]" * 100000), 2, "nested",
          ["out"]),
     Case("new: an emotion-cause gold that is no list of conversations", new_ecac('{"a": 1}'), 2,
@@ -263,3 +283,44 @@ def test_a_bundle_holds_no_link_nor_special_file_of_the_folder(tmp_path):
     os.mkfifo(copy / "starting_kit" / "pipe")
     proc = run(["bundle", str(copy), str(tmp_path / "b.zip")], tmp_path)
     assert proc.returncode == 2 and "pipe is a FIFO" in proc.stderr
+
+
+@pytest.mark.parametrize("extra", [["--ratio-a", "1e-9"], ["--title", ""]])
+def test_new_leaves_an_empty_out_dir_untouched_when_it_refuses(extra, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    proc = run(["new", "keywords", gold, str(out), "--title", "T"] + extra, tmp_path)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert out.is_dir() and not list(out.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.csv", "out"]   # no hidden folder left either
+
+
+def test_new_moves_nothing_into_place_when_the_linter_finds_an_error(tmp_path, monkeypatch, capsys):
+    """A rule broken by the competition made (none is, today, once new's own checks pass) keeps it from OUT_DIR."""
+    from organizer import check, new
+
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    real = check.check_path
+
+    def one_error(path, *args, **kwargs):
+        return real(path, *args, **kwargs) + [check.Problem("ERROR", "%s/competition.yaml" % path, "made up", "x")]
+
+    monkeypatch.setattr(check, "check_path", one_error)
+    assert new.main(["keywords", gold, str(tmp_path / "out"), "--title", "T"]) == 1
+    said = capsys.readouterr().out
+    assert "ERROR %s/competition.yaml: made up" % (tmp_path / "out") in said and "nothing was written" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.csv"]
+
+
+def test_new_and_bundle_say_the_next_step(tmp_path):
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    out = tmp_path / "comp"
+    proc = run(["new", "keywords", gold, str(out), "--title", "T"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Next:" in proc.stdout and "python3 -m organizer bundle %s %s.zip" % (out, out) in proc.stdout
+    proc = run(["bundle", str(out), str(tmp_path / "b.zip")], tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert "upload %s on CodaLab v1" % (tmp_path / "b.zip") in proc.stdout
+    assert "reveal board B: python3 -m organizer reveal %s B %s" % (out, tmp_path / "reference_data_B_reveal.zip") \
+        in proc.stdout
