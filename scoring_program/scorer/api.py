@@ -32,7 +32,7 @@ import os
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from . import background, textio
+from . import background, digests, textio
 import numpy as np
 
 from .boards import Boards, load_boards
@@ -165,6 +165,7 @@ class Competition(Task):
         if cfg.report == "sealed":  # nothing is scored while the phase runs: its answers are not even there
             return cls(cfg, family, contract, cap)
         reference = family.load_reference(cfg)
+        check_board_units(reference.units, cfg, family)
         positions = public_positions(reference.contract, contract, cfg, family)
         boards = Boards(reference.units, np.full(len(reference.units), "A" if cfg.board == "all" else cfg.board))
         return cls(cfg, family, contract, cap, reference, boards, positions)
@@ -239,6 +240,26 @@ NOT_PUBLIC = Message("reference.not_public", "{file}: {n} unit(s) of the gold ar
                      "{public} (first: {first}); the gold and the starting kit must list the same test items.", None)
 DIFFERENT_SHAPE = Message("reference.public_shape", "{file}: unit {unit} differs from the public test inputs {public}: "
                           "{what}; the gold and the starting kit must describe the same test items.", None)
+
+
+BOARD_UNITS = Message("reference.board_units", "{file} holds {found} unit(s) of board {board}, {how} config.yaml's "
+                      "board_units says: {count} unit(s), their ids' SHA-256 {digest}; the gold is not the one the "
+                      "organizer tools made for this phase (rows lost, added or changed): make the phase's reference "
+                      "data again (python3 -m organizer bundle).", None)
+
+
+def check_board_units(units, cfg, family):
+    """A phase's gold holds exactly the units its config names (``board_units``): a gold that lost rows, or holds
+    only its header, is refused instead of scored on what is left. Their order does not count."""
+    if cfg.board_units is None:
+        return
+    count, digest = cfg.board_units
+    found, found_digest = digests.id_set(units)
+    if (found, found_digest) != (count, digest):
+        where = next(iter(family.unit_files), None)
+        raise ReferenceDataError(BOARD_UNITS(file=cfg.files.get(where, "the gold") if where else "the gold",
+                                             found=found, board=cfg.board, count=count, digest=digest[:12] + "...",
+                                             how="not what" if found == count else "not the number"))
 
 
 def public_positions(gold, public, cfg, family, public_name=None):
