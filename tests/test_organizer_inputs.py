@@ -5,6 +5,7 @@ Each case of CASES builds its input in a temporary folder and runs ``python3 -m 
 would. Exit codes (organizer/__main__.py): 1 the linter found errors, 2 an input of the organizer's is wrong,
 3 a bug of ours (which no case may reach).
 """
+import csv
 import json
 import os
 import shutil
@@ -324,3 +325,75 @@ def test_new_and_bundle_say_the_next_step(tmp_path):
     assert "upload %s on CodaLab v1" % (tmp_path / "b.zip") in proc.stdout
     assert "reveal board B: python3 -m organizer reveal %s B %s" % (out, tmp_path / "reference_data_B_reveal.zip") \
         in proc.stdout
+
+
+def unreadable(path):
+    """``path`` made unreadable: mode 000 (root reads it anyway; ``as_reader`` runs a command without that power)."""
+    path.chmod(0)
+    return path
+
+
+def as_reader(args):
+    """The organizer command as a user to whom mode 000 means unreadable: root without CAP_DAC_OVERRIDE and
+    CAP_DAC_READ_SEARCH (setpriv), or this user when it is not root."""
+    if os.geteuid() != 0:
+        return args
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: a file of mode 000 stays readable")
+    return ["--bounding-set=-dac_override,-dac_read_search", "--"] + args
+
+
+def run_as_reader(args):
+    prefix = ["setpriv"] if os.geteuid() == 0 else []
+    argv = as_reader(args)
+    return subprocess.run(prefix + argv[:-len(args)] + [sys.executable, "-m", "organizer"] + args, cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("team, said", [
+    (lambda subs: unreadable(Path(write(subs, "locked.csv", "id,keywords\n1,a\n"))), "locked.csv cannot be read "
+     "(Permission denied)"),
+    (lambda subs: unreadable(Path(write(subs, "team/locked.csv", "id,keywords\n1,a\n"))), "team: locked.csv cannot "
+     "be read (Permission denied)"),
+    (lambda subs: unreadable(Path(write(subs, "closed/s.csv", "id,keywords\n1,a\n")).parent), "closed cannot be "
+     "read (Permission denied)"),
+])
+def test_rescore_marks_an_unreadable_submission_failed_and_ranks_the_rest(team, said, tmp_path):
+    args = rescore_with(team)(tmp_path)
+    try:
+        proc = run_as_reader(args)
+    finally:
+        for path in tmp_path.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "out" / "leaderboard.csv", encoding="utf-8", newline="") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    assert rows["sound"]["status"] == "scored" and rows["sound"]["rank"] == "1"
+    [(name, row)] = [(n, r) for n, r in rows.items() if n != "sound"]
+    assert row["status"] == "failed" and row["error"] == said, row
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda t: os.symlink(KEYWORDS / "reference_data" / "gold.csv", t / "2.csv"), "2.csv is a symbolic link; put the "
+     "submission itself in the team's folder"),
+    (lambda t: os.symlink(KEYWORDS / "starting_kit" / "sample_submission.csv", t / "2.csv"), "2.csv is a symbolic "
+     "link; put the submission itself in the team's folder"),
+    (lambda t: unreadable(Path(write(t, "2.csv", "id,keywords\n1,a\n"))), "2.csv cannot be read (Permission "
+     "denied)"),
+    (lambda t: unreadable(Path(write(t, "2/s.csv", "id,keywords\n1,a\n")).parent), "2 cannot be read "
+     "(Permission denied)"),
+])
+def test_a_ladder_team_submission_that_is_a_link_or_unreadable_is_refused_by_name(make, said, tmp_path):
+    args = ladder_with(team=make)(tmp_path)
+    try:
+        proc = run_as_reader(args)
+    finally:
+        for path in tmp_path.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    state = json.loads((tmp_path / "out" / "ladder_state.json").read_text(encoding="utf-8"))
+    name = next(iter(set(state["t1"]["errors"])))
+    assert state["t1"]["errors"] == {name: said}, state["t1"]["errors"]
+    assert len(state["t1"]["done"]) == 2 and state["t1"]["best_name"] == "1.csv"   # the sound one counted
