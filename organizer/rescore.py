@@ -130,7 +130,7 @@ def _worker_start():
 def _opened(ref_dir, ref_key, work):
     """This worker's INPUT folder for the board (its own copy of the reference data in ref/) and the Competition
     opened from it, made once per worker and board."""
-    if (ref_dir, ref_key) not in _OPEN:
+    if (ref_dir, ref_key) not in _OPEN or not (_OPEN[ref_dir, ref_key][0] / "ref").is_dir():
         input_dir = Path(tempfile.mkdtemp(prefix="worker-", dir=work)) / "input"
         shutil.copytree(ref_dir, input_dir / "ref")
         _OPEN[ref_dir, ref_key] = (input_dir, Competition.open(str(input_dir / "ref")))
@@ -169,6 +169,20 @@ def score_one(submission, ref_dir, ref_key, work, run_dir, key, analysed=False):
         record["error"] = lines[-1] if lines else "exit code %d" % code
     (run_dir / "result.json").write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
     return record
+
+
+def score_here(submission, ref_dir, work, run_dir):
+    """``score_one`` in this process, as an organizer's run, ``SCORER_ORGANIZER`` set for the run only: what the
+    reveal compares a platform's scores with."""
+    before = os.environ.get(ORGANIZER_ENV)
+    os.environ[ORGANIZER_ENV] = "1"
+    try:
+        return score_one(str(submission), str(ref_dir), tree_hash(ref_dir).hexdigest(), str(work), str(run_dir), "")
+    finally:
+        if before is None:
+            del os.environ[ORGANIZER_ENV]
+        else:
+            os.environ[ORGANIZER_ENV] = before
 
 
 def cached(run_dir, key, analysed=False):

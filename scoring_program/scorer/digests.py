@@ -15,7 +15,7 @@ multiset is made a set first.
 import hashlib
 
 import numpy as np
-from .cells import joined, word
+from .cells import word
 from .lazy import pandas as pd
 from .tables import unit_cells
 
