@@ -51,17 +51,18 @@ from . import PROGRAM, progress as progress_of
 from .layout import board_configs, load_board_config
 from .phase_data import assemble_reference
 from .similar import DEFAULT_THRESHOLD, groups as similar_groups
-from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, tiers
+from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, salt, tiers
 from scorer import digests, provenance, report
 from scorer.api import Competition
 from scorer.cli import run_once
 from scorer.hosts import ORGANIZER_ENV
-from scorer.resampling import DEFAULT_SEED
+from scorer.resampling import DEFAULT_SEED, paired_randomization
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
 UNITS, ANSWERS = "units.npy", "answers.npy"
 KEYS_PER_TABLE = 7   # score columns per table of the page
+DEFAULT_TIERS_TOP = 100   # submissions of the ranking given tiers: a team is tested against every member of its tier
 
 
 def tree_hash(path, digest=None):
@@ -347,10 +348,19 @@ def _p(value):
     return "" if value is None else round(float(value), 6)
 
 
-def significance(refs, board, out_dir, records, primary, sort, alpha, permutations, seed):
-    """The tier rows of the scored teams on ``board`` and the competition used to compute them."""
-    comp = Competition.open(str(reference_folder(refs, board)))
+def significance(refs, board, out_dir, records, primary, sort, alpha, permutations, seed, top=0, pool=None,
+                 jobs=1, progress=None):
+    """(the tier rows of the first ``top`` scored teams on ``board`` (0: every one), the competition used to
+    compute them, the Units group).
+
+    The paired tests of a team are computed at once in ``pool`` (each worker opens the board and the teams' tables
+    itself) and kept in runs/<board>/tiers_cache.json, keyed by the two tables' bytes, the reference data, the
+    program and the test's settings: a run that changes nothing computes none again.
+    """
+    ref_dir = reference_folder(refs, board)
+    comp = Competition.open(str(ref_dir))
     order = [team for _, team in ranked_teams(records, primary, sort)]
+    order = order[:top] if top else order
     group = {records[t].get("analysis", {}).get("group") for t in order} - {None}
     if not order or len(group) != 1:
         return [], comp, None
@@ -358,7 +368,64 @@ def significance(refs, board, out_dir, records, primary, sort, alpha, permutatio
     runs = Path(out_dir).resolve() / "runs" / board
     tables = {t: np.load(runs / t / UNITS, allow_pickle=False) for t in order}
     statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
-    return tiers(order, tables, statistic, alpha, permutations, seed), comp, group
+    known = _tests_cache(runs)
+    ref_key = tree_hash(ref_dir).hexdigest()
+    digest = {t: hashlib.sha256((runs / t / UNITS).read_bytes()).hexdigest() for t in order}
+    setting = "%s\1%s\1%s\1%s\1%d\1%d" % (ref_key, PROGRAM_KEY(), group, comp.cfg.primary_key, permutations, seed)
+    done = [0]
+
+    def key(a, b):
+        return hashlib.sha256(("%s\1%s\1%s\1%s" % (setting, digest[a], digest[b], salt(a, b))).encode("utf-8")
+                              ).hexdigest()
+
+    def tested(pairs):
+        keys = [key(a, b) for a, b in pairs]
+        todo = [(pair, k) for pair, k in zip(pairs, keys) if k not in known]
+        if todo and pool is not None and len(todo) > 1:
+            size = -(-len(todo) // max(1, jobs))
+            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+            futures = [pool.submit(_p_values, str(ref_dir), ref_key, str(refs), group,
+                                   [(str(runs / a / UNITS), str(runs / b / UNITS), salt(a, b)) for (a, b), _ in chunk],
+                                   permutations, seed) for chunk in chunks]
+            for chunk, future in zip(chunks, futures):
+                known.update(zip([k for _, k in chunk], future.result()))
+        else:
+            for (a, b), k in todo:
+                known[k] = paired_randomization(tables[a], tables[b], statistic, permutations, seed,
+                                                salt=salt(a, b)).p_value
+        done[0] += 1
+        if progress is not None:
+            progress.count("tiers of board %s" % board, done[0], len(order) - 1)
+        return [known[k] for k in keys]
+
+    rows = tiers(order, tables, statistic, alpha, permutations, seed, tested=tested)
+    (runs / TESTS).write_text(json.dumps(known, sort_keys=True), encoding="utf-8")
+    return rows, comp, group
+
+
+TESTS = "tiers_cache.json"
+
+
+def _tests_cache(runs):
+    """{key: p-value} of the paired tests an earlier run computed ({} without one, or a damaged one)."""
+    try:
+        known = json.loads((Path(runs) / TESTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in known.items() if isinstance(v, (int, float))} if isinstance(known, dict) else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _table(path):
+    return np.load(path, allow_pickle=False)
+
+
+def _p_values(ref_dir, ref_key, work, group, pairs, permutations, seed):
+    """In a worker: the p-values of the paired tests of ``pairs`` (units file, units file, salt)."""
+    comp = _opened(ref_dir, ref_key, work)[1]
+    statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
+    return [paired_randomization(_table(a), _table(b), statistic, permutations, seed, salt=pair_salt).p_value
+            for a, b, pair_salt in pairs]
 
 
 def similar(out_dir, board, records, comp, threshold):
@@ -446,9 +513,12 @@ def page(title, board, labels, primary, keys, header, rows, tier_rows, method, g
     return report.render(title, sections, "%d submissions, %d scored" % (len(rows), len(ranking)))
 
 
-def method_note(comp, group, alpha, permutations, seed, n_pairs):
+def method_note(comp, group, alpha, permutations, seed, n_pairs, tested=0, scored=0):
     if comp is None or group is None:
         return "No significance tiers: the primary score has no per-unit counts."
+    if tested < scored:
+        return method_note(comp, group, alpha, permutations, seed, n_pairs) + (
+            " Tiers are given to the first %d of the %d scored submissions (--tiers-top)." % (tested, scored))
     return ("Tiers: a paired approximate randomization test over board %s's %d %s (%d permutations, seed %d; each "
             "permutation swaps two submissions' per-unit counts on every unit with probability 1/2 and recomputes "
             "%s from the sums). A submission starts a new tier when it differs from some member of the current "
@@ -479,8 +549,13 @@ def main(argv=None):
                         help="agreement on the board's units that flags two submissions (default 0.95)")
     parser.add_argument("--compare", nargs="*", default=None,
                         help="other boards to score for the side-by-side view (default: every other board)")
+    parser.add_argument("--tiers-top", type=int, default=DEFAULT_TIERS_TOP, metavar="N",
+                        help="significance tiers of the first N submissions of the ranking (default %d; 0: every "
+                             "one: the tests grow with the square of a tier's size)" % DEFAULT_TIERS_TOP)
     progress_of.add_argument(parser)
     args = parser.parse_args(argv)
+    if args.tiers_top < 0:
+        parser.error("--tiers-top must be 0 (every submission) or more")
     if not 0 < args.alpha < 1 or not 0 < args.similar <= 1 or args.permutations < 1 or args.jobs < 1:
         parser.error("--alpha must be in (0, 1), --similar in (0, 1], --permutations and -j at least 1")
     out = Path(args.out)
@@ -499,15 +574,15 @@ def main(argv=None):
 def _rescore(args, out, compare, refs):
     progress = progress_of.start("organizer rescore", args.progress)
     all_records = {}
+    primary, sort, keys, labels = column_order(args.competition, args.board)
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, initializer=_worker_start) as pool:
         for board in [args.board] + list(compare):
             all_records[board], tally = rescore(args.competition, board, args.submissions, out, refs, pool, progress,
                                                 analysed=board == args.board)
             print("board %s: %d submissions (%s)" % (board, tally.total, tally.counts()))
-    records = all_records[args.board]
-    primary, sort, keys, labels = column_order(args.competition, args.board)
-    tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
-                                          args.permutations, args.seed)
+        records = all_records[args.board]
+        tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
+                                              args.permutations, args.seed, args.tiers_top, pool, args.jobs, progress)
     header, rows = leaderboard(records, primary, sort, keys, tier_rows)
     write_csv(out / "leaderboard.csv", header, rows)
     write_csv(out / "tiers.csv", ["tier", "rank", "submission", primary, "p_vs_previous", "p_in_tier", "method"],
@@ -522,7 +597,9 @@ def _rescore(args, out, compare, refs):
     write_csv(out / "side_by_side.csv", *sbs)
     title = (comp.cfg.title if comp is not None and comp.cfg.title else "Board %s" % args.board) + \
         ": board %s, re-scored" % args.board
-    note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0))
+    scored = sum(r[3] == "scored" for r in rows)
+    note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0),
+                       len(tier_rows), scored)
     unit_noun = comp.family.unit_noun.texts["en"] if comp is not None else "units"
     (out / "leaderboard.html").write_text(page(title, args.board, labels, primary, keys, header, rows, tier_rows, note,
                                                found, sbs if len(boards) > 1 else None, args.similar, unit_noun),
