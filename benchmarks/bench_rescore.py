@@ -6,8 +6,8 @@
 
 The competition is the shipped one (the top level: bank comments, 5,000 test comments, 2,000 on board A and
 3,000 on board B). The submissions are the starting kit's sample with seeded changes, each different (every one
-is scored, none is found in the cache): each comment's class changed with probability 0.1 and its tags all set
-to O with probability 0.05. Every run is the organizer's command in a fresh process, as an organizer runs it:
+is scored, none is found in the cache), of a spread of quality as a final's are: each comment's class changed
+with a probability drawn for the team from 0.02 to 0.4, and its tags all set to O with one from 0 to 0.2. Every run is the organizer's command in a fresh process, as an organizer runs it:
 ``rescore . A SUBMISSIONS OUT -j JOBS``, which ranks board A and scores board B beside it, into a new OUT (cold),
 then the same command again on the same OUT (nothing changed: every run comes from the cache). ``--before``
 names another copy of the project (a checkout of an earlier commit) whose command is timed the same way, cold,
@@ -36,17 +36,18 @@ BOARDS = 2
 
 
 def make_submissions(folder, n, seed=2024):
-    """``n`` different submissions: the kit's sample with each class changed (p 0.1) and each row's tags all O
-    (p 0.05), seeded."""
+    """``n`` different submissions of a spread of quality, as a final's are: the kit's sample with each class
+    changed with a probability drawn for the team from 0.02 to 0.4, and each row's tags all O with one from 0 to
+    0.2, seeded."""
     rows = list(csv.reader(io.StringIO((ROOT / "starting_kit" / "sample_submission.csv").read_text(encoding="utf-8"),
                                        newline="")))
     header, body = rows[0], rows[1:]
     rng = np.random.default_rng(seed)
     folder.mkdir(parents=True)
     for k in range(n):
-        flip = rng.random(len(body)) < 0.1
+        flip = rng.random(len(body)) < rng.uniform(0.02, 0.4)
         shift = rng.integers(1, 3, len(body))
-        blank = rng.random(len(body)) < 0.05
+        blank = rng.random(len(body)) < rng.uniform(0.0, 0.2)
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
