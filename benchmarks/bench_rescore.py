@@ -7,7 +7,8 @@
 The competition is the shipped one (the top level: bank comments, 5,000 test comments, 2,000 on board A and
 3,000 on board B). The submissions are the starting kit's sample with seeded changes, each different (every one
 is scored, none is found in the cache), of a spread of quality as a final's are: each comment's class changed
-with a probability drawn for the team from 0.02 to 0.4, and its tags all set to O with one from 0 to 0.2. Every run is the organizer's command in a fresh process, as an organizer runs it:
+with a probability drawn for the team from 0.02 to 0.4, and its tags all set to O with one from 0 to 0.2. Every
+run is the organizer's command in a fresh process, as an organizer runs it:
 ``rescore . A SUBMISSIONS OUT -j JOBS``, which ranks board A and scores board B beside it, into a new OUT (cold),
 then the same command again on the same OUT (nothing changed: every run comes from the cache). ``--before``
 names another copy of the project (a checkout of an earlier commit) whose command is timed the same way, cold,

@@ -39,7 +39,8 @@ def next_steps(competition, out, fmt):
     codabench = "Codabench (your menu > Competitions > Upload)"
     where = "CodaLab v1 (My Codalab > Competitions I'm Running > Create Competition) or " + codabench \
         if fmt == "v1" else codabench
-    lines = ["Next:", "  1. upload %s on %s; submit the starting kit's sample submission to each phase once" % (out, where)]
+    lines = ["Next:", "  1. upload %s on %s; submit the starting kit's sample submission to each phase once"
+             % (out, where)]
     for board in sealed_boards(competition):
         lines.append("  2. after the final phase, reveal board %s: python3 -m organizer reveal %s %s %s (--codabench "
                      "or --evalai to do it through the platform; docs/organizers.md, section 4)"
