@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 
 import yaml
-from . import PROGRAM, ROOT
+from . import PROGRAM, ROOT, progress
 from .inputs import OrganizerError, entries as regular_entries
 from .layout import board_configs, with_labels
 from .lint_rules import RULES, V2, flag_fields, v1_field_problems
@@ -189,6 +189,7 @@ def phase_files(spec):
 
 def nested_zip(competition, key, name):
     """Bytes of the nested zip ``name`` that a phase names under ``key``."""
+    progress.note("making %s" % name)
     if key == "scoring_program":
         return program_zip(competition)
     if key == "starting_kit":

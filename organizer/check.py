@@ -28,6 +28,7 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
+from . import progress
 from .inputs import OrganizerError, Parser, kind_of
 from .lint_rules import (COLUMN, COMPETITION, FIELDS_OF, LEADERBOARD, PHASE, RULES, V2_BOARD, V2_COLUMN,
                          V2_COMPETITION, V2_PAGE, V2_PHASE, V2_TASK, field_problems, flag_fields)
@@ -446,6 +447,7 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
     """The phase's reference zip: config.yaml at the root, board, named files, loading, leaderboard keys."""
     if not isinstance(name, str) or name not in files:
         return
+    progress.note("checking %s" % name)
     archive = _open_nested(files, name, where, report)
     if archive is None:
         return
@@ -641,6 +643,7 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
         return  # already reported by the reference check
     cfg = comp.cfg
     if sample is not None:
+        progress.note("scoring the sample submission on %s" % ref_name)
         try:
             publish(comp, comp.read_submission(str(sample[0])))
         except ScoringError as exc:
@@ -840,7 +843,9 @@ def main(argv=None):
     parser = Parser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer check", args.progress)
     status = 0
     for path in args.paths:
         problems = check_path(path, args.format)

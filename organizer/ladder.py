@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import progress
 from .layout import load_board_config, place_submission
 from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
@@ -104,7 +105,8 @@ def update(comp, board, teams, saved, settings, units_dir):
     key = json.dumps([board, settings.ladder, settings.ladder_step, primary])
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for team, paths in teams.items():
+        for done_teams, (team, paths) in enumerate(teams.items()):
+            progress.count("teams", done_teams, len(teams))
             digests, refusals = zip(*map(submission_digest, paths)) if paths else ((), ())
             before = saved.get(team) or {}
             done = before.get("done", [])
@@ -171,7 +173,9 @@ def main(argv=None):
     parser.add_argument("--step", type=float, default=None, help="the fixed Ladder's step (default: the config's, "
                                                                  "else 0.01)")
     parser.add_argument("--parameter-free", action="store_true", help="the parameter-free Ladder")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer ladder", args.progress)
     if args.step is not None and not 0 < args.step <= 0.5:
         parser.error("--step must be in (0, 0.5]")
     out = Path(args.out)

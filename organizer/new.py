@@ -31,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from . import progress
 from .inputs import OrganizerError, Parser, new_folder, seed, share
 from .lint_rules import COMPETITION, FIELDS_OF
 from . import ROOT
@@ -48,8 +49,10 @@ PAGES = ("overview", "evaluation", "data", "terms")
 
 def main(argv=None):
     args = parse_arguments(argv)
+    progress.start("organizer new", args.progress)
     out = Path(args.out)
     start = start_of(args.family)
+    progress.note("reading the gold")
     test = start.read(args.gold, args)
     if len(test.units) < 2:
         raise OrganizerError("the gold %s holds %d test item(s); board A and board B need at least one each (and "
@@ -114,6 +117,7 @@ def lint(folder, out):
     one is an error."""
     from . import check
 
+    progress.note("linting the competition")
     problems = check.check_path(folder)
     named = [dataclasses.replace(p, where=p.where.replace(str(folder), str(out)),
                                  message=p.message.replace(str(folder), str(out))) for p in problems]
@@ -143,6 +147,7 @@ def parse_arguments(argv):
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
     parser.add_argument("--no-check", action="store_true", help="do not lint the folder afterwards")
+    progress.add_argument(parser)
     for name in FAMILIES:
         start_of(name).arguments(parser)
     args = parser.parse_args(argv)
@@ -209,12 +214,14 @@ def without_answers(items, family, files):
 def build(out, args, start, test, dev, options):
     family = families()[args.family]
     reference, kit = out / "reference_data", out / "starting_kit"
+    progress.note("writing reference_data/")
     write_files(reference, test.reference)
     primary = family.leaderboard_keys(options)[0]
     files = start.files(args)
     for board in ("A", "B"):
         (reference / ("board_%s.yaml" % board)).write_text(
             config_yaml(args.family, board, files, primary, args.language, options), encoding="utf-8")
+    progress.note("the board split")
     boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
     sizes = table["board"].value_counts()
     empty = [board for board in ("A", "B") if not sizes.get(board, 0)]
@@ -225,12 +232,14 @@ def build(out, args, start, test, dev, options):
     for note in notes:   # e.g. labels of the label list that no gold sample has: the kit would speak of them
         print("warning: reference_data/%s" % note)
 
+    progress.note("the starting kit")
     write_files(kit, test.public)
     sample = start.baseline(test, options, args)
     write_files(kit, sample)
     if dev is not None:
         write_files(kit / "dev", dev_folder(args, start, dev, options))
 
+    progress.note("the pages")
     text = texts(args.family, args.language)
     values = dict(text)
     values.update(start.values(options, text, test))

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from . import progress
 from .layout import board_config_bytes, place_submission
 from scorer.api import Competition, public_positions
 from scorer.config import parse_config
@@ -83,6 +84,7 @@ def phase_entries(competition, board, reveal=False):
     if not public.is_file():
         raise PhaseDataError("starting_kit/%s is missing: a phase's reference data checks every submission against "
                              "the public test inputs the starting kit gives participants" % public_name)
+    progress.note("the reference data of board %s: the gold" % board)
     entries = {"%s/%s" % (PUBLIC, public_name): public.read_bytes()}
     slots = [s for s in cfg.files if s not in family.submission_slots]
     board_units = _board_units(cfg, board, competition / "starting_kit")

@@ -66,6 +66,11 @@ def note(what):
     _CURRENT.step(what)
 
 
+def count(what, done, total, extra=""):
+    """Say how far a count has gone through the current command's reporter."""
+    _CURRENT.count(what, done, total, extra)
+
+
 def add_argument(parser):
     """The ``--progress [SECONDS]`` flag of a long command."""
     parser.add_argument("--progress", nargs="?", type=_seconds, const=DEFAULT_SECONDS, default=None, metavar="SECONDS",

@@ -11,6 +11,7 @@ import yaml
 
 from .bundle import build_v1, build_v2
 from .check import check_path, has_errors, print_problems
+from . import progress
 from .inputs import OrganizerError, Parser, competition_yaml, write_file
 from .layout import board_configs
 
@@ -23,6 +24,7 @@ def build(competition, out, fmt="v1", lint=True):
     out = write_file(out, data, "the bundle")
     print("wrote %s (%s)" % (out, fmt))
     if lint:
+        progress.note("linting the bundle")
         problems = check_path(out)
         print_problems(problems, out)
         if has_errors(problems):
@@ -68,7 +70,9 @@ def main(argv=None):
     parser.add_argument("out", help="the bundle zip to write")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1")
     parser.add_argument("--no-check", action="store_true", help="do not lint the written bundle")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer bundle", args.progress)
     return build(args.competition, args.out, args.format, lint=not args.no_check)
 
 

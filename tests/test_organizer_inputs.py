@@ -6,6 +6,7 @@ would. Exit codes (organizer/__main__.py): 1 the linter found errors, 2 an input
 3 a bug of ours (which no case may reach).
 """
 import csv
+import io
 import json
 import os
 import shutil
@@ -397,3 +398,35 @@ def test_a_ladder_team_submission_that_is_a_link_or_unreadable_is_refused_by_nam
     name = next(iter(set(state["t1"]["errors"])))
     assert state["t1"]["errors"] == {name: said}, state["t1"]["errors"]
     assert len(state["t1"]["done"]) == 2 and state["t1"]["best_name"] == "1.csv"   # the sound one counted
+
+
+@pytest.mark.parametrize("command", ["new", "bundle", "check", "ladder"])
+def test_long_commands_say_what_they_do_on_stderr_only_when_asked(command, tmp_path):
+    """With --progress 0 (a line at every step) stderr tells the steps; without it, and no terminal, nothing."""
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    args = {"new": ["new", "keywords", gold, str(tmp_path / "c"), "--title", "T"],
+            "bundle": ["bundle", str(KEYWORDS), str(tmp_path / "b.zip")],
+            "check": ["check", str(KEYWORDS)],
+            "ladder": ladder_with()(tmp_path)}[command]
+    quiet = run(args, tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    shutil.rmtree(tmp_path / "c", ignore_errors=True)
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
+    said = run(args + ["--progress", "0"], tmp_path)
+    assert said.returncode == 0, said.stderr
+    lines = said.stderr.splitlines()
+    assert lines and all(l.startswith("organizer %s: " % command) and l.endswith(" s)") for l in lines), lines
+    assert said.stdout == quiet.stdout   # what the command writes for the organizer is the same
+
+
+def test_progress_says_a_line_every_interval_at_most():
+    from organizer import progress
+
+    clock = iter([0, 1, 2.9, 3.0, 3.5, 6.1, 6.2]).__next__
+    out = io.StringIO()
+    p = progress.Progress("organizer x", enabled=True, every=3, stream=out, clock=clock)
+    for k in range(6):
+        p.count("board A", k + 1, 6, "%d cached" % k)
+    assert out.getvalue().splitlines() == ["organizer x: board A 3/6 (2 cached; 3 s)",
+                                           "organizer x: board A 5/6 (4 cached; 6 s)"]
+    assert not progress.Progress("x", stream=io.StringIO()).enabled   # no terminal, not asked: off
