@@ -232,13 +232,15 @@ def failed_record(error):
     return {"key": "", "exit_code": 1, "scores": {}, "error": error, "stdout": ""}
 
 
-def rescore(competition, board, submissions_dir, out_dir, refs, pool, progress, analysed=False):
+def rescore(competition, board, submissions_dir, out_dir, refs, pool, progress, analysed=False, hashes=None):
     """Score every submission on ``board`` in ``pool`` (cached runs skipped); returns ({team: record}, the Tally).
 
     The reference data is assembled once (a sealed board revealed: the organizer ranks the real scores); each
     worker opens it once. A link or a special file is refused by name, a submission that cannot be read is marked
-    failed with the reason, and the others are scored.
+    failed with the reason, and the others are scored. ``hashes``: the submissions' digests by path, kept from
+    one board to the next (each submission is read once to be keyed).
     """
+    hashes = {} if hashes is None else hashes
     out_dir = Path(out_dir).resolve()
     ref_dir = reference_folder(refs, board)
     if ref_dir.exists():
@@ -258,7 +260,9 @@ def rescore(competition, board, submissions_dir, out_dir, refs, pool, progress, 
         refused = refused_entry(path)
         if not refused:
             try:
-                key = run_key(tree_hash(path).hexdigest(), ref_key, PROGRAM_KEY())
+                if path not in hashes:
+                    hashes[path] = tree_hash(path).hexdigest()
+                key = run_key(hashes[path], ref_key, program_key())
             except OSError as exc:   # unreadable (permissions, a vanished file): this team only
                 refused = cannot_read(path, exc)
         if refused:   # never followed nor opened: its line, and the others are ranked
@@ -290,7 +294,7 @@ def refused_entry(path):
 
 
 @functools.lru_cache(maxsize=1)
-def PROGRAM_KEY():   # noqa: N802  (a constant, computed once when first needed)
+def program_key():
     """The scoring program's digest (scorer/provenance.py): every file of scoring_program/."""
     return provenance.program_digest(str(PROGRAM))
 
@@ -371,7 +375,7 @@ def significance(refs, board, out_dir, records, primary, sort, alpha, permutatio
     known = _tests_cache(runs)
     ref_key = tree_hash(ref_dir).hexdigest()
     digest = {t: hashlib.sha256((runs / t / UNITS).read_bytes()).hexdigest() for t in order}
-    setting = "%s\1%s\1%s\1%s\1%d\1%d" % (ref_key, PROGRAM_KEY(), group, comp.cfg.primary_key, permutations, seed)
+    setting = "%s\1%s\1%s\1%s\1%d\1%d" % (ref_key, program_key(), group, comp.cfg.primary_key, permutations, seed)
     done = [0]
 
     def key(a, b):
@@ -575,10 +579,11 @@ def _rescore(args, out, compare, refs):
     progress = progress_of.start("organizer rescore", args.progress)
     all_records = {}
     primary, sort, keys, labels = column_order(args.competition, args.board)
+    hashes = {}
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, initializer=_worker_start) as pool:
         for board in [args.board] + list(compare):
             all_records[board], tally = rescore(args.competition, board, args.submissions, out, refs, pool, progress,
-                                                analysed=board == args.board)
+                                                analysed=board == args.board, hashes=hashes)
             print("board %s: %d submissions (%s)" % (board, tally.total, tally.counts()))
         records = all_records[args.board]
         tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
