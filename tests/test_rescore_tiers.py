@@ -210,3 +210,31 @@ def test_tiers_of_the_first_submissions_only(tmp_path, rescored):
     assert [r["tier"] for r in board] == ["1", "2", "", "", "", ""]
     page = (tmp_path / "out" / "leaderboard.html").read_text(encoding="utf-8")
     assert "Tiers are given to the first 2 of the 6 scored submissions (--tiers-top)." in page
+
+
+def test_similar_pairs_are_those_found_one_pair_at_a_time():
+    """The teams compared at once against every team after them: the pairs and agreements a plain loop finds."""
+    from organizer.similar import groups
+
+    rng = np.random.default_rng(11)
+    base = rng.integers(0, 5, 300).astype(np.uint64)
+    answers = {}
+    for k in range(40):
+        a = base.copy()
+        change = rng.random(300) < rng.choice([0.0, 0.02, 0.1, 0.5])
+        a[change] = rng.integers(5, 9, int(change.sum())).astype(np.uint64)
+        answers["t%02d" % k] = a
+    board = rng.random(300) < 0.6
+    found = {g.kind: set(g.pairs) for g in groups(answers, board, 0.9)}
+    expected = {"identical": set(), "similar": set()}
+    teams = sorted(answers)
+    for i, a in enumerate(teams):
+        for b in teams[i + 1:]:
+            if all(x == y for x, y in zip(answers[a], answers[b])):
+                expected["identical"].add((a, b, 1.0))
+                continue
+            kept = [x == y for x, y, on in zip(answers[a], answers[b], board) if on]
+            if sum(kept) / len(kept) >= 0.9:
+                expected["similar"].add((a, b, sum(kept) / len(kept)))
+    assert expected["identical"] and expected["similar"]
+    assert {k: v for k, v in found.items()} == {k: v for k, v in expected.items() if v}
