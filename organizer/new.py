@@ -17,9 +17,13 @@ GOLD is in the family's gold format (docs/<family>.md; docs/organizers.md,
     starting_kit/            public test inputs (the gold without its answers), a sample submission
                              (a plain baseline from public inputs only), README.md, dev/ with --dev-gold
 
-The folder is then linted as ``python3 -m organizer check`` does (``--no-check``
-skips it). Options of the family (``--option k=5``, values in YAML) go into both
-board configs; the pages describe the options given.
+What can be checked is checked before OUT_DIR exists (the title, at least two test
+items, the gold as the scoring program reads it, a split with units on both boards):
+the competition is made in a hidden folder beside OUT_DIR, linted there as
+``python3 -m organizer check`` does (``--no-check`` skips it), and moved into place
+only without an error; a refusal leaves nothing. Then the next steps are printed.
+Options of the family (``--option k=5``, values in YAML) go into both board
+configs; the pages describe the options given.
 """
 import argparse
 import dataclasses
