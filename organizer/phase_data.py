@@ -7,7 +7,9 @@ lists every phase's reference data in its public competition API and serves it
 to anyone: docs/organizers.md), so a phase's reference data holds
 
 - ``config.yaml``: the board's config, with ``public_inputs: public`` instead of
-  ``boards:``, and the submission size cap (``max_submission_mb``, unless the
+  ``boards:``, ``board_units`` (the number of the board's units and the SHA-256 of
+  their sorted ids: the scoring program refuses a gold that lost or gained units,
+  whatever its row order), and the submission size cap (``max_submission_mb``, unless the
   config sets it) made from public sizes only: 20 times the public inputs and
   shared files, as the engine's default is 20 times the reference files. A cap
   made from the gold's size would tell anyone how large the hidden answers are,
@@ -31,9 +33,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from . import progress
 from .layout import board_config_bytes, place_submission
 from scorer.api import Competition, public_positions
 from scorer.config import parse_config
+from scorer.digests import id_set
 from scorer.errors import ScoringError
 from scorer.limits import submission_cap
 from scorer.tables import table_of
@@ -80,6 +84,7 @@ def phase_entries(competition, board, reveal=False):
     if not public.is_file():
         raise PhaseDataError("starting_kit/%s is missing: a phase's reference data checks every submission against "
                              "the public test inputs the starting kit gives participants" % public_name)
+    progress.note("the reference data of board %s: the gold" % board)
     entries = {"%s/%s" % (PUBLIC, public_name): public.read_bytes()}
     slots = [s for s in cfg.files if s not in family.submission_slots]
     board_units = _board_units(cfg, board, competition / "starting_kit")
@@ -97,6 +102,9 @@ def phase_entries(competition, board, reveal=False):
             answers.add(cfg.files[slot])
     config = {k: v for k, v in raw.items() if k != "boards"}
     config["public_inputs"] = PUBLIC
+    if units is not None:   # what the gold must hold, so that a gold that lost rows is refused, not scored
+        count, digest = id_set(sorted(units))
+        config["board_units"] = {"count": count, "sha256": digest}
     if config.get("max_submission_mb") is None:
         public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
         config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)

@@ -51,10 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
 
-from . import PROGRAM
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
 from .http_api import Client, RevealError, phase_not_over, upload_name
-from .rescore import score_one
+from .rescore import score_here
 
 ADD_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple")
 AUTO_RULES = ("Force_Last",)
@@ -178,7 +177,7 @@ def offline_scores(client, sub_id, ref_dir, work):
     upload = Path(work) / ("s%d" % sub_id) / upload_name(url, data)
     upload.parent.mkdir(parents=True)
     upload.write_bytes(data)
-    record = score_one(upload, ref_dir, PROGRAM, Path(work) / ("run%d" % sub_id), key="")
+    record = score_here(upload, ref_dir, work, Path(work) / ("run%d" % sub_id))
     if record["exit_code"] != 0:
         raise RevealError("submission %d does not score here: %s" % (sub_id, record["error"]))
     return record["scores"]

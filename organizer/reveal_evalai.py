@@ -37,9 +37,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import PROGRAM
 from .http_api import Client, RevealError, phase_not_over, upload_name
-from .rescore import score_one
+from .rescore import score_here
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
 SPLITS = {"A": "public_split", "B": "private_split"}   # the split codenames organizer evalai writes
@@ -118,7 +117,7 @@ def _store(client, challenge, phase, board, submission, labels, ref_dir, work, l
     upload = work / str(submission["id"]) / upload_name(url, data)
     upload.parent.mkdir(parents=True)
     upload.write_bytes(data)
-    record = score_one(upload, ref_dir, PROGRAM, work / ("run%s" % submission["id"]), key="")
+    record = score_here(upload, ref_dir, work, work / ("run%s" % submission["id"]))
     if record["exit_code"] != 0:
         raise RevealError("submission %s does not score here: %s" % (submission["id"], record["error"]))
     scores = {k: v for k, v in record["scores"].items() if not labels or k in labels}

@@ -7,9 +7,13 @@ The layouts are organizer/bundle.py's; the rules, organizer/check.py's.
 import sys
 from pathlib import Path
 
+import yaml
+
 from .bundle import build_v1, build_v2
 from .check import check_path, has_errors, print_problems
+from . import progress
 from .inputs import OrganizerError, Parser, competition_yaml, write_file
+from .layout import board_configs
 
 
 def build(competition, out, fmt="v1", lint=True):
@@ -20,12 +24,44 @@ def build(competition, out, fmt="v1", lint=True):
     out = write_file(out, data, "the bundle")
     print("wrote %s (%s)" % (out, fmt))
     if lint:
+        progress.note("linting the bundle")
         problems = check_path(out)
         print_problems(problems, out)
         if has_errors(problems):
             print("%s has errors (above): fix them before uploading it" % out)
             return 1
+    print(next_steps(competition, out, fmt))
     return 0
+
+
+def next_steps(competition, out, fmt):
+    """What the organizer does with the bundle: where to upload it, and the reveal of each sealed board."""
+    # the pages that take a bundle: codalab-competitions apps/web/templates/web/my/index.html ("Create Competition");
+    # codabench src/templates/base.html (My Resources > Competitions) and src/static/riot/competitions/management.tag
+    codabench = "Codabench (your menu > Competitions > Upload)"
+    where = "CodaLab v1 (My Codalab > Competitions I'm Running > Create Competition) or " + codabench \
+        if fmt == "v1" else codabench
+    lines = ["Next:", "  1. upload %s on %s; submit the starting kit's sample submission to each phase once"
+             % (out, where)]
+    for board in sealed_boards(competition):
+        lines.append("  2. after the final phase, reveal board %s: python3 -m organizer reveal %s %s %s (--codabench "
+                     "or --evalai to do it through the platform; docs/organizers.md, section 4)"
+                     % (board, Path(competition).as_posix(), board,
+                        (Path(out).parent / ("reference_data_%s_reveal.zip" % board)).as_posix()))
+    return "\n".join(lines)
+
+
+def sealed_boards(competition):
+    """The boards whose config says ``report: sealed``."""
+    found = []
+    for board, path in sorted(board_configs(Path(competition) / "reference_data").items()):
+        try:
+            raw = yaml.safe_load(path.read_bytes().decode("utf-8-sig"))
+        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            continue
+        if isinstance(raw, dict) and raw.get("report") == "sealed":
+            found.append(board)
+    return found
 
 
 def main(argv=None):
@@ -34,7 +70,9 @@ def main(argv=None):
     parser.add_argument("out", help="the bundle zip to write")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1")
     parser.add_argument("--no-check", action="store_true", help="do not lint the written bundle")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer bundle", args.progress)
     return build(args.competition, args.out, args.format, lint=not args.no_check)
 
 

@@ -38,7 +38,7 @@ def competition(tmp_path_factory):
                      EKMAN / "labels.txt", "--dev-gold", base / "dev.csv", "--option", "submission=probabilities",
                      "--option", "top_k=3")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.splitlines()[-1].endswith("0 error(s), 0 warning(s)"), proc.stdout
+    assert "%s: 0 error(s), 0 warning(s)" % out in proc.stdout.splitlines(), proc.stdout
     return base, out, labels
 
 

@@ -17,6 +17,8 @@ Example::
     public_inputs: public         # a phase's reference data (organizer tools write it): the contract comes
                                   # from the public test inputs in this folder, and the gold files hold the
                                   # answers of the scored board only (none at all on a sealed board)
+    board_units: {count: 2000, sha256: "9f86..."}   # with public_inputs: the units the gold must hold (their
+                                  # number and digests.id_set's SHA-256 of their ids), written by the tools
     title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
     columns: {score: "S = 0.5 S1 + 0.5 S2"}   # leaderboard labels, likewise
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
@@ -26,7 +28,7 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import yaml
 
@@ -121,6 +123,7 @@ class Config:
     intervals: Intervals = Intervals()
     feedback: Feedback = Feedback()
     public_inputs: Optional[str] = None   # folder of the public test inputs (a phase's reference data)
+    board_units: Optional[Tuple[int, str]] = None   # (count, SHA-256 of the ids) the board's gold must hold
 
     @property
     def one_board(self):
@@ -137,9 +140,11 @@ class Config:
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
-             "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs")
+             "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs",
+             "board_units")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
+_BOARD_UNITS_KEYS = ("count", "sha256")
 
 NOT_ALLOWED = Message("config.not_allowed", "config.yaml: {key} is {value}; allowed: {allowed}.",
                       "config.yaml：{key} 的值 {value} 不合法；允许：{allowed}。")
@@ -216,7 +221,7 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "board_units")
 
 
 def task_only(raw):
@@ -286,6 +291,7 @@ def parse_config(raw, families, ref_dir="."):
         raise ConfigError(SPLIT_AND_PUBLIC())
     if board != "all" and boards_file is None and usage_column is None and public_inputs is None:
         raise ConfigError(NO_SPLIT(board=board))
+    board_units = _board_units(raw, public_inputs)
 
     private_output = raw.get("private_output", False)
     if not isinstance(private_output, bool):
@@ -305,7 +311,22 @@ def parse_config(raw, families, ref_dir="."):
     return Config(task=task, board=board, files=files, primary_key=primary, options=options,
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
-                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs)
+                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
+                  board_units=board_units)
+
+
+def _board_units(raw, public_inputs):
+    """``board_units: {count, sha256}`` of a phase's reference data (with public_inputs only), as (count, sha256)."""
+    given = _mapping(raw, "board_units")
+    if not given:
+        return None
+    _sub_keys(given, "board_units", _BOARD_UNITS_KEYS)
+    if public_inputs is None:
+        raise ConfigError(NOT_ALLOWED(key="board_units", value=_show(given), allowed="nothing without public_inputs "
+                                                                                 "(a phase's reference data has it)"))
+    count = _checked(given, "board_units", "count", COUNT, None)
+    digest = _checked(given, "board_units", "sha256", SHA256, None)
+    return int(count), digest
 
 
 def _text_or_none(raw, key, limit):
@@ -453,5 +474,8 @@ LEVEL = number_in(0.5, 0.999)
 SEED = number_in(0, 2 ** 32 - 1, integer=True)
 STEP = number_in(0, 0.5, open_low=True)
 BOOLEAN = Check(lambda v: isinstance(v, bool), "true, false")
+COUNT = number_in(0, 2 ** 62, integer=True)
+SHA256 = Check(lambda v: isinstance(v, str) and re.fullmatch("[0-9a-f]{64}", v) is not None,
+               "64 lower-case hexadecimal digits (a SHA-256)")
 ROUND_TO = Check(lambda v: v is None or (not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= 10),
                  "null or an integer in [0, 10]")
