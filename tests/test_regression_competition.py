@@ -221,5 +221,5 @@ def test_new_says_nothing_of_rmsle_when_the_organizer_chose(tmp_path, monkeypatc
 def test_new_turns_rmsle_off_for_a_negative_target_and_says_why(tmp_path, monkeypatch, capsys):
     code, said, rmsle = _new_in_process(tmp_path, monkeypatch, capsys, GOLD.replace("3,0", "3,-0.5"),
                                         default_rmsle=True)
-    assert code == 0 and rmsle is False and "holds negative values, so RMSLE is not scored" in said
+    assert code == 0 and rmsle is False and "holds negative values, so RMSLE (log(1 + value)) cannot be scored" in said
     assert NOTE not in said
