@@ -10,12 +10,13 @@
     python3 -m organizer rescore  re-score every downloaded submission of a board, ranked, with significance tiers
     python3 -m organizer ladder   a Ladder public board from every team's downloaded submissions, state kept here
     python3 -m organizer evalai   the EvalAI evaluation script and challenge configuration
-    python3 -m organizer kaggle   the Kaggle-style metric file with its engine
+    python3 -m organizer kaggle   the Kaggle metric with its engine; from a competition, its solution and sample
     python3 -m organizer demo     regenerate a demo competition's data from its seed
     python3 -m organizer options  write the tables of docs/ from the code (options, lint rules)
     python3 -m organizer messages the catalogue of every message participants read, in one language
 
-``python3 -m organizer <subcommand> -h`` tells the arguments of each.
+``python3 -m organizer <subcommand> -h`` tells the arguments of each. The long ones (new, bundle, check, rescore,
+ladder) say what they are doing on stderr, on a terminal or with ``--progress``.
 
 Exit codes: 0 done; 1 the linter found errors (check, bundle, new); 2 an input of the organizer's is wrong (one
 line: what, where, how to fix); 3 a bug of ours (one line naming the file that keeps the traceback).

@@ -33,10 +33,11 @@ import zipfile
 from pathlib import Path
 
 import yaml
-from . import PROGRAM, ROOT
+from . import PROGRAM, ROOT, progress
 from .inputs import OrganizerError, entries as regular_entries
 from .layout import board_configs, with_labels
 from .answers_image import answers_folder
+from .lint_rules import RULES, V2, flag_fields, v1_field_problems
 from .phase_data import phase_entries
 from scorer.config import task_only
 
@@ -196,6 +197,7 @@ def phase_files(spec):
 
 def nested_zip(competition, key, name, answers_image=None):
     """Bytes of the nested zip ``name`` that a phase names under ``key``."""
+    progress.note("making %s" % name)
     if key == "scoring_program":
         return program_zip(competition)
     if key == "starting_kit":
@@ -261,6 +263,11 @@ def build_v1(competition, answers_image=None):
     entries.update(_assets(competition, comp))
     entries.update(nested_zips(competition, comp, answers_image))
     return zip_bytes(entries)
+
+
+def _refuse_v1(competition, where, what, code):
+    raise OrganizerError("%s: %s; the v2 competition.yaml is made from it: fix it first (python3 -m organizer check %s "
+                         "lists every problem) [%s]" % (where, what, competition, code))
 
 
 def as_datetime(value):
@@ -342,6 +349,17 @@ def v2_definition(comp, has_kit=True):
 def build_v2(competition, answers_image=None):
     competition = Path(competition)
     comp = load_yaml(competition / "competition.yaml")
+    if not isinstance(comp, dict):
+        raise OrganizerError("%s is not a mapping of keys" % (competition / "competition.yaml"))
+    for where, field, problem, value in v1_field_problems(comp):   # converted values must mean what they say
+        code, fields = flag_fields(field, problem, value)
+        if V2 not in RULES[code].platform:   # a limit of CodaLab v1 alone (a title of 101 characters, say)
+            continue
+        _refuse_v1(competition, where, RULES[code].text(**fields), code)
+    phases = comp.get("phases")
+    for number, spec in (phases.items() if isinstance(phases, dict) else ()):
+        if not isinstance(spec, dict) or "start_date" not in spec:
+            _refuse_v1(competition, "competition.yaml: phases.%s.start_date" % number, "is missing", "v1-start-date")
     kits = nested_zips(competition, comp, answers_image)
     definition = v2_definition(comp, has_kit="starting_kit.zip" in kits)
     if answers_image is not None:

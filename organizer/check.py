@@ -29,10 +29,12 @@ from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
 from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
+from . import progress
 from .answers_image import answers_folder, board_of_folder, image_problem, queue_problem
 from .inputs import OrganizerError, Parser, existing_folder, kind_of
 from .layout import DEV
-from .lint_rules import RULES
+from .lint_rules import (COLUMN, COMPETITION, FIELDS_OF, LEADERBOARD, PHASE, RULES, V2_BOARD, V2_COLUMN,
+                         V2_COMPETITION, V2_PAGE, V2_PHASE, V2_TASK, field_problems, flag_fields)
 
 COMPETITION_KEYS = {
     "title", "description", "image", "url_redirect", "has_registration", "start_date", "end_date", "published",
@@ -51,22 +53,15 @@ PHASE_KEYS = {
     "disable_custom_docker_image", "ingestion_program_docker_image",
 }
 PAGES = ("overview", "evaluation", "terms", "data")
-COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
-MODES = {"default", "hide_results"}
 GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
 OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
               "codalab/codalab-legacy": "Python 2.7"}
-TITLE_MAX = 100       # CodaLab v1 Competition.title (apps/web/models.py) and EvalAI Challenge.title: max_length=100
-V2_TITLE_MAX = 256    # Codabench Competition.title (src/apps/competitions/models.py)
+TITLE_MAX = FIELDS_OF[COMPETITION]["title"].kind.limit   # CodaLab v1 Competition.title, EvalAI Challenge.title
 SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last")   # what the reveal can change
-KEY_MAX = 36          # Codabench Column.key; v1 allows 50
-COLUMN_TITLE_MAX = 36  # Codabench Column.title (src/apps/leaderboards/models.py)
-COLUMN_LABEL_MAX = 50  # CodaLab v1 SubmissionScoreDef.label (apps/web/models.py)
-LABEL_MAX = 50
-DESCRIPTION_MAX = 1000
+KEY_MAX = FIELDS_OF[V2_COLUMN]["key"].kind.limit              # Codabench Column.key; v1 allows 50
+COLUMN_TITLE_MAX = FIELDS_OF[V2_COLUMN]["title"].kind.limit    # Codabench Column.title
 SHELL_CHARS = set("|&;<>`\"'()*?")
 V2_COMPUTATIONS = {"sum", "avg", "min", "max"}
-V2_RULES = {"Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple", "Force_Best"}
 
 
 @dataclass(frozen=True)
@@ -189,6 +184,8 @@ def _did_you_mean(key, fields):
 def _docker_image(image, where, report):
     if not image:
         report.flag("docker-image-missing", where)
+    elif not isinstance(image, str):
+        return   # its field's rule says so
     elif image in OLD_IMAGES:
         report.flag("docker-image-old", where, image=image, has=OLD_IMAGES[image])
     elif image not in GOOD_IMAGES:
@@ -213,6 +210,14 @@ def _check_dates(spans, report, sealed):
             after = (": after the reveal anyone could go on submitting and read the revealed board's scores at once"
                      if sealed else "")
             report.flag("final-phase-open", where, after=after)
+
+
+def _check_fields(scope, spec, prefix, report):
+    """Each field of the mapping ``spec`` that organizer/lint_rules.py declares for ``scope``, against its kind
+    (``prefix`` + the field's name says where it is)."""
+    for field, problem in field_problems(scope, spec):
+        code, fields = flag_fields(field, problem, spec[field.name])
+        report.flag(code, prefix + field.name, **fields)
 
 
 def _check_key(key, where, report):
@@ -268,11 +273,9 @@ def _check_v1_competition(comp, files, report):
             continue
         report.flag("v1-competition-field", "competition.yaml: %s" % key,
                     hint=_did_you_mean(key, COMPETITION_KEYS) or "; Codabench v2 keys need --format v2")
-    title = comp.get("title")
-    if not title:
+    _check_fields(COMPETITION, comp, "competition.yaml: ", report)
+    if not comp.get("title"):
         report.flag("title-missing", "competition.yaml: title")
-    elif len(str(title)) > TITLE_MAX:
-        report.flag("title-long", "competition.yaml: title", length=len(str(title)), limit=TITLE_MAX)
     html = comp.get("html")
     if not isinstance(html, dict):
         report.flag("v1-html-missing", "competition.yaml: html")
@@ -309,20 +312,12 @@ def _check_v1_phase(number, spec, files, report):
         return None
     for key in sorted(set(map(str, spec)) - PHASE_KEYS):
         report.flag("v1-phase-field", "%s.%s" % (where, key), hint=_did_you_mean(key, PHASE_KEYS))
-    if not isinstance(spec.get("phasenumber"), int):
-        report.flag("v1-phasenumber", "%s.phasenumber" % where)
-    if len(str(spec.get("label", ""))) > LABEL_MAX:
-        report.flag("v1-phase-label-long", "%s.label" % where, limit=LABEL_MAX)
-    if len(str(spec.get("description", ""))) > DESCRIPTION_MAX:
-        report.flag("v1-phase-description-long", "%s.description" % where, limit=DESCRIPTION_MAX)
-    start = _as_datetime(spec.get("start_date")) if "start_date" in spec else None
-    if start is None:
-        report.flag("v1-start-date", "%s.start_date" % where)
-    if "color" in spec and spec["color"] not in COLORS:
-        report.flag("v1-color", "%s.color" % where, value=spec["color"], allowed=", ".join(sorted(COLORS)))
-    if "leaderboard_management_mode" in spec and spec["leaderboard_management_mode"] not in MODES:
-        report.flag("v1-leaderboard-mode", "%s.leaderboard_management_mode" % where,
-                    value=spec["leaderboard_management_mode"])
+    _check_fields(PHASE, spec, where + ".", report)
+    if "phasenumber" not in spec:
+        report.flag("v1-phasenumber", "%s.phasenumber" % where, value=None)
+    start = _as_datetime(spec.get("start_date")) if spec.get("start_date") is not None else None
+    if "start_date" not in spec:
+        report.flag("v1-start-date", "%s.start_date" % where, value=None)
     for key in ("scoring_program", "reference_data"):
         if not spec.get(key):
             report.flag("v1-phase-file-missing", "%s.%s" % (where, key))
@@ -371,6 +366,8 @@ def _check_v1_leaderboard(board, report):
     if not isinstance(boards, dict) or not boards:
         report.flag("v1-leaderboards-missing", where + ".leaderboards")
         boards = {}
+    for name, info in boards.items():
+        _check_fields(LEADERBOARD, info, "%s.leaderboards.%s." % (where, name), report)
     labels = [str((info or {}).get("label", name)) for name, info in boards.items()]
     columns = board.get("columns")
     if not isinstance(columns, dict) or not columns:
@@ -386,23 +383,18 @@ def _check_v1_column(key, col, columns, labels, cw, report):
     if not isinstance(col, dict):
         report.flag("not-mapping", cw)
         return
+    _check_fields(COLUMN, col, cw + ".", report)
     label = str(col.get("label") or "")
     if not label:
         report.flag("v1-column-label-missing", cw + ".label")
-    elif len(label) > COLUMN_LABEL_MAX:
-        report.flag("label-long-v1", cw + ".label", title=label, length=len(label), limit=COLUMN_LABEL_MAX)
-    elif len(label) > COLUMN_TITLE_MAX:
+    elif COLUMN_TITLE_MAX < len(label) <= FIELDS_OF[COLUMN]["label"].kind.limit:
         report.flag("label-long-codabench", cw + ".label", title=label, length=len(label), limit=COLUMN_TITLE_MAX)
     owner = col.get("leaderboard")
     if not isinstance(owner, dict) or str(owner.get("label")) not in labels:
         report.flag("v1-column-leaderboard", cw + ".leaderboard", labels=", ".join(labels))
     fmt = col.get("numeric_format", 2)
-    if isinstance(fmt, bool) or not str(fmt).strip().isdigit():
-        report.flag("v1-numeric-format", cw + ".numeric_format", value=fmt)
-    elif not 1 <= int(fmt) <= 10:
+    if FIELDS_OF[COLUMN]["numeric_format"].kind.problem(fmt) is None and not 1 <= int(fmt) <= 10:
         report.flag("v1-numeric-format-clamped", cw + ".numeric_format", value=fmt)
-    if col.get("sort", "desc") not in ("asc", "desc"):
-        report.flag("column-sort", cw + ".sort", value=col.get("sort"))
     computed = col.get("computed")
     if computed:
         if not isinstance(computed, dict) or computed.get("operation") not in ("Max", "Avg", "MRR"):
@@ -471,6 +463,7 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
     """The phase's reference zip: config.yaml at the root, board, named files, loading, leaderboard keys."""
     if not isinstance(name, str) or name not in files:
         return
+    progress.note("checking %s" % name)
     archive = _open_nested(files, name, where, report)
     if archive is None:
         return
@@ -538,7 +531,7 @@ def _check_columns(cfg, family, columns, where, report, dev=False):
     dev set may score fewer keys than the test set, e.g. one subtask)."""
     written = family.leaderboard_keys(cfg.options) + cfg.intervals.keys(cfg.primary_key)
     shown = [k for k, c in columns.items() if not c.get("computed")]
-    ranked = sorted(shown, key=lambda k: (columns[k].get("rank", columns[k].get("index", 10 ** 6)), k))
+    ranked = sorted(shown, key=lambda k: (_whole(columns[k].get("rank", columns[k].get("index"))), k))
     for key in ranked[:1] if dev else shown:
         if key not in written:
             hint = ("; interval keys are written only with intervals: {in_scores: true} in config.yaml"
@@ -758,6 +751,7 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
         return set()  # already reported by the reference check
     cfg = comp.cfg
     if sample is not None:
+        progress.note("scoring the sample submission on %s" % ref_name)
         try:
             publish(comp, comp.read_submission(str(sample[0])))
         except ScoringError as exc:
@@ -835,14 +829,15 @@ def _check_v2(comp, files, report):
         report.flag("v2-leaderboards-missing", W2 + ": leaderboards")
         boards = []
     for b, board in enumerate(boards):
-        _check_v2_leaderboard(board, "%s: leaderboards[%d]" % (W2, b), report)
+        if isinstance(board, dict):
+            _check_v2_leaderboard(board, "%s: leaderboards[%d]" % (W2, b), report)
     first = boards[0] if boards else {}
     columns = {str(c.get("key")): dict(c, rank=c.get("index"), computed=c.get("computation"))
-               for c in (first or {}).get("columns") or []}
+               for c in _mappings((first or {}).get("columns"))}
     if len(boards) > 1:
         report.flag("v2-leaderboards-extra", W2 + ": leaderboards")
     tasks = _check_v2_tasks(comp, files, report)
-    phases = comp.get("phases") or []
+    phases = _mappings(comp.get("phases"))
     if not phases:
         report.flag("v2-phases-missing", W2 + ": phases")
     loaded, spans, sealed = [], [], False
@@ -851,8 +846,8 @@ def _check_v2(comp, files, report):
     for i, phase in enumerate(phases):
         pw = "%s: phases[%d]" % (W2, i)
         spans.append((pw,) + _check_v2_dates(phase, i, phases, spans, report))
-        for t in phase.get("tasks") or []:
-            if t not in tasks:
+        for t in phase.get("tasks") if isinstance(phase.get("tasks"), list) else []:
+            if not isinstance(t, int) or t not in tasks:
                 report.flag("v2-phase-task", pw + ".tasks", task=t)
                 continue
             task = tasks[t]
@@ -874,12 +869,11 @@ def _check_v2(comp, files, report):
 
 def _check_v2_competition(comp, files, report):
     """The top-level fields: title, logo, terms, pages, docker image, registration, the plural leaderboards."""
+    _check_fields(V2_COMPETITION, comp, W2 + ": ", report)
     title = str(comp.get("title") or "")
     if not title:
         report.flag("title-missing", W2 + ": title")
-    elif len(title) > V2_TITLE_MAX:
-        report.flag("v2-title-long", W2 + ": title", length=len(title), limit=V2_TITLE_MAX)
-    elif len(title) > TITLE_MAX:
+    elif TITLE_MAX < len(title) <= FIELDS_OF[V2_COMPETITION]["title"].kind.limit:
         report.flag("v2-title-portable", W2 + ": title", length=len(title), limit=TITLE_MAX)
     image = comp.get("image")
     if not image or str(image) not in files:
@@ -892,6 +886,7 @@ def _check_v2_competition(comp, files, report):
         report.flag("v2-pages-missing", W2 + ": pages")
         pages = []
     for i, page in enumerate(pages):
+        _check_fields(V2_PAGE, page, "%s: pages[%d]." % (W2, i), report)
         name = str((page or {}).get("file", ""))
         if name not in files or not files[name].strip():
             report.flag("v2-page", "%s: pages[%d]" % (W2, i), name=name)
@@ -903,14 +898,12 @@ def _check_v2_competition(comp, files, report):
 
 
 def _check_v2_leaderboard(board, bw, report):
-    cols = (board or {}).get("columns") or []
+    _check_fields(V2_BOARD, board, bw + ".", report)
+    cols = _mappings(board.get("columns"))
     if not cols:
         report.flag("v2-columns-missing", bw)
-    if board.get("submission_rule", "Add") not in V2_RULES:
-        report.flag("v2-submission-rule", bw + ".submission_rule", rule=board.get("submission_rule"),
-                    allowed=", ".join(sorted(V2_RULES)))
-    indexes = [c.get("index") for c in cols]
-    keys = [c.get("key") for c in cols]
+    indexes = [_whole(c.get("index")) for c in cols]
+    keys = [str(c.get("key")) for c in cols]
     if len(set(indexes)) != len(indexes):
         report.flag("v2-index-repeated", bw, indexes=indexes)
     if len(set(keys)) != len(keys):
@@ -920,17 +913,10 @@ def _check_v2_leaderboard(board, bw, report):
 
 
 def _check_v2_column(c, indexes, cw, report):
+    _check_fields(V2_COLUMN, c, cw + ".", report)
     _check_key(c.get("key", ""), cw, report)
-    title = str(c.get("title", ""))
-    if not title:
+    if not str(c.get("title", "")):
         report.flag("v2-column-title-missing", cw + ".title")
-    elif len(title) > COLUMN_TITLE_MAX:
-        report.flag("v2-column-title-long", cw + ".title", title=title, length=len(title), limit=COLUMN_TITLE_MAX)
-    if c.get("sorting", "desc") not in ("asc", "desc"):
-        report.flag("column-sort", cw + ".sorting", value=c.get("sorting"))
-    precision = c.get("precision", 2)
-    if isinstance(precision, bool) or not isinstance(precision, int) or not 0 <= precision <= 10:
-        report.flag("v2-precision", cw + ".precision", value=precision)
     if c.get("computation"):
         refs = c.get("computation_indexes") or []
         if c["computation"] not in V2_COMPUTATIONS or not refs or c.get("index") in refs \
@@ -941,11 +927,13 @@ def _check_v2_column(c, indexes, cw, report):
 def _check_v2_tasks(comp, files, report):
     """{index: task} of the tasks, each with an index and a scoring program in the bundle."""
     tasks = {}
-    for i, task in enumerate(comp.get("tasks") or []):
+    for i, task in enumerate(_mappings(comp.get("tasks"))):
         tw = "%s: tasks[%d]" % (W2, i)
-        if "index" not in task or task["index"] in tasks:
+        _check_fields(V2_TASK, task, tw + ".", report)
+        index = _whole(task.get("index"))
+        if "index" not in task or index in tasks:
             report.flag("v2-task-index", tw + ".index")
-        tasks[task.get("index")] = task
+        tasks[index] = task
         program = task.get("scoring_program")
         if not program:
             report.flag("v2-task-program", tw + ".scoring_program")
@@ -956,13 +944,25 @@ def _check_v2_tasks(comp, files, report):
     return tasks
 
 
+def _mappings(value):
+    """The mappings of a list of competition.yaml (a value that is no list, or an item that is no mapping, is its
+    field's problem: flagged by its rule, skipped here)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _whole(value):
+    """``value`` when it is a whole number, else a number no index or rank has (its field's rule flags it)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 10 ** 6
+
+
 def _check_v2_dates(phase, i, phases, spans, report):
     """(start, end) of phase ``i``, each checked against its neighbours (``spans``: those of the phases before)."""
     pw = "%s: phases[%d]" % (W2, i)
+    _check_fields(V2_PHASE, phase, pw + ".", report)
     start = _as_datetime(phase.get("start")) if phase.get("start") else None
     end = _as_datetime(phase.get("end")) if phase.get("end") else None
-    if start is None:
-        report.flag("v2-start", pw + ".start")
+    if "start" not in phase:
+        report.flag("v2-start", pw + ".start", value=None)
     if end is None and i + 1 < len(phases):
         report.flag("v2-end-required", pw + ".end")
     if start and end and end <= start:
@@ -991,7 +991,9 @@ def main(argv=None):
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
     parser.add_argument("--answers", metavar="FOLDER", help="the answers of a bundle whose phases read them from the "
                         "scoring image: the answers/ folder of python3 -m organizer image's build context")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer check", args.progress)
     if args.answers is not None:
         existing_folder(args.answers, "the answers folder")
     status = 0

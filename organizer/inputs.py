@@ -54,6 +54,39 @@ def kind_of(path):
     return next((words for test, words in KINDS if test(mode)), "not a regular file")
 
 
+def refused(path, fix):
+    """Why the entry ``path`` of a folder of submissions is not read, or '': a symbolic link (never followed, so
+    nothing outside the folder is read as if it were in it), a special file (never opened: a FIFO would wait for a
+    writer forever), or a folder holding one of those. ``fix`` ends the line."""
+    path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        return cannot_read(path, exc)
+    if stat.S_ISLNK(mode):
+        return "%s is a symbolic link; %s" % (path.name, fix)
+    if stat.S_ISDIR(mode):
+        problems = entries(path)[1]
+        return "%s: %s; put only regular files in a submission" % (path.name, problems[0]) if problems else ""
+    if not stat.S_ISREG(mode):
+        return "%s is %s, not a regular file; %s" % (path.name, next((w for t, w in KINDS if t(mode)),
+                                                                      "not a regular file"), fix)
+    return ""
+
+
+def cannot_read(path, error):
+    """The line of an entry ``path`` that cannot be read (``error``: the OSError), naming the file inside a folder.
+
+    >>> cannot_read(Path("subs/team"), PermissionError(13, "Permission denied", "subs/team/a.csv"))
+    'team: a.csv cannot be read (Permission denied)'
+    """
+    path, name = Path(path), Path(path).name
+    inner = Path(error.filename) if isinstance(getattr(error, "filename", None), str) else None
+    if inner is not None and inner != path and path in inner.parents:
+        name = "%s: %s" % (path.name, inner.relative_to(path).as_posix())
+    return "%s cannot be read (%s)" % (name, error.strerror or type(error).__name__)
+
+
 def regular_file(path, what):
     """``path`` as a Path when it is a regular file (or a link to one); OrganizerError otherwise."""
     kind = kind_of(path)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import progress
 from .layout import load_board_config, place_submission
 from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
@@ -35,7 +36,7 @@ from scorer.api import Competition
 from scorer.published import History, publish, round_all
 from scorer.config import Feedback
 from scorer.errors import ScoringError
-from .inputs import OrganizerError, Parser, existing_folder, read_bytes, write_file
+from .inputs import OrganizerError, Parser, cannot_read, existing_folder, read_bytes, refused, write_file
 
 STATE = "ladder_state.json"
 
@@ -45,8 +46,25 @@ def team_submissions(folder):
     teams = {}
     for team in sorted(existing_folder(folder, "the submissions folder").iterdir()):
         if team.is_dir() and not team.is_symlink() and team.name not in SKIP and not team.name.startswith("."):
-            teams[team.name] = [p for p in sorted(team.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
+            try:
+                teams[team.name] = [p for p in sorted(team.iterdir()) if p.name not in SKIP
+                                    and not p.name.startswith(".")]
+            except OSError:   # a folder that cannot be listed: its one entry, refused with the reason
+                teams[team.name] = [team]
     return teams
+
+
+def submission_digest(path):
+    """(the digest of a team's submission, '') or, for one that is not scored, (its reason as a digest, the reason):
+    a link (never followed out of the team's folder), a special file (never opened), or one that cannot be read.
+    Once such an entry is a regular, readable file, its digest changes and the team is replayed from its first."""
+    why = refused(path, "put the submission itself in the team's folder")
+    if not why:
+        try:
+            return tree_hash(path).hexdigest(), ""
+        except OSError as exc:
+            why = cannot_read(path, exc)
+    return "refused: " + why, why
 
 
 def saved_state(path):
@@ -87,11 +105,12 @@ def update(comp, board, teams, saved, settings, units_dir):
     key = json.dumps([board, settings.ladder, settings.ladder_step, primary])
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for team, paths in teams.items():
-            digests = [tree_hash(p).hexdigest() for p in paths]
+        for done_teams, (team, paths) in enumerate(teams.items()):
+            progress.count("teams", done_teams, len(teams))
+            digests, refusals = zip(*map(submission_digest, paths)) if paths else ((), ())
             before = saved.get(team) or {}
             done = before.get("done", [])
-            if before.get("key") != key or digests[:len(done)] != done:
+            if before.get("key") != key or list(digests[:len(done)]) != done:
                 before, done = {}, []   # changed files or settings: replay the team from its first submission
             try:
                 state = ladder.State.from_json(json.dumps(before["state"])) if before.get("state") else None
@@ -102,10 +121,13 @@ def update(comp, board, teams, saved, settings, units_dir):
             best_name = before.get("best_name", "")
             units_path = Path(units_dir) / ("%s.npy" % hashlib.sha256(team.encode("utf-8")).hexdigest()[:16])
             best_units = np.load(units_path) if state is not None and units_path.exists() else None
-            for number, (path, digest) in enumerate(zip(paths, digests), start=1):
+            for number, (path, digest, why) in enumerate(zip(paths, digests, refusals), start=1):
                 if number <= len(done):
                     continue
                 done.append(digest)
+                if why:   # a link or a special file, never followed nor opened; an unreadable file
+                    errors[path.name] = why
+                    continue
                 try:
                     submission = comp.read_submission(str(place_submission(path, Path(tmp) / "res")))
                 except ScoringError as exc:
@@ -151,7 +173,9 @@ def main(argv=None):
     parser.add_argument("--step", type=float, default=None, help="the fixed Ladder's step (default: the config's, "
                                                                  "else 0.01)")
     parser.add_argument("--parameter-free", action="store_true", help="the parameter-free Ladder")
+    progress.add_argument(parser)
     args = parser.parse_args(argv)
+    progress.start("organizer ladder", args.progress)
     if args.step is not None and not 0 < args.step <= 0.5:
         parser.error("--step must be in (0, 0.5]")
     out = Path(args.out)

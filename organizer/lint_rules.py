@@ -107,8 +107,12 @@ _RULES = (
          "is missing or empty"),
     Rule("v1-phase-field", ERROR, V1, "every phase key is a CompetitionPhase field",
          V1_UNPACK + " (`CompetitionPhase(**spec)`)", "is not a CodaLab v1 phase field; the upload would crash{hint}"),
-    Rule("v1-phasenumber", ERROR, V1, "each phase has an integer `phasenumber`", V1_UNPACK,
-         "is missing or not an integer"),
+    Rule("v1-field", ERROR, BOTH, "each field of a v1 competition.yaml has the type and range of the model field "
+         "it fills (the table of fields below)", V1_MODELS + " (`Competition`, `CompetitionPhase`, "
+         "`SubmissionScoreDef`); " + V2_IMPORT, "{value!r} is not {what}; {why}"),
+    Rule("v1-phasenumber", ERROR, V1, "each phase has a `phasenumber`, a whole number from 0", V1_UNPACK +
+         "; " + V1_MODELS + " `CompetitionPhase.phasenumber` (PositiveIntegerField)",
+         "is {value!r}; each phase needs a phasenumber, a whole number from 0"),
     Rule("v1-phasenumber-repeated", ERROR, V1, "no two phases share a `phasenumber`", V1_UNPACK,
          "phasenumber values repeat: {numbers}"),
     Rule("v1-phase-label-long", ERROR, V1, "a phase `label` has at most 50 characters",
@@ -159,8 +163,9 @@ _RULES = (
          " `SubmissionScoreDef.label`", "is missing"),
     Rule("v1-column-leaderboard", ERROR, BOTH, "each column refers to one of the leaderboards", V1_UNPACK + "; " +
          V2_IMPORT + " `_unpack_leaderboards`", "must refer to one of the leaderboards ({labels})"),
-    Rule("v1-numeric-format", ERROR, V1, "`numeric_format` is a whole number of decimals", V1_MODELS +
-         " `CompetitionPhase.format_value`", "{value!r} is not a whole number of decimals"),
+    Rule("v1-numeric-format", ERROR, BOTH, "`numeric_format` is a whole number of decimals", V1_MODELS +
+         " `CompetitionPhase.format_value`; " + V2_IMPORT + " `_unpack_leaderboards` (its `precision`)",
+         "{value!r} is not a whole number of decimals"),
     Rule("v1-numeric-format-clamped", WARNING, V1, "`numeric_format` is in 1..10 (else clamped)", V1_MODELS +
          " `CompetitionPhase.format_value`", "{value} is clamped to 1..10"),
     Rule("column-sort", ERROR, BOTH, "a column sorts asc or desc", V1_MODELS + " `SubmissionScoreDef.sorting`; "
@@ -381,6 +386,9 @@ _RULES = (
          "and in the kit; the dev set must share no id with the test set"),
 
     # -- Codabench v2 competition.yaml --------------------------------------------------------------------
+    Rule("v2-field", ERROR, V2, "each field of a v2 competition.yaml has the type and range of the model field "
+         "it fills (the table of fields below)", "codabench src/apps/competitions/models.py, "
+         "src/apps/leaderboards/models.py, src/apps/tasks/models.py; " + V2_UNPACK, "{value!r} is not {what}; {why}"),
     Rule("v2-image", ERROR, V2, "a v2 `image` is set and in the bundle", V2_UNPACK,
          "is missing or not in the bundle"),
     Rule("v2-terms", ERROR, V2, "a v2 `terms` page is set, in the bundle and not empty", V2_UNPACK,
@@ -399,7 +407,7 @@ _RULES = (
          "is missing or empty"),
     Rule("v2-columns-missing", ERROR, V2, "each v2 leaderboard has columns", V2_UNPACK, "has no columns"),
     Rule("v2-submission-rule", ERROR, V2, "a v2 `submission_rule` is one Codabench knows",
-         "codabench src/apps/leaderboards/models.py `Leaderboard.SUBMISSION_RULES`", "{rule!r}; allowed: {allowed}"),
+         "codabench src/apps/leaderboards/models.py `Leaderboard.SUBMISSION_RULES`", "{value!r}; allowed: {allowed}"),
     Rule("v2-index-repeated", ERROR, V2, "v2 column indexes are unique", "codabench "
          "src/apps/leaderboards/models.py `Column.Meta.ordering` (by index)",
          "column indexes repeat: {indexes}"),
@@ -448,3 +456,278 @@ def table():
     rows = ["| `%s` | %s | %s | %s | %s |" % (r.code, r.level.lower(), r.platform, cell(r.summary), cell(r.source))
             for r in _RULES]
     return "\n".join([BEGIN, HEADER] + rows + [END])
+
+
+# -- the fields of competition.yaml: each one's type and range, declared once ------------------------------------
+# A field's value must be of its kind: a wrong type, or a value out of its range, is flagged with the field's rule
+# (its ``code``, else v1-field or v2-field). The kinds follow the model field each value fills on the platform: a
+# Django PositiveIntegerField or IntegerField takes a whole number (CodaLab v1's unpacker passes the YAML value to
+# the model, Codabench's serializers check it), a BooleanField true or false, a CharField text up to its
+# max_length, a DateTimeField a date. Where both platforms read a field and give a value a different meaning (0
+# submissions a day: none on CodaLab v1, no limit on Codabench), the range leaves that value out.
+INT_MAX = 2 ** 31 - 1   # PositiveIntegerField and IntegerField (PostgreSQL integer)
+V2_MODELS = "codabench src/apps/competitions/models.py"
+V2_LEADERBOARDS = "codabench src/apps/leaderboards/models.py"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a field takes: ``what`` in words, ``is_type`` (the value's type) and ``in_range`` (its value)."""
+
+    what: str
+    is_type: object       # value -> bool
+    in_range: object      # value of the type -> bool
+    limit: object = None  # the largest length or value, for the messages that quote it
+    allowed: str = ""     # the values of a choice, for the messages that quote them
+    outside: object = None   # a value of the type out of the range (None: every value of the type is in it)
+
+    def problem(self, value):
+        """None when ``value`` is of this kind, else "type" or "range"."""
+        try:
+            if not self.is_type(value):
+                return "type"
+            return None if self.in_range(value) else "range"
+        except (TypeError, ValueError, OverflowError):
+            return "range"
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def whole(low=0, high=INT_MAX, why=""):
+    """A whole number in [low, high]."""
+    what = "a whole number from %d%s" % (low, "" if high == INT_MAX else " to %d" % high)
+    return Kind(what + why, lambda v: isinstance(v, int) and not isinstance(v, bool), lambda v: low <= v <= high,
+                limit=high, outside=low - 1)
+
+
+def boolean():
+    return Kind("true or false", lambda v: isinstance(v, bool), lambda v: True)
+
+
+def text(high=None, low=0, null=True, strict=False):
+    """Text of ``low`` to ``high`` characters (a number is text too where the model keeps str(value); not where
+    ``strict``: the unpacker calls .strip() on it); None allowed when ``null``."""
+    what = "text" + (" of at most %d characters" % high if high else "")
+    return Kind(what, lambda v: (null and v is None) or isinstance(v, str) or (_number(v) and not strict),
+                lambda v: v is None or low <= len(str(v)) <= (high or len(str(v))), limit=high,
+                outside="x" * (high + 1) if high else None)
+
+
+def date(null=True):
+    """A date: YAML's date or datetime, or ISO text (2026-01-05, 2026-01-05T12:00:00)."""
+    import datetime as dt
+
+    def parses(value):
+        if value is None or isinstance(value, (dt.date, dt.datetime)):
+            return True
+        dt.datetime.fromisoformat(str(value).strip())
+        return True
+    return Kind("a date (YYYY-MM-DD, or with a time)", lambda v: (null and v is None) or isinstance(
+        v, (str, dt.date, dt.datetime)), parses, outside="next monday")
+
+
+def one_of(*choices):
+    allowed = ", ".join(choices)
+    return Kind("one of " + allowed, lambda v: isinstance(v, str), lambda v: v in choices, allowed=allowed,
+                outside="other")
+
+
+def mapping():
+    return Kind("a mapping of keys", lambda v: isinstance(v, dict), lambda v: True)
+
+
+def listing():
+    return Kind("a list", lambda v: isinstance(v, list), lambda v: True)
+
+
+def decimals():
+    """CodaLab v1's ``numeric_format``: a CharField that ``format_value`` reads with int()."""
+    return Kind("a whole number of decimals", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
+                lambda v: str(v).strip().isdigit(), outside="four")
+
+
+# where a field is: the scopes check.py walks
+COMPETITION, PHASE, LEADERBOARD, COLUMN = "competition", "phase", "leaderboard", "column"
+V2_COMPETITION, V2_PHASE, V2_TASK, V2_BOARD, V2_COLUMN, V2_PAGE = ("v2", "v2 phase", "v2 task", "v2 leaderboard",
+                                                                    "v2 column", "v2 page")
+V1_SCOPES = (COMPETITION, PHASE, LEADERBOARD, COLUMN)
+AT_LEAST_ONE = " (0 means no submission at all on CodaLab v1 and no limit on Codabench)"
+SECONDS = " (seconds)"
+COLORS = ("white", "orange", "yellow", "green", "blue", "purple")
+MODES = ("default", "hide_results")
+SORTS = ("asc", "desc")
+V2_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple", "Force_Best")
+
+
+@dataclass(frozen=True)
+class Field:
+    scope: str      # where the field is (COMPETITION, PHASE, ..., V2_COLUMN)
+    name: str
+    kind: Kind
+    source: str     # the model field it fills, or the code that reads it
+    code: str = ""  # the rule flagged when the value is out of its range ("": v1-field or v2-field)
+
+    @property
+    def rule(self):
+        return "v1-field" if self.scope in V1_SCOPES else "v2-field"
+
+
+def _fields():
+    c, p, s = V1_MODELS + " `Competition.", V1_MODELS + " `CompetitionPhase.", V1_MODELS + " `SubmissionScoreDef."
+    v2c, v2p = V2_MODELS + " `Competition.", V2_MODELS + " `Phase."
+    out = []
+
+    def add(scope, names, kind, source, code=""):
+        for name in names.split():
+            out.append(Field(scope, name, kind, source.replace("{}", name), code))
+
+    # CodaLab v1: the competition (Competition(**fields)); Codabench's v1 importer reads the same keys
+    add(COMPETITION, "title", text(100), c + "title`: max_length 100", "title-long")
+    add(COMPETITION, "description", text(), c + "description` (TextField)")
+    add(COMPETITION, "admin_names", text(), V1_UNPACK + " (usernames separated by commas; not read since it is "
+        "removed before `Competition(**fields)`)")
+    add(COMPETITION, "image", text(), c + "image` (a file of the bundle)")
+    add(COMPETITION, "url_redirect", text(200), c + "url_redirect` (URLField)")
+    add(COMPETITION, "competition_docker_image", text(128), c + "competition_docker_image`: max_length 128")
+    add(COMPETITION, "start_date end_date", date(), c + "{}` (DateTimeField)")
+    add(COMPETITION, "reward", whole(), c + "reward` (PositiveIntegerField)")
+    add(COMPETITION, "has_registration published force_submission_to_leaderboard disallow_leaderboard_modifying "
+        "enable_medical_image_viewer enable_detailed_results show_datasets_from_yaml allow_teams "
+        "enable_per_submission_metadata allow_public_submissions enable_forum anonymous_leaderboard enable_teams "
+        "require_team_approval hide_top_three hide_chart allow_organizer_teams", boolean(), c + "{}` (BooleanField)")
+    add(COMPETITION, "html phases leaderboard", mapping(), V1_UNPACK)
+    # CodaLab v1: each phase (CompetitionPhase(**spec)); Codabench's v1 importer reads the limits and dates
+    add(PHASE, "phasenumber", whole(), p + "phasenumber` (PositiveIntegerField)", "v1-phasenumber")
+    add(PHASE, "label", text(50), p + "label`: max_length 50", "v1-phase-label-long")
+    add(PHASE, "description", text(1000), p + "description`: max_length 1000", "v1-phase-description-long")
+    add(PHASE, "start_date", date(null=False), p + "start_date` (DateTimeField)", "v1-start-date")
+    add(PHASE, "max_submissions max_submissions_per_day", whole(1, why=AT_LEAST_ONE),
+        p + "{}` (PositiveIntegerField); " + V2_IMPORT + " `_unpack_phases`; " + v2p + "has_max_submissions`")
+    add(PHASE, "execution_time_limit", whole(1, why=SECONDS), p + "execution_time_limit` (PositiveIntegerField, "
+        "seconds); " + v2p + "execution_time_limit`")
+    add(PHASE, "max_submission_size", whole(), p + "max_submission_size` (PositiveIntegerField, MB)")
+    add(PHASE, "color", one_of(*COLORS), p + "COLOR_CHOICES`", "v1-color")
+    add(PHASE, "leaderboard_management_mode", one_of(*MODES), V1_UNPACK + " (any other value becomes default)",
+        "v1-leaderboard-mode")
+    add(PHASE, "is_scoring_only auto_migration force_best_submission_to_leaderboard phase_never_ends "
+        "delete_submissions_except_best_and_last disable_custom_docker_image", boolean(), p + "{}` (BooleanField)")
+    add(PHASE, "scoring_program reference_data input_data public_data starting_kit ingestion_program", text(),
+        p + "{}` (a zip of the bundle, or a dataset's key)")
+    add(PHASE, "scoring_program_docker_image default_docker_image ingestion_program_docker_image", text(128),
+        p + "{}`: max_length 128")
+    add(PHASE, "datasets", mapping(), V1_UNPACK)
+    # CodaLab v1: the leaderboards and their columns
+    add(LEADERBOARD, "label", text(50, null=False, strict=True), V1_MODELS + " `SubmissionResultGroup.label`: "
+        "max_length 50 (" + V1_UNPACK + " strips it)")
+    add(LEADERBOARD, "rank", whole(), V1_MODELS + " `SubmissionResultGroup.ordering` (PositiveIntegerField)")
+    add(COLUMN, "label", text(50, null=False, strict=True), s + "label`: max_length 50 (" + V1_UNPACK +
+        " strips it)", "label-long-v1")
+    add(COLUMN, "rank", whole(), s + "ordering` (PositiveIntegerField)")
+    add(COLUMN, "numeric_format", decimals(), V1_MODELS + " `CompetitionPhase.format_value`", "v1-numeric-format")
+    add(COLUMN, "sort", one_of(*SORTS), s + "sorting`; " + V2_LEADERBOARDS + " `Column.sorting`", "column-sort")
+    add(COLUMN, "hidden", boolean(), V2_IMPORT + " `_unpack_leaderboards`; " + V2_LEADERBOARDS + " `Column.hidden`")
+    add(COLUMN, "selection_default", whole(-INT_MAX - 1), s + "selection_default` (IntegerField)")
+    add(COLUMN, "leaderboard computed", mapping(), V1_UNPACK)
+    # Codabench v2
+    add(V2_COMPETITION, "title", text(256), v2c + "title`: max_length 256", "v2-title-long")
+    add(V2_COMPETITION, "description", text(), v2c + "description` (TextField)")
+    add(V2_COMPETITION, "image terms", text(), V2_UNPACK + " (a file of the bundle)")
+    add(V2_COMPETITION, "docker_image", text(128), v2c + "docker_image`: max_length 128")
+    add(V2_COMPETITION, "registration_auto_approve enable_detailed_results", boolean(), v2c + "{}` (BooleanField)")
+    add(V2_COMPETITION, "pages tasks phases leaderboards", listing(), V2_UNPACK)
+    add(V2_PAGE, "title", text(256), V2_UNPACK + " `_unpack_pages`")
+    add(V2_PAGE, "file", text(), V2_UNPACK + " `_unpack_pages` (a file of the bundle)")
+    add(V2_PHASE, "index", whole(), v2p + "index` (PositiveIntegerField)")
+    add(V2_PHASE, "name", text(256), v2p + "name`: max_length 256")
+    add(V2_PHASE, "description", text(), v2p + "description` (TextField)")
+    add(V2_PHASE, "start", date(null=False), v2p + "start` (DateTimeField)", "v2-start")
+    add(V2_PHASE, "end", date(), v2p + "end` (DateTimeField)")
+    add(V2_PHASE, "max_submissions_per_day", whole(1, why=AT_LEAST_ONE), v2p + "max_submissions_per_day` "
+        "(PositiveIntegerField; 0 means no limit)")
+    add(V2_PHASE, "max_submissions", whole(1, why=AT_LEAST_ONE), v2p + "max_submissions_per_person` "
+        "(PositiveIntegerField; 0 means no limit)")
+    add(V2_PHASE, "execution_time_limit", whole(1, why=SECONDS), v2p + "execution_time_limit` (PositiveIntegerField, "
+        "seconds; 0 means the default)")
+    add(V2_PHASE, "hide_score_output hide_output hide_prediction_output auto_migrate_to_this_phase", boolean(),
+        v2p + "{}` (BooleanField)")
+    add(V2_PHASE, "starting_kit public_data", text(), V2_UNPACK + " `_unpack_phases` (a zip of the bundle)")
+    add(V2_PHASE, "tasks", listing(), V2_UNPACK + " `_unpack_phases`")
+    add(V2_TASK, "index", whole(), V2_UNPACK + " `_unpack_tasks`")
+    add(V2_TASK, "name", text(256), "codabench src/apps/tasks/models.py `Task.name`: max_length 256")
+    add(V2_TASK, "scoring_program reference_data ingestion_program input_data", text(),
+        V2_UNPACK + " `_unpack_tasks` (a zip of the bundle)")
+    add(V2_BOARD, "title", text(64), V2_LEADERBOARDS + " `Leaderboard.title`: max_length 64")
+    add(V2_BOARD, "key", text(36), V2_LEADERBOARDS + " `Leaderboard.key`: max_length 36")
+    add(V2_BOARD, "submission_rule", one_of(*V2_RULES), V2_LEADERBOARDS + " `Leaderboard.SUBMISSION_RULES`",
+        "v2-submission-rule")
+    add(V2_BOARD, "hidden", boolean(), V2_LEADERBOARDS + " `Leaderboard.hidden` (BooleanField)")
+    add(V2_BOARD, "columns", listing(), V2_UNPACK)
+    add(V2_COLUMN, "title", text(36), V2_LEADERBOARDS + " `Column.title`: max_length 36", "v2-column-title-long")
+    add(V2_COLUMN, "key", text(36), V2_LEADERBOARDS + " `Column.key`: max_length 36")
+    add(V2_COLUMN, "index", whole(), V2_LEADERBOARDS + " `Column.index` (PositiveIntegerField)")
+    add(V2_COLUMN, "sorting", one_of(*SORTS), V2_LEADERBOARDS + " `Column.sorting`", "column-sort")
+    add(V2_COLUMN, "precision", whole(0, 10), V2_LEADERBOARDS + " `Column.precision`", "v2-precision")
+    add(V2_COLUMN, "hidden", boolean(), V2_LEADERBOARDS + " `Column.hidden` (BooleanField)")
+    return tuple(out)
+
+
+FIELDS = _fields()
+FIELDS_OF = {}
+for _field in FIELDS:
+    FIELDS_OF.setdefault(_field.scope, {})[_field.name] = _field
+assert len(FIELDS) == sum(len(f) for f in FIELDS_OF.values()), "a field is declared twice"
+
+def field_problems(scope, spec):
+    """(field, "type" or "range") of each field of the mapping ``spec`` that ``scope`` declares and that is not of its
+    kind."""
+    if not isinstance(spec, dict):
+        return
+    for name, field in FIELDS_OF[scope].items():
+        if name in spec:
+            problem = field.kind.problem(spec[name])
+            if problem is not None:
+                yield field, problem
+
+
+def v1_field_problems(comp):
+    """(where, field, "type" or "range", value) of every field of a v1 competition.yaml mapping that is not of its
+    kind."""
+    blocks = [("competition.yaml: ", COMPETITION, comp)]
+    phases = comp.get("phases")
+    blocks += [("competition.yaml: phases.%s." % n, PHASE, spec) for n, spec in
+               (phases.items() if isinstance(phases, dict) else ())]
+    board = comp.get("leaderboard")
+    for kind, scope in (("leaderboards", LEADERBOARD), ("columns", COLUMN)):
+        block = board.get(kind) if isinstance(board, dict) else None
+        blocks += [("competition.yaml: leaderboard.%s.%s." % (kind, key), scope, spec) for key, spec in
+                   (block.items() if isinstance(block, dict) else ())]
+    for prefix, scope, spec in blocks:
+        for field, problem in field_problems(scope, spec):
+            yield prefix + field.name, field, problem, spec[field.name]
+
+
+def flag_fields(field, problem, value):
+    """(the rule's code, the fields of its message) for ``value`` of ``field`` that is not of its kind."""
+    code = field.code if problem == "range" and field.code else field.rule
+    return code, dict(value=value, what=field.kind.what, why=WHY[problem], limit=field.kind.limit,
+                      allowed=field.kind.allowed, length=len(str(value)), title=value)
+
+
+WHY = {"type": "the upload fails or the platform stores another value", "range": "the platform refuses it or gives "
+       "it another meaning"}
+
+FIELDS_BEGIN = ("<!-- fields: written by `python3 -m organizer options` from organizer/lint_rules.py FIELDS; "
+                "edit that -->")
+FIELDS_END = "<!-- end of fields -->"
+FIELDS_HEADER = "| where | field | takes | rule | source |\n|---|---|---|---|---|"
+
+
+def fields_table():
+    """The marked block of docs/organizers.md: one row per field of competition.yaml, in declaration order."""
+    def cell(text_):
+        return text_.replace("|", "\\|").replace("\n", " ")
+    rows = ["| %s | `%s` | %s | `%s` | %s |" % (f.scope, f.name, cell(f.kind.what), f.code or f.rule, cell(f.source))
+            for f in FIELDS]
+    return "\n".join([FIELDS_BEGIN, FIELDS_HEADER] + rows + [FIELDS_END])

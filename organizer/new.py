@@ -23,9 +23,13 @@ scores every test unit, sealed until the reveal: no test answer is in any
 phase's reference data, which Codabench serves to anyone. reference_data/ then
 holds board_all.yaml and no board split.
 
-The folder is then linted as ``python3 -m organizer check`` does (``--no-check``
-skips it). Options of the family (``--option k=5``, values in YAML) go into both
-board configs; the pages describe the options given.
+What can be checked is checked before OUT_DIR exists (the title, at least two test
+items, the gold as the scoring program reads it, a split with units on both boards):
+the competition is made in a hidden folder beside OUT_DIR, linted there as
+``python3 -m organizer check`` does (``--no-check`` skips it), and moved into place
+only without an error; a refusal leaves nothing. Then the next steps are printed.
+Options of the family (``--option k=5``, values in YAML) go into both board
+configs; the pages describe the options given.
 """
 import argparse
 import dataclasses
@@ -37,7 +41,9 @@ from pathlib import Path
 
 import yaml
 
+from . import progress
 from .inputs import OrganizerError, Parser, new_folder, seed, share
+from .lint_rules import COMPETITION, FIELDS_OF
 from . import ROOT
 from .boards import counts, gold_notes, make_boards
 from .start import FAMILIES, start_of
@@ -58,9 +64,14 @@ DEV_TEXTS = ("phase_a_label", "phase_a_description", "phase_b_label", "phase_b_d
 
 def main(argv=None):
     args = parse_arguments(argv)
+    progress.start("organizer new", args.progress)
     out = Path(args.out)
     start = start_of(args.family)
+    progress.note("reading the gold")
     test = start.read(args.gold, args)
+    if len(test.units) < 2:
+        raise OrganizerError("the gold %s holds %d test item(s); board A and board B need at least one each (and "
+                             "enough to rank teams: a few hundred or more)" % (args.gold, len(test.units)))
     dev = start.read(args.dev_gold, args, dev=True) if args.dev_gold else None
     if dev is not None:
         shared = sorted(set(test.units) & set(dev.units))
@@ -74,22 +85,62 @@ def main(argv=None):
         if items is not None and items.dropped:   # said, not done silently
             print("note: %s's column(s) %s are neither scored nor public: they are not written into the competition"
                   % (what, ", ".join(items.dropped)))
-    # everything is written into a temporary folder that becomes OUT_DIR only when the whole competition is made
-    with new_folder(out, "OUT_DIR") as folder:
-        try:
-            build(folder, args, start, test, dev, options)
-        except ScoringError as exc:  # the gold does not load: the organizer reads every detail
-            raise OrganizerError("the gold %s does not load, as the competition's %s: %s"
-                                 % (args.gold, "reference data", exc.message))
+    for note in start.notes(options, test, args):
+        print("note: %s" % note)
+    # Everything is made in a hidden folder beside OUT_DIR, checked there (the gold as the scoring program reads
+    # it, the board split, the linter), and moved into place only when nothing is wrong: a refusal leaves no
+    # OUT_DIR, or the empty one given, untouched.
+    try:
+        with new_folder(out, "OUT_DIR") as folder:
+            try:
+                build(folder, args, start, test, dev, options)
+            except ScoringError as exc:  # the gold does not load: the organizer reads every detail
+                raise OrganizerError("the gold %s does not load, as the competition's %s: %s"
+                                     % (args.gold, "reference data", exc.message))
+            problems = [] if args.no_check else lint(folder, out)
+    except Unfit as unfit:
+        from . import check
+
+        check.print_problems(unfit.problems, out)
+        print("nothing was written to %s: the competition made from the gold breaks the rules above (--no-check "
+              "writes it anyway, to fix it there)" % out)
+        return 1
     print("wrote %s: competition.yaml, pages/, logo.png, reference_data/, starting_kit/%s"
           % (out, " (with dev/)" if dev is not None else ""))
-    if args.no_check:
-        return 0
+    if not args.no_check:
+        from . import check
+
+        check.print_problems(problems, out)
+    print(NEXT.format(out=out.as_posix(), zip=(out.parent / (out.name + ".zip")).as_posix()))
+    return 0
+
+
+NEXT = """Next:
+  1. read and edit the pages in {out}/pages/ (the data's origin and licence belong in terms.html and data.html)
+     and the dates and submission limits in {out}/competition.yaml
+  2. build the bundle to upload: python3 -m organizer bundle {out} {zip}"""
+
+
+class Unfit(Exception):
+    """The competition made breaks rules of the linter (its problems): it is not moved into place."""
+
+    def __init__(self, problems):
+        super().__init__(len(problems))
+        self.problems = problems
+
+
+def lint(folder, out):
+    """The linter's problems of the competition made in ``folder`` (named as ``out``, where it will be); Unfit when
+    one is an error."""
     from . import check
 
-    problems = check.check_path(out)
-    check.print_problems(problems, out)
-    return 1 if check.has_errors(problems) else 0
+    progress.note("linting the competition")
+    problems = check.check_path(folder)
+    named = [dataclasses.replace(p, where=p.where.replace(str(folder), str(out)),
+                                 message=p.message.replace(str(folder), str(out))) for p in problems]
+    if check.has_errors(named):
+        raise Unfit(named)
+    return named
 
 
 def dev_feedback_keys(args, start, options):
@@ -110,7 +161,8 @@ def parse_arguments(argv):
     parser.add_argument("family", choices=FAMILIES)
     parser.add_argument("gold", help="the gold file of the test set, in the family's gold format")
     parser.add_argument("out", help="the competition folder to write (new or empty)")
-    parser.add_argument("--title", required=True, help="the competition's title, as participants see it")
+    parser.add_argument("--title", required=True, type=title,
+                        help="the competition's title, as participants see it (1 to %d characters)" % TITLE.limit)
     parser.add_argument("--language", choices=("en", "zh"), default="en",
                         help="the language of the pages, the kit and every message participants read (default en)")
     parser.add_argument("--ratio-a", type=share, help="share of the test units on board A (default 0.4)")
@@ -127,6 +179,7 @@ def parse_arguments(argv):
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
     parser.add_argument("--no-check", action="store_true", help="do not lint the folder afterwards")
+    progress.add_argument(parser)
     for name in FAMILIES:
         start_of(name).arguments(parser)
     args = parser.parse_args(argv)
@@ -145,6 +198,20 @@ def parse_arguments(argv):
     if args.end <= args.final_start:
         parser.error("--end must be after --final-start")
     return args
+
+
+TITLE = FIELDS_OF[COMPETITION]["title"].kind
+
+
+def title(text):
+    """An argparse type: a title every platform takes (its spaces collapsed), not empty."""
+    text = " ".join(text.split())
+    if not text:
+        raise argparse.ArgumentTypeError("the title is empty; give the competition's title")
+    if TITLE.problem(text) is not None:
+        raise argparse.ArgumentTypeError("the title is %d characters; CodaLab v1 and EvalAI take at most %d"
+                                         % (len(text), TITLE.limit))
+    return text
 
 
 def _date(text):
@@ -187,6 +254,7 @@ def without_answers(items, family, files):
 def build(out, args, start, test, dev, options):
     family = families()[args.family]
     reference, kit = out / "reference_data", out / "starting_kit"
+    progress.note("writing reference_data/")
     write_files(reference, test.reference)
     primary = family.leaderboard_keys(options)[0]
     files = start.files(args)
@@ -200,17 +268,26 @@ def build(out, args, start, test, dev, options):
         print("final phase: all %d test units, sealed until the reveal; feedback phase: the %d dev units"
               % (len(test.units), len(dev.units)))
     else:
+        progress.note("the board split")
         boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
+        sizes = table["board"].value_counts()
+        empty = [board for board in ("A", "B") if not sizes.get(board, 0)]
+        if empty:
+            raise OrganizerError("--ratio-a %g puts board %s's share of the gold's %d units at none; give a share "
+                                 "that leaves units on both boards (0.4 is usual)" % (args.ratio_a, empty[0],
+                                                                                      len(table)))
         print("board split: %d units\n%s" % (len(table), "\n".join(counts(table, strata))))
     for note in notes:   # e.g. labels of the label list that no gold sample has: the kit would speak of them
         print("warning: reference_data/%s" % note)
 
+    progress.note("the starting kit")
     write_files(kit, test.public)
     sample = start.baseline(test, options, args)
     write_files(kit, sample)
     if dev is not None:
         write_files(kit / "dev", dev_folder(args, start, dev, options))
 
+    progress.note("the pages")
     text = texts(args.family, args.language)
     values = dict(text)
     values.update(start.values(options, text, test))

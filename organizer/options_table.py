@@ -1,4 +1,4 @@
-"""The tables of docs/ that the code declares: each family's options, and the linter's rules.
+"""The tables of docs/ that the code declares: each family's options, the linter's rules and the fields it checks.
 
     python3 -m organizer options           rewrite every such table that differs from the code
     python3 -m organizer options --check   exit 1 (naming the pages) if a page's table is not the code's
@@ -60,6 +60,8 @@ def blocks():
     """(page, begin marker, end marker, marked block) of every table the code writes into docs/."""
     found = [(page(f), BEGIN, END, table(f)) for f in families().values()]
     found.append((ROOT / "docs" / "organizers.md", lint_rules.BEGIN, lint_rules.END, lint_rules.table()))
+    found.append((ROOT / "docs" / "organizers.md", lint_rules.FIELDS_BEGIN, lint_rules.FIELDS_END,
+                  lint_rules.fields_table()))
     return found
 
 

@@ -7,7 +7,9 @@ lists every phase's reference data in its public competition API and serves it
 to anyone: docs/organizers.md), so a phase's reference data holds
 
 - ``config.yaml``: the board's config, with ``public_inputs: public`` instead of
-  ``boards:``, and the submission size cap (``max_submission_mb``, unless the
+  ``boards:``, ``board_units`` (the number of the board's units and the SHA-256 of
+  their sorted ids: the scoring program refuses a gold that lost or gained units,
+  whatever its row order), and the submission size cap (``max_submission_mb``, unless the
   config sets it) made from public sizes only: 20 times the public inputs and
   shared files, as the engine's default is 20 times the reference files. A cap
   made from the gold's size would tell anyone how large the hidden answers are,
@@ -45,9 +47,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from . import progress
 from .layout import DEV, DEV_CONFIG, board_config_bytes, place_submission
 from scorer.api import Competition, public_positions
 from scorer.config import parse_config
+from scorer.digests import id_set
 from scorer.errors import ScoringError
 from scorer.limits import submission_cap
 from scorer.tables import table_of
@@ -98,13 +102,16 @@ def phase_entries(competition, board, reveal=False, answers_dir=None):
     """
     if board == DEV:
         return dev_entries(competition)
-    raw, entries, answers = _phase_parts(competition, board, reveal)
+    raw, entries, answers, units = _phase_parts(competition, board, reveal)
     if answers_dir is not None:
         entries = {name: data for name, data in entries.items() if name not in answers}
     config = {k: v for k, v in raw.items() if k != "boards"}
     config["public_inputs"] = PUBLIC
     if answers_dir is not None:
         config["answers_dir"] = answers_dir
+    if units is not None:   # what the gold must hold, so that a gold that lost rows is refused, not scored
+        count, digest = id_set(sorted(units))
+        config["board_units"] = {"count": count, "sha256": digest}
     if config.get("max_submission_mb") is None:
         public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
         config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
@@ -120,13 +127,13 @@ def phase_entries(competition, board, reveal=False, answers_dir=None):
 def answer_entries(competition, board):
     """``{path: bytes}`` of the answer files of ``board`` (its units only, as its revealed phase would hold them):
     what the competition's scoring image holds for the board, sealed or not."""
-    _, entries, answers = _phase_parts(competition, board, reveal=True)
+    _, entries, answers, _ = _phase_parts(competition, board, reveal=True)
     return {name: entries[name] for name in sorted(answers)}
 
 
 def _phase_parts(competition, board, reveal):
     """(the board's config mapping, ``{path: bytes}`` of its phase's files but config.yaml, the names of the
-    answer files among them)."""
+    answer files among them, the ids of the board's units: None on a sealed board, whose phase holds no answer)."""
     competition = Path(competition)
     reference_dir = competition / "reference_data"
     raw, cfg = phase_config(reference_dir, board, reveal)
@@ -141,6 +148,7 @@ def _phase_parts(competition, board, reveal):
     if not public.is_file():
         raise PhaseDataError("starting_kit/%s is missing: a phase's reference data checks every submission against "
                              "the public test inputs the starting kit gives participants" % public_name)
+    progress.note("the reference data of board %s: the gold" % board)
     entries = {"%s/%s" % (PUBLIC, public_name): public.read_bytes()}
     slots = [s for s in cfg.files if s not in family.submission_slots]
     board_units = _board_units(cfg, board, competition / "starting_kit")
@@ -156,7 +164,7 @@ def _phase_parts(competition, board, reveal):
         elif units is not None:
             entries[cfg.files[slot]] = keep_units(path.read_bytes(), cfg.files[slot], rule, units)
             answers.add(cfg.files[slot])
-    return raw, entries, answers
+    return raw, entries, answers, units
 
 
 def closed_phase_entries(competition, board, closed_at):

@@ -5,16 +5,18 @@
 
 SUBMISSIONS_DIR holds one entry per team: a file, a zip or a folder; its name
 (without extension) is the team's name on the leaderboard. Each one is scored
-by scoring_program/score.py in a fresh process, N at a time, exactly as a
-platform would (python3 -m organizer score's layout), on BOARD and on every
-other board of the competition (``--compare``), for a side-by-side view. A
-run is keyed by the SHA-256 of the submission, the board's reference data and
-the scoring program, so running the command again only scores what is new or
-changed (after fixing the reference or the program, everything is re-scored).
-A sealed board is scored as revealed (``report: full``).
+as scoring_program/score.py scores it (the same code, the same output bytes),
+on BOARD and on every other board of the competition (``--compare``), for a
+side-by-side view, in N worker processes that each open a board's reference
+data once and score submission after submission. A run is keyed by the
+SHA-256 of the submission, the board's reference data and the scoring
+program, so running the command again only scores what is new or changed
+(after fixing the reference or the program, everything is re-scored). A
+sealed board is scored as revealed (``report: full``). A link or a special
+file is refused by name and a submission that cannot be read is marked
+failed with the reason; the others are ranked.
 
-On BOARD, each submission is also read once more by the engine in process,
-for its per-unit counts and per-unit answers:
+On BOARD, each run also keeps its per-unit counts and per-unit answers:
 
 - significance tiers (organizer/tiers.py): a paired approximate randomization
   test between each team and the one above it, and the tiers of teams that
@@ -29,13 +31,14 @@ screen, every string escaped). Per-team outputs are kept in
 OUT_DIR/runs/<board>/<team>/.
 """
 import concurrent.futures
+import contextlib
 import csv
 import functools
 import hashlib
+import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -43,29 +46,38 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from .inputs import OrganizerError, Parser, entries, existing_folder, kind_of
-from . import PROGRAM
+from .inputs import OrganizerError, Parser, cannot_read, existing_folder, refused
+from . import PROGRAM, progress as progress_of
 from .layout import board_configs, load_board_config
 from .phase_data import assemble_reference
-from .score import organizer_env
 from .similar import DEFAULT_THRESHOLD, groups as similar_groups
-from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, tiers
-from scorer import digests, report
+from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, salt, tiers
+from scorer import digests, provenance, report
 from scorer.api import Competition
-from scorer.resampling import DEFAULT_SEED
+from scorer.cli import run_once
+from scorer.hosts import ORGANIZER_ENV
+from scorer.resampling import DEFAULT_SEED, paired_randomization
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
 UNITS, ANSWERS = "units.npy", "answers.npy"
 KEYS_PER_TABLE = 7   # score columns per table of the page
+DEFAULT_TIERS_TOP = 100   # submissions of the ranking given tiers: a team is tested against every member of its tier
 
 
 def tree_hash(path, digest=None):
-    """SHA-256 over the names and bytes of a file or of every file below a folder (sorted, caches skipped)."""
+    """SHA-256 over the names and bytes of a file or of every file below a folder (sorted, caches skipped); OSError
+    when a file or a folder cannot be read."""
     digest = digest or hashlib.sha256()
     path = Path(path)
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()
-                                                 and "__pycache__" not in p.parts and p.suffix != ".pyc")
+    if path.is_file():
+        files = [path]
+    else:
+        files = []
+        for root, dirs, names in os.walk(path, onerror=_raise):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            files += [Path(root) / n for n in names if not n.endswith(".pyc") and (Path(root) / n).is_file()]
+        files.sort()
     for f in files:
         digest.update(f.relative_to(path).as_posix().encode() if f != path else f.name.encode())
         digest.update(b"\0")
@@ -73,12 +85,13 @@ def tree_hash(path, digest=None):
     return digest
 
 
-def run_key(submission, ref_dir, program_dir):
-    digest = hashlib.sha256()
-    for part in (submission, ref_dir, program_dir):
-        tree_hash(part, digest)
-        digest.update(b"\1")
-    return digest.hexdigest()
+def _raise(error):
+    raise error
+
+
+def run_key(submission_digest, ref_key, program_key):
+    """The key of a run: the submission's bytes (names included), the board's reference data and the program."""
+    return hashlib.sha256(("%s\1%s\1%s" % (submission_digest, ref_key, program_key)).encode("ascii")).hexdigest()
 
 
 def team_name(path):
@@ -86,26 +99,16 @@ def team_name(path):
     return name if Path(path).is_dir() else Path(name).stem
 
 
-@functools.lru_cache(maxsize=4)
-def _competition(ref_dir, key):
-    """The competition of a reference folder, opened once per worker process (``key``: its content)."""
-    return Competition.open(ref_dir)
-
-
-def analyse(res_dir, ref_dir, ref_key, run_dir):
-    """Per-unit counts of the primary score and per-unit answers of a scored submission, saved in ``run_dir``.
-
-    Returns what the record keeps: the Units group of the primary key and the digest of every answer.
-    """
-    comp = _competition(str(ref_dir), ref_key)
-    submission = comp.read_submission(str(res_dir))
-    result = comp.score(submission)
-    group = result.units_of(comp.cfg.primary_key)
+def analyse(comp, outcome, run_dir):
+    """Per-unit counts of the primary score and per-unit answers of a scored run (``outcome``: its RunResult),
+    saved in ``run_dir``. Returns what the record keeps: the Units group of the primary key and the digest of
+    every answer."""
+    group = outcome.result.units_of(comp.cfg.primary_key)
     found = {"version": ANALYSIS, "group": group.name if group else None}
     if group is not None:
         np.save(Path(run_dir) / UNITS, group.make(), allow_pickle=False)
     try:
-        answers = comp.family.unit_answers(comp.reference, submission)
+        answers = comp.family.unit_answers(comp.reference, outcome.submission)
     except NotImplementedError:
         answers = None
     if answers is not None:
@@ -114,34 +117,73 @@ def analyse(res_dir, ref_dir, ref_key, run_dir):
     return found
 
 
-def score_one(submission, ref_dir, program_dir, run_dir, key, ref_key=None):
-    """Score one submission in ``run_dir`` (and analyse it when ``ref_key`` is given); its record."""
+# -- the worker processes: each opens a board's reference once and scores submission after submission in itself ---
+_OPEN = {}   # (reference folder, its key) -> (the worker's INPUT folder, its Competition)
+
+
+def _worker_start():
+    """A worker's environment: an organizer's run (full reference-data messages, OUTPUT/private/ written), as
+    ``python3 -m organizer score`` runs score.py."""
+    os.environ[ORGANIZER_ENV] = "1"
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def _opened(ref_dir, ref_key, work):
+    """This worker's INPUT folder for the board (its own copy of the reference data in ref/) and the Competition
+    opened from it, made once per worker and board."""
+    if (ref_dir, ref_key) not in _OPEN or not (_OPEN[ref_dir, ref_key][0] / "ref").is_dir():
+        input_dir = Path(tempfile.mkdtemp(prefix="worker-", dir=work)) / "input"
+        shutil.copytree(ref_dir, input_dir / "ref")
+        _OPEN[ref_dir, ref_key] = (input_dir, Competition.open(str(input_dir / "ref")))
+    return _OPEN[ref_dir, ref_key]
+
+
+def score_one(submission, ref_dir, ref_key, work, run_dir, key, analysed=False):
+    """Score one submission as score.py scores it (its outputs in ``run_dir``/output, the same bytes), with the
+    board's reference opened once in this process; its record (also ``run_dir``/result.json)."""
+    input_dir, comp = _opened(ref_dir, ref_key, work)
     run_dir = Path(run_dir)
     if run_dir.exists():
         shutil.rmtree(run_dir)
-    input_dir, output_dir = run_dir / "input", run_dir / "output"
-    shutil.copytree(ref_dir, input_dir / "ref")
+    run_dir.mkdir(parents=True)
+    output_dir = run_dir / "output"
     res = input_dir / "res"
+    if res.exists():
+        shutil.rmtree(res)
     if Path(submission).is_dir():
         shutil.copytree(submission, res, symlinks=True)   # a link stays a link: score.py refuses it by name
     else:
         res.mkdir(parents=True)
         shutil.copy2(submission, res / Path(submission).name)
-    proc = subprocess.run([sys.executable, str(Path(program_dir) / "score.py"), str(input_dir), str(output_dir)],
-                          cwd=str(run_dir), capture_output=True, text=True, env=organizer_env())
-    record = {"key": key, "exit_code": proc.returncode, "scores": {}, "error": "",
-              "stdout": proc.stdout.replace(str(output_dir), "OUTPUT")}
-    if proc.returncode == 0:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code, outcome = run_once(str(input_dir), str(output_dir.resolve()), comp)
+    record = {"key": key, "exit_code": code, "scores": {}, "error": "",
+              "stdout": out.getvalue().replace(str(output_dir.resolve()), "OUTPUT")}
+    if code == 0:
         with open(output_dir / "scores.json", encoding="utf-8") as fh:
             record["scores"] = json.load(fh)
-        if ref_key is not None:
-            record["analysis"] = analyse(res, input_dir / "ref", ref_key, run_dir)
+        if analysed:
+            record["analysis"] = analyse(comp, outcome, run_dir)
     else:
-        lines = [l for l in proc.stderr.splitlines() if l.strip()]
-        record["error"] = lines[-1] if lines else "exit code %d" % proc.returncode
-    shutil.rmtree(input_dir)  # the reference copy is not needed any more
+        lines = [l for l in err.getvalue().splitlines() if l.strip()]
+        record["error"] = lines[-1] if lines else "exit code %d" % code
     (run_dir / "result.json").write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
     return record
+
+
+def score_here(submission, ref_dir, work, run_dir):
+    """``score_one`` in this process, as an organizer's run, ``SCORER_ORGANIZER`` set for the run only: what the
+    reveal compares a platform's scores with."""
+    before = os.environ.get(ORGANIZER_ENV)
+    os.environ[ORGANIZER_ENV] = "1"
+    try:
+        return score_one(str(submission), str(ref_dir), tree_hash(ref_dir).hexdigest(), str(work), str(run_dir), "")
+    finally:
+        if before is None:
+            del os.environ[ORGANIZER_ENV]
+        else:
+            os.environ[ORGANIZER_ENV] = before
 
 
 def cached(run_dir, key, analysed=False):
@@ -150,46 +192,33 @@ def cached(run_dir, key, analysed=False):
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if record.get("key") != key:
+    if not isinstance(record, dict) or record.get("key") != key:
         return None
     if analysed and record.get("exit_code") == 0 and (record.get("analysis") or {}).get("version") != ANALYSIS:
         return None
     return record
 
 
-class Progress:
-    """A plain-text progress bar on stderr: ``[#####.....] 5/10 (2 cached, 1 failed)``."""
+class Tally:
+    """How many of a board's submissions are done, from the cache, failed; said through the command's Progress."""
 
-    def __init__(self, total, stream=None, width=30, label=""):
-        self.total, self.done, self.cached, self.failed = total, 0, 0, 0
-        self.stream, self.width, self.label = stream or sys.stderr, width, label
+    def __init__(self, board, total, progress):
+        self.board, self.total, self.progress = board, total, progress
+        self.done = self.cached = self.failed = 0
 
     def step(self, from_cache=False, failed=False):
         self.done += 1
         self.cached += bool(from_cache)
         self.failed += bool(failed)
-        filled = self.width * self.done // max(self.total, 1)
-        self.stream.write("\r%s[%s%s] %d/%d (%d cached, %d failed)" % (
-            self.label, "#" * filled, "." * (self.width - filled), self.done, self.total, self.cached, self.failed))
-        if self.done == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
+        self.progress.count("board %s" % self.board, self.done, self.total, self.counts())
+
+    def counts(self):
+        return "%d cached, %d failed" % (self.cached, self.failed)
 
 
 def submissions_in(folder):
     folder = existing_folder(folder, "the submissions folder")
     return [p for p in sorted(folder.iterdir()) if p.name not in SKIP and not p.name.startswith(".")]
-
-
-def unreadable(path):
-    """Why a team's entry cannot be scored without reading outside it (a link, a special file), or ''."""
-    if Path(path).is_symlink():
-        return "%s is a symbolic link; put the submission itself in the folder" % Path(path).name
-    if Path(path).is_dir():
-        problems = entries(path)[1]
-        return ("%s: %s; put only regular files in a submission" % (Path(path).name, problems[0])) if problems else ""
-    kind = kind_of(path)
-    return "%s is %s, not a regular file" % (Path(path).name, kind) if kind else ""
 
 
 def reference_folder(refs, board):
@@ -198,45 +227,76 @@ def reference_folder(refs, board):
     return Path(refs) / ("reference_%s" % board)
 
 
-def rescore(competition, board, submissions_dir, out_dir, refs, jobs=1, stream=None, analysed=False):
-    """Score every submission on ``board`` (cached runs skipped); returns {team: record}."""
+def failed_record(error):
+    """The record of a submission that was not scored: its one line."""
+    return {"key": "", "exit_code": 1, "scores": {}, "error": error, "stdout": ""}
+
+
+def rescore(competition, board, submissions_dir, out_dir, refs, pool, progress, analysed=False, hashes=None):
+    """Score every submission on ``board`` in ``pool`` (cached runs skipped); returns ({team: record}, the Tally).
+
+    The reference data is assembled once (a sealed board revealed: the organizer ranks the real scores); each
+    worker opens it once. A link or a special file is refused by name, a submission that cannot be read is marked
+    failed with the reason, and the others are scored. ``hashes``: the submissions' digests by path, kept from
+    one board to the next (each submission is read once to be keyed).
+    """
+    hashes = {} if hashes is None else hashes
     out_dir = Path(out_dir).resolve()
     ref_dir = reference_folder(refs, board)
     if ref_dir.exists():
         shutil.rmtree(ref_dir)
-    # the organizer re-scores to rank: a sealed board is scored as revealed
+    progress.step("the reference data of board %s" % board)
     assemble_reference(Path(competition) / "reference_data", board, ref_dir, reveal=True)
-    program_dir = PROGRAM
-    ref_key = tree_hash(ref_dir).hexdigest() if analysed else None
+    ref_key = tree_hash(ref_dir).hexdigest()
     entries = submissions_in(submissions_dir)
     names = [team_name(p) for p in entries]
     if len(set(names)) != len(names):
         raise OrganizerError("two submissions have the same team name: %s"
                              % sorted(n for n in names if names.count(n) > 1))
-    progress = Progress(len(entries), stream, label="board %s " % board)
+    tally = Tally(board, len(entries), progress)
     runs = out_dir / "runs" / board
     records, todo = {}, []
     for path, name in zip(entries, names):
-        refused = unreadable(path)
-        if refused:   # a link or a special file: refused by name, never followed nor opened
-            records[name] = {"key": "", "exit_code": 1, "scores": {}, "error": refused, "stdout": ""}
-            progress.step(failed=True)
+        refused = refused_entry(path)
+        if not refused:
+            try:
+                if path not in hashes:
+                    hashes[path] = tree_hash(path).hexdigest()
+                key = run_key(hashes[path], ref_key, program_key())
+            except OSError as exc:   # unreadable (permissions, a vanished file): this team only
+                refused = cannot_read(path, exc)
+        if refused:   # never followed nor opened: its line, and the others are ranked
+            records[name] = failed_record(refused)
+            tally.step(failed=True)
             continue
-        key = run_key(path, ref_dir, program_dir)
         record = cached(runs / name, key, analysed)
         if record is not None:
             records[name] = record
-            progress.step(from_cache=True, failed=record["exit_code"] != 0)
+            tally.step(from_cache=True, failed=record["exit_code"] != 0)
         else:
             todo.append((path, name, key))
-    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(score_one, str(path), str(ref_dir), str(program_dir), str(runs / name), key,
-                               ref_key): name for path, name, key in todo}
-        for future in concurrent.futures.as_completed(futures):
+    futures = {pool.submit(score_one, str(path), str(ref_dir), ref_key, str(refs), str(runs / name), key, analysed):
+               (name, path) for path, name, key in todo}
+    for future in concurrent.futures.as_completed(futures):
+        name, path = futures[future]
+        try:
             record = future.result()
-            records[futures[future]] = record
-            progress.step(failed=record["exit_code"] != 0)
-    return records
+        except OSError as exc:   # the submission could not be copied for its run
+            record = failed_record(cannot_read(path, exc))
+        records[name] = record
+        tally.step(failed=record["exit_code"] != 0)
+    return records, tally
+
+
+def refused_entry(path):
+    """Why a team's entry is not scored without reading it (a link, a special file), or ''."""
+    return refused(path, "put the submission itself in the folder")
+
+
+@functools.lru_cache(maxsize=1)
+def program_key():
+    """The scoring program's digest (scorer/provenance.py): every file of scoring_program/."""
+    return provenance.program_digest(str(PROGRAM))
 
 
 def column_order(competition, board):
@@ -292,10 +352,19 @@ def _p(value):
     return "" if value is None else round(float(value), 6)
 
 
-def significance(refs, board, out_dir, records, primary, sort, alpha, permutations, seed):
-    """The tier rows of the scored teams on ``board`` and the competition used to compute them."""
-    comp = Competition.open(str(reference_folder(refs, board)))
+def significance(refs, board, out_dir, records, primary, sort, alpha, permutations, seed, top=0, pool=None,
+                 jobs=1, progress=None):
+    """(the tier rows of the first ``top`` scored teams on ``board`` (0: every one), the competition used to
+    compute them, the Units group).
+
+    The paired tests of a team are computed at once in ``pool`` (each worker opens the board and the teams' tables
+    itself) and kept in runs/<board>/tiers_cache.json, keyed by the two tables' bytes, the reference data, the
+    program and the test's settings: a run that changes nothing computes none again.
+    """
+    ref_dir = reference_folder(refs, board)
+    comp = Competition.open(str(ref_dir))
     order = [team for _, team in ranked_teams(records, primary, sort)]
+    order = order[:top] if top else order
     group = {records[t].get("analysis", {}).get("group") for t in order} - {None}
     if not order or len(group) != 1:
         return [], comp, None
@@ -303,7 +372,64 @@ def significance(refs, board, out_dir, records, primary, sort, alpha, permutatio
     runs = Path(out_dir).resolve() / "runs" / board
     tables = {t: np.load(runs / t / UNITS, allow_pickle=False) for t in order}
     statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
-    return tiers(order, tables, statistic, alpha, permutations, seed), comp, group
+    known = _tests_cache(runs)
+    ref_key = tree_hash(ref_dir).hexdigest()
+    digest = {t: hashlib.sha256((runs / t / UNITS).read_bytes()).hexdigest() for t in order}
+    setting = "%s\1%s\1%s\1%s\1%d\1%d" % (ref_key, program_key(), group, comp.cfg.primary_key, permutations, seed)
+    done = [0]
+
+    def key(a, b):
+        return hashlib.sha256(("%s\1%s\1%s\1%s" % (setting, digest[a], digest[b], salt(a, b))).encode("utf-8")
+                              ).hexdigest()
+
+    def tested(pairs):
+        keys = [key(a, b) for a, b in pairs]
+        todo = [(pair, k) for pair, k in zip(pairs, keys) if k not in known]
+        if todo and pool is not None and len(todo) > 1:
+            size = -(-len(todo) // max(1, jobs))
+            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+            futures = [pool.submit(_p_values, str(ref_dir), ref_key, str(refs), group,
+                                   [(str(runs / a / UNITS), str(runs / b / UNITS), salt(a, b)) for (a, b), _ in chunk],
+                                   permutations, seed) for chunk in chunks]
+            for chunk, future in zip(chunks, futures):
+                known.update(zip([k for _, k in chunk], future.result()))
+        else:
+            for (a, b), k in todo:
+                known[k] = paired_randomization(tables[a], tables[b], statistic, permutations, seed,
+                                                salt=salt(a, b)).p_value
+        done[0] += 1
+        if progress is not None:
+            progress.count("tiers of board %s" % board, done[0], len(order) - 1)
+        return [known[k] for k in keys]
+
+    rows = tiers(order, tables, statistic, alpha, permutations, seed, tested=tested)
+    (runs / TESTS).write_text(json.dumps(known, sort_keys=True), encoding="utf-8")
+    return rows, comp, group
+
+
+TESTS = "tiers_cache.json"
+
+
+def _tests_cache(runs):
+    """{key: p-value} of the paired tests an earlier run computed ({} without one, or a damaged one)."""
+    try:
+        known = json.loads((Path(runs) / TESTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in known.items() if isinstance(v, (int, float))} if isinstance(known, dict) else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _table(path):
+    return np.load(path, allow_pickle=False)
+
+
+def _p_values(ref_dir, ref_key, work, group, pairs, permutations, seed):
+    """In a worker: the p-values of the paired tests of ``pairs`` (units file, units file, salt)."""
+    comp = _opened(ref_dir, ref_key, work)[1]
+    statistic = comp.family.statistic(group, comp.cfg.primary_key, comp.cfg)
+    return [paired_randomization(_table(a), _table(b), statistic, permutations, seed, salt=pair_salt).p_value
+            for a, b, pair_salt in pairs]
 
 
 def similar(out_dir, board, records, comp, threshold):
@@ -391,9 +517,12 @@ def page(title, board, labels, primary, keys, header, rows, tier_rows, method, g
     return report.render(title, sections, "%d submissions, %d scored" % (len(rows), len(ranking)))
 
 
-def method_note(comp, group, alpha, permutations, seed, n_pairs):
+def method_note(comp, group, alpha, permutations, seed, n_pairs, tested=0, scored=0):
     if comp is None or group is None:
         return "No significance tiers: the primary score has no per-unit counts."
+    if tested < scored:
+        return method_note(comp, group, alpha, permutations, seed, n_pairs) + (
+            " Tiers are given to the first %d of the %d scored submissions (--tiers-top)." % (tested, scored))
     return ("Tiers: a paired approximate randomization test over board %s's %d %s (%d permutations, seed %d; each "
             "permutation swaps two submissions' per-unit counts on every unit with probability 1/2 and recomputes "
             "%s from the sums). A submission starts a new tier when it differs from some member of the current "
@@ -424,9 +553,15 @@ def main(argv=None):
                         help="agreement on the board's units that flags two submissions (default 0.95)")
     parser.add_argument("--compare", nargs="*", default=None,
                         help="other boards to score for the side-by-side view (default: every other board)")
+    parser.add_argument("--tiers-top", type=int, default=DEFAULT_TIERS_TOP, metavar="N",
+                        help="significance tiers of the first N submissions of the ranking (default %d; 0: every "
+                             "one: the tests grow with the square of a tier's size)" % DEFAULT_TIERS_TOP)
+    progress_of.add_argument(parser)
     args = parser.parse_args(argv)
-    if not 0 < args.alpha < 1 or not 0 < args.similar <= 1 or args.permutations < 1:
-        parser.error("--alpha must be in (0, 1), --similar in (0, 1], --permutations at least 1")
+    if args.tiers_top < 0:
+        parser.error("--tiers-top must be 0 (every submission) or more")
+    if not 0 < args.alpha < 1 or not 0 < args.similar <= 1 or args.permutations < 1 or args.jobs < 1:
+        parser.error("--alpha must be in (0, 1), --similar in (0, 1], --permutations and -j at least 1")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise OrganizerError("the output folder %s is a file; give a folder's path" % out)
@@ -441,14 +576,18 @@ def main(argv=None):
 
 
 def _rescore(args, out, compare, refs):
-    all_records = {args.board: rescore(args.competition, args.board, args.submissions, out, refs, args.jobs,
-                                       analysed=True)}
-    for other in compare:
-        all_records[other] = rescore(args.competition, other, args.submissions, out, refs, args.jobs)
-    records = all_records[args.board]
+    progress = progress_of.start("organizer rescore", args.progress)
+    all_records = {}
     primary, sort, keys, labels = column_order(args.competition, args.board)
-    tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
-                                          args.permutations, args.seed)
+    hashes = {}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, initializer=_worker_start) as pool:
+        for board in [args.board] + list(compare):
+            all_records[board], tally = rescore(args.competition, board, args.submissions, out, refs, pool, progress,
+                                                analysed=board == args.board, hashes=hashes)
+            print("board %s: %d submissions (%s)" % (board, tally.total, tally.counts()))
+        records = all_records[args.board]
+        tier_rows, comp, group = significance(refs, args.board, out, records, primary, sort, args.alpha,
+                                              args.permutations, args.seed, args.tiers_top, pool, args.jobs, progress)
     header, rows = leaderboard(records, primary, sort, keys, tier_rows)
     write_csv(out / "leaderboard.csv", header, rows)
     write_csv(out / "tiers.csv", ["tier", "rank", "submission", primary, "p_vs_previous", "p_in_tier", "method"],
@@ -463,7 +602,9 @@ def _rescore(args, out, compare, refs):
     write_csv(out / "side_by_side.csv", *sbs)
     title = (comp.cfg.title if comp is not None and comp.cfg.title else "Board %s" % args.board) + \
         ": board %s, re-scored" % args.board
-    note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0))
+    scored = sum(r[3] == "scored" for r in rows)
+    note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0),
+                       len(tier_rows), scored)
     unit_noun = comp.family.unit_noun.texts["en"] if comp is not None else "units"
     (out / "leaderboard.html").write_text(page(title, args.board, labels, primary, keys, header, rows, tier_rows, note,
                                                found, sbs if len(boards) > 1 else None, args.similar, unit_noun),

@@ -69,7 +69,7 @@ from .inputs import Parser
 from .redact import redact
 from .layout import load_board_config
 from .phase_data import PhaseDataError, closed_phase_entries, phase_config, phase_entries, write_entries
-from .rescore import score_one
+from .rescore import score_here
 from scorer import provenance
 from scorer.tasks import families
 
@@ -247,7 +247,7 @@ def score_file(path, ref_dir, run_dir) -> Scored:
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
-    record = score_one(path, ref_dir, PROGRAM, run_dir, key="")
+    record = score_here(path, ref_dir, run_dir.parent / "scoring", run_dir)
     return Scored(digest.hexdigest(), record["scores"] if record["exit_code"] == 0 else {}, record["error"])
 
 

@@ -61,7 +61,7 @@ from typing import Dict, List
 from . import PROGRAM
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
 from .http_api import DECIMAL, Client, RevealError, listing, mapping, need, phase_not_over
-from .rescore import score_one
+from .rescore import score_here
 
 ADD_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple")
 AUTO_RULES = ("Force_Last",)
@@ -237,7 +237,7 @@ def offline_scores(client, sub_id, ref_dir, work, largest=LARGEST):
     if not url:
         raise RevealError("Codabench gives no file for submission %d (get_details has no data_file)" % sub_id)
     upload = client.download(url, Path(work) / ("s%d" % sub_id), largest, given=where)
-    record = score_one(upload, ref_dir, PROGRAM, Path(work) / ("run%d" % sub_id), key="")
+    record = score_here(upload, ref_dir, work, Path(work) / ("run%d" % sub_id))
     if record["exit_code"] != 0:
         raise RevealError("submission %d does not score here: %s" % (sub_id, record["error"]))
     return record["scores"]

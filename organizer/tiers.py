@@ -39,15 +39,31 @@ class TierRow:
     p_in_tier: Optional[float]       # smallest p against the members of the tier it was tested against
 
 
-def tiers(ranked, tables, statistic, alpha=DEFAULT_ALPHA, permutations=DEFAULT_PERMUTATIONS, seed=DEFAULT_SEED):
-    """TierRows of ``ranked`` (team names, best first) from their per-unit tables (same units, same order)."""
+def salt(a, b):
+    """The seed's salt of the test of teams ``a`` and ``b``: the same whichever comes first."""
+    return "%s\0%s" % tuple(sorted((a, b)))
+
+
+def tiers(ranked, tables, statistic, alpha=DEFAULT_ALPHA, permutations=DEFAULT_PERMUTATIONS, seed=DEFAULT_SEED,
+          tested=None):
+    """TierRows of ``ranked`` (team names, best first) from their per-unit tables (same units, same order).
+
+    ``tested(pairs)``: the p-values of the pairs (a, b) of team names, in order, each the p-value of
+    ``paired_randomization(tables[a], tables[b], statistic, permutations, seed, salt(a, b))``; by default computed
+    here one after the other (rescore computes a team's pairs at once, in its worker processes, and keeps them).
+    """
     cache = {}
 
-    def p(a, b):
-        if (a, b) not in cache:
-            cache[(a, b)] = cache[(b, a)] = paired_randomization(tables[a], tables[b], statistic, permutations,
-                                                                 seed, salt="%s\0%s" % tuple(sorted((a, b)))).p_value
-        return cache[(a, b)]
+    def here(pairs):
+        return [paired_randomization(tables[a], tables[b], statistic, permutations, seed, salt=salt(a, b)).p_value
+                for a, b in pairs]
+
+    def p(pairs):
+        """The p-value of each pair, the pairs not known yet computed at once."""
+        todo = list(dict.fromkeys(pair for pair in pairs if pair not in cache))
+        for (a, b), value in zip(todo, (tested or here)(todo)):
+            cache[(a, b)] = cache[(b, a)] = value
+        return [cache[pair] for pair in pairs]
 
     rows, members, tier = [], [], 0
     for position, team in enumerate(ranked):
@@ -56,8 +72,8 @@ def tiers(ranked, tables, statistic, alpha=DEFAULT_ALPHA, permutations=DEFAULT_P
             tier, members = 1, [team]
             rows.append(TierRow(team, tier, score, None, None))
             continue
-        previous = p(ranked[position - 1], team)
-        against = min(p(member, team) for member in members)
+        values = p([(ranked[position - 1], team)] + [(member, team) for member in members])
+        previous, against = values[0], min(values[1:])
         if against < alpha:
             tier += 1
             members = [team]

@@ -65,24 +65,26 @@ def test_bank_by_hand():
     # classes gold 0 1 2, predicted 0 1 0: Po = 2/3, Pe = 1/3*2/3 + 1/3*1/3 = 1/3 -> kappa = 1/2.
     ner_f1, kappa = F(4, 7), F(1, 2)
     assert kappa == F(cohen_kappa_score([0, 1, 2], [0, 1, 0])).limit_denominator(100)
-    assert metric.score(BANK_SOLUTION.copy(), BANK_SUBMISSION.copy(), "id") == pytest.approx(
+    assert metric.score(BANK_SOLUTION.copy(), BANK_SUBMISSION.copy(), "id", task="bank_comments") == pytest.approx(
         float(ner_f1 / 2 + kappa / 2), abs=1e-12)
-    assert metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", metric="ner_f1") == pytest.approx(4 / 7, abs=1e-12)
+    assert metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", metric="ner_f1", task="bank_comments") == \
+        pytest.approx(4 / 7, abs=1e-12)
     # ner_weight 1: S = S1
-    assert metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", options={"ner_weight": 1.0}) == pytest.approx(4 / 7)
+    assert metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", options={"ner_weight": 1.0},
+                        task="bank_comments") == pytest.approx(4 / 7)
 
 
 def test_bank_participant_error():
     wrong = BANK_SUBMISSION.copy()
     wrong.loc[1, "class"] = 7
-    text = refused(BANK_SOLUTION, wrong)
+    text = refused(BANK_SOLUTION, wrong, task="bank_comments")
     # the row passed third is line 3 of the submission (header = line 1), named by its id and column
     assert "submission.csv line 3 (id c2), column class" in text
-    text = refused(BANK_SOLUTION, BANK_SUBMISSION.drop(columns=["BIO_anno"]))
+    text = refused(BANK_SOLUTION, BANK_SUBMISSION.drop(columns=["BIO_anno"]), task="bank_comments")
     assert "id,BIO_anno,class" in text
     odd = BANK_SUBMISSION.copy()
     odd.loc[2, "BIO_anno"] = "B-COMMENTS_N O"        # one tag short: the message must not say how many are due
-    refused(BANK_SOLUTION, odd)
+    refused(BANK_SOLUTION, odd, task="bank_comments")
 
 
 # -- keywords ------------------------------------------------------------------------------------------
@@ -338,23 +340,23 @@ def test_a_bad_row_fails_the_call_of_its_subset_with_its_line_in_the_whole_submi
     wrong.loc[1, "class"] = 7                            # c2, a Private row
     public = solution[solution["Usage"] == "Public"].drop(columns=["Usage"])
     private = solution[solution["Usage"] == "Private"].drop(columns=["Usage"])
-    metric.score(public, wrong, "id")
-    assert "line 3 (id c2)" in refused(private, wrong)
+    metric.score(public, wrong, "id", task="bank_comments")
+    assert "line 3 (id c2)" in refused(private, wrong, task="bank_comments")
 
 
 # -- host errors ---------------------------------------------------------------------------------------
 def test_host_errors():
     for kwargs in ({"task": "sentiment"}, {"options": {"scheme": "bio"}}, {"metric": "accuracy"},
-                   {"options": "{not json"}):
+                   {"options": "{not json"}, {"task": ""}):
         with pytest.raises(metric.HostVisibleError):
-            metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", **kwargs)
+            metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", **dict({"task": "bank_comments"}, **kwargs))
     with pytest.raises(metric.HostVisibleError):
-        metric.score(BANK_SOLUTION.drop(columns=["class"]), BANK_SUBMISSION, "id")
+        metric.score(BANK_SOLUTION.drop(columns=["class"]), BANK_SUBMISSION, "id", task="bank_comments")
     with pytest.raises(metric.HostVisibleError):
-        metric.score(BANK_SOLUTION, BANK_SUBMISSION, "comment")
+        metric.score(BANK_SOLUTION, BANK_SUBMISSION, "comment", task="bank_comments")
     bad_gold = BANK_SOLUTION.assign(**{"class": [0, 1, 5]})
     with pytest.raises(metric.HostVisibleError):
-        metric.score(bad_gold, BANK_SUBMISSION, "id")
+        metric.score(bad_gold, BANK_SUBMISSION, "id", task="bank_comments")
     with pytest.raises(metric.HostVisibleError):
         metric.score(VS_SOLUTION.assign(views=["x", "[]", "[]"]), VS_SUBMISSION, "SentenceId", task="view_sentiment")
 
@@ -366,7 +368,7 @@ def test_a_bug_reaches_the_host_only(monkeypatch):
         raise KeyError("gold value c3")
     monkeypatch.setattr(api.Competition, "scores", broken)
     with pytest.raises(metric.HostVisibleError, match="KeyError"):
-        metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id")
+        metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", task="bank_comments")
 
 
 def test_the_classes_are_named_as_the_host_routes_them():
@@ -378,7 +380,7 @@ def test_the_classes_are_named_as_the_host_routes_them():
 def test_messages_follow_the_language():
     wrong = BANK_SUBMISSION.assign(**{"class": [0, 9, 0]})
     with pytest.raises(metric.ParticipantVisibleError, match="^错误（提交文件有误）：submission.csv 第 3 行"):
-        metric.score(BANK_SOLUTION, wrong, "id", language="zh")
+        metric.score(BANK_SOLUTION, wrong, "id", language="zh", task="bank_comments")
 
 
 def test_signature_is_the_template_one():
@@ -387,7 +389,7 @@ def test_signature_is_the_template_one():
     assert list(params)[:3] == ["solution", "submission", "row_id_column_name"]
     assert all(p.annotation is not inspect.Parameter.empty for p in params.values())
     assert signature.return_annotation is float
-    value = metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id")
+    value = metric.score(BANK_SOLUTION, BANK_SUBMISSION, "id", task="bank_comments")
     assert type(value) is float and math.isfinite(value)
 
 
@@ -405,7 +407,7 @@ def test_real_bank_gold_per_usage_subset_equals_seqeval_and_sklearn():
     submission = pd.read_csv(sample, dtype=str, keep_default_na=False)
     for usage, board in (("Public", "A"), ("Private", "B")):
         subset = solution[solution["Usage"] == usage].drop(columns=["Usage"]).reset_index(drop=True)
-        value = metric.score(subset, submission.copy(), "id")
+        value = metric.score(subset, submission.copy(), "id", task="bank_comments")
         assert value == pytest.approx(bank_oracle(gold, sample, board_ids(ROOT, board))["score"], abs=1e-9)
 
 
@@ -533,3 +535,76 @@ def test_a_repeated_column_and_a_lone_surrogate_are_the_participants_errors_and_
     text = refused(solution, half, task="keywords")
     assert "line 2 (id 1), column keywords" in text and "lone surrogate" in text and "\\ud800" in text
     text.encode("utf-8")
+
+
+# -- organizer kaggle COMPETITION_DIR OUT_DIR: the solution with Usage, the sample, the metric ready to paste ---------
+COMPETITIONS = {"bank_comments": ROOT, **{name: ROOT / "examples" / name for name in
+                                          ("keywords", "multilabel", "regression", "view_sentiment", "emotion_cause",
+                                           "classification")}}
+
+
+def _built_metric(out):
+    """OUT/metric.py as its own module (its COMPETITION as written), beside its engine."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("metric_of_%s" % out.parent.name, str(out / "metric.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", sorted(COMPETITIONS))
+def test_a_competition_becomes_kaggle_files_that_score_each_board_as_score_py(name, tmp_path):
+    from organizer import kaggle
+    from organizer.phase_data import phase_entries
+    from helpers import write_files
+    from scorer.api import Competition
+
+    competition, out = COMPETITIONS[name], tmp_path / "kaggle"
+    kaggle.build(out, competition)
+    read = lambda f: pd.read_csv(out / f, dtype=str, keep_default_na=False)  # noqa: E731
+    solution, sample = read("solution.csv"), read("sample_submission.csv")
+    row_id = solution.columns[0]
+    assert solution.columns[-1] == "Usage" and set(solution["Usage"]) == {"Public", "Private"}
+    if name != "bank_comments":   # the same frames as this test builds from the files itself
+        theirs, their_sample, their_id, _ = example_frames(name)
+        assert row_id == their_id
+        for frame, other in ((solution, theirs), (sample, their_sample)):
+            shared = [c for c in other.columns if c in frame.columns]
+            assert shared == list(other.columns), (list(frame.columns), list(other.columns))
+            key = lambda f: f[shared].sort_values(row_id).reset_index(drop=True)  # noqa: E731
+            assert key(frame).equals(key(other.astype(str)))
+    built = _built_metric(out)   # no task= nor any other parameter: the competition's
+    kit = competition / "starting_kit"
+    for usage, board in (("Public", "A"), ("Private", "B")):
+        comp = Competition.open(str(write_files(tmp_path / board, phase_entries(competition, board, reveal=True))))
+        res = kit / "submission" if (kit / "submission").is_dir() else \
+            write_files(tmp_path / ("res" + board), {p.name: p.read_bytes() for p in kit.glob("sample_submission*")})
+        expected = comp.scores(comp.read_submission(str(res)))[comp.cfg.primary_key]
+        subset = solution[solution["Usage"] == usage].drop(columns=["Usage"]).reset_index(drop=True)
+        assert built.score(subset, sample.copy(), row_id) == pytest.approx(expected, abs=1e-12), board
+
+
+def test_without_its_competition_the_metric_asks_for_the_task():
+    """A classification host who forgets task= is told to give it, not that a bank column is missing."""
+    solution = pd.DataFrame({"id": ["1", "2"], "label": ["a", "b"]})
+    with pytest.raises(metric.HostVisibleError, match="^give task=, the competition's family"):
+        metric.score(solution, solution.copy(), "id", labels="a b")
+    assert metric.score(solution, solution.copy(), "id", task="classification", labels="a b") == 1.0
+
+
+def test_every_family_has_a_layout_the_family_describes():
+    from scorer.tasks import families
+    layouts = metric.layouts()
+    assert set(layouts) == set(families())
+    assert set(metric.LAYOUTS) == {"view_sentiment", "emotion_cause"}   # the others: one table each, by the family
+
+
+def test_kaggle_refuses_a_folder_without_a_split(tmp_path):
+    import shutil
+    from helpers import organizer
+    copy = tmp_path / "comp"
+    shutil.copytree(ROOT / "examples" / "keywords", copy)
+    (copy / "reference_data" / "boards.csv").unlink()
+    proc = organizer("kaggle", copy, tmp_path / "out")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "boards.csv" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()

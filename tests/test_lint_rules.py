@@ -14,7 +14,9 @@ import yaml
 
 from helpers import ROOT
 from organizer import bundle, check
-from organizer.lint_rules import ERROR, RULES, WARNING
+from organizer import lint_rules
+from organizer.lint_rules import ERROR, FIELDS, RULES, WARNING
+from organizer.inputs import OrganizerError
 from bundle_shared import PUBLIC_ANSWERS, board_a_answers_only, built, dev_feedback_competition, members
 
 NOW = dt.datetime(2026, 11, 25, 12, 0)
@@ -182,9 +184,14 @@ def _(b):
     b.comp["phases"][1]["colour"] = "green"
 
 
+@case("v1-field")
+def _(b):
+    b.comp["phases"][1]["max_submissions"] = "five"
+
+
 @case("v1-phasenumber")
 def _(b):
-    b.comp["phases"][1]["phasenumber"] = "one"
+    del b.comp["phases"][1]["phasenumber"]
 
 
 @case("v1-phasenumber-repeated")
@@ -459,7 +466,8 @@ def _(b):
 @case("reference-whole-gold")
 def _(b):
     b.config("A", b"public_inputs: public\n", b"boards:\n  file: boards.csv\n")
-    inner = b.nested("reference_data_A.zip")
+    inner = b.nested("reference_data_A.zip")   # the whole gold's config names no board_units either
+    inner["config.yaml"] = re.sub(rb"board_units:\n(  .*\n)+", b"", inner["config.yaml"])
     inner["boards.csv"] = (ROOT / "reference_data" / "boards.csv").read_bytes()
     b.put("reference_data_A.zip", inner)
 
@@ -696,6 +704,11 @@ def _(b):
 
 
 # -- Codabench v2 competition.yaml ---------------------------------------------------------------------------
+@case("v2-field", "v2")
+def _(b):
+    b.comp["phases"][0]["execution_time_limit"] = "10 minutes"
+
+
 @case("v2-image", "v2")
 def _(b):
     b.comp["image"] = "nowhere.png"
@@ -862,6 +875,8 @@ def test_every_rule_has_a_case_and_every_case_a_rule():
 def test_the_linter_flags_declared_rules_only_and_every_declared_rule():
     source = (ROOT / "organizer" / "check.py").read_text(encoding="utf-8")
     flagged = set(re.findall(r'\.flag\(\s*"([a-z0-9-]+)"', source))
+    # the table of fields names the rule each field's wrong value breaks; check.py flags it for them
+    flagged |= {f.rule for f in FIELDS} | {f.code for f in FIELDS if f.code}
     assert flagged == set(RULES)
 
 
@@ -922,3 +937,81 @@ def test_a_misspelt_field_gets_the_field_it_resembles(tmp_path):
         "the upload would crash; did you mean max_submissions_per_day?")
     assert problems["competition.yaml: enddate"].endswith("(Competition(**fields)); did you mean end_date?")
     assert problems["competition.yaml: version"].endswith("; Codabench v2 keys need --format v2")
+
+
+# -- every field of competition.yaml has its type and range (organizer/lint_rules.py FIELDS) ------------------------
+def _holder(comp, scope):
+    """The mapping of the built competition.yaml where a field of ``scope`` is, and how check names it."""
+    if scope == lint_rules.COMPETITION:
+        return comp, "competition.yaml: "
+    if scope == lint_rules.PHASE:
+        return comp["phases"][1], "competition.yaml: phases.1."
+    board = comp["leaderboard"] if "leaderboard" in comp else None
+    if scope == lint_rules.LEADERBOARD:
+        name = next(iter(board["leaderboards"]))
+        return board["leaderboards"][name], "competition.yaml: leaderboard.leaderboards.%s." % name
+    if scope == lint_rules.COLUMN:
+        return board["columns"]["kappa"], "competition.yaml: leaderboard.columns.kappa."
+    if scope == lint_rules.V2_COMPETITION:
+        return comp, "competition.yaml: "
+    lists = {lint_rules.V2_PHASE: ("phases", 1), lint_rules.V2_TASK: ("tasks", 1), lint_rules.V2_PAGE: ("pages", 0),
+             lint_rules.V2_BOARD: ("leaderboards", 0)}
+    if scope in lists:
+        key, i = lists[scope]
+        return comp[key][i], "competition.yaml: %s[%d]." % (key, i)
+    column = comp["leaderboards"][0]["columns"][1]
+    return column, "competition.yaml: leaderboards[0].columns.%s." % column["key"]
+
+
+def _field_case(field, value, tmp_path):
+    b = Bundle("v2" if field.scope.startswith("v2") else "v1")
+    holder, prefix = _holder(b.comp, field.scope)
+    holder[field.name] = value
+    if field.scope == lint_rules.V2_COLUMN:   # check names a column by its key
+        prefix = "competition.yaml: leaderboards[0].columns.%s." % holder["key"]
+    return {(p.code, p.where) for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)}, prefix
+
+
+WRONG_TYPE = {"a mapping of keys": "text", "a list": "text"}
+
+
+@pytest.mark.parametrize("field", FIELDS, ids=lambda f: "%s.%s" % (f.scope, f.name))
+def test_each_field_of_the_wrong_type_is_flagged(field, tmp_path):
+    value = WRONG_TYPE.get(field.kind.what, {"not": "a value"})
+    found, prefix = _field_case(field, value, tmp_path)
+    assert (field.rule, prefix + field.name) in found, sorted(found)
+
+
+@pytest.mark.parametrize("field", [f for f in FIELDS if f.kind.outside is not None],
+                         ids=lambda f: "%s.%s" % (f.scope, f.name))
+def test_each_field_out_of_its_range_is_flagged(field, tmp_path):
+    found, prefix = _field_case(field, field.kind.outside, tmp_path)
+    assert (field.code or field.rule, prefix + field.name) in found, sorted(found)
+
+
+def test_the_values_of_the_shipped_competitions_are_in_range():
+    for fmt in ("v1", "v2"):
+        comp = Bundle(fmt).comp
+        scopes = lint_rules.V1_SCOPES if fmt == "v1" else [f.scope for f in FIELDS if f.scope.startswith("v2")]
+        for scope in set(scopes):
+            holder, _ = _holder(comp, scope)
+            for field in lint_rules.FIELDS_OF[scope].values():
+                if field.name in holder:
+                    assert field.kind.problem(holder[field.name]) is None, (fmt, scope, field.name)
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("max_submissions", "five", "'five' is not a whole number from 1"),
+    ("max_submissions_per_day", -3, "-3 is not a whole number from 1"),
+    ("execution_time_limit", "10 minutes", "'10 minutes' is not a whole number from 1 (seconds)"),
+])
+def test_the_limits_of_a_phase_are_whole_numbers_and_v2_copies_none_that_is_not(key, value, says, tmp_path):
+    copy = tmp_path / "comp"
+    shutil.copytree(ROOT / "examples" / "keywords", copy)
+    comp = yaml.safe_load((copy / "competition.yaml").read_text(encoding="utf-8"))
+    comp["phases"][1][key] = value
+    (copy / "competition.yaml").write_text(yaml.safe_dump(comp, allow_unicode=True), encoding="utf-8")
+    problems = [p for p in check.check_path(copy, now=NOW) if p.code == "v1-field"]
+    assert [p.where for p in problems] == ["competition.yaml: phases.1.%s" % key] and says in problems[0].message
+    with pytest.raises(OrganizerError, match="phases.1.%s: %s" % (key, re.escape(says))):
+        bundle.build_v2(copy)

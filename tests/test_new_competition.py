@@ -84,7 +84,7 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
     argv = argv[:6] + [str(out)] + argv[7:]
     proc = organizer(workspace, argv)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "0 error(s)" in proc.stdout.splitlines()[-1], proc.stdout
+    assert "%s: 0 error(s), 0 warning(s)" % out in proc.stdout.splitlines(), proc.stdout
 
     problems = check.check_path(out)
     assert not check.has_errors(problems), [str(p) for p in problems]

@@ -5,6 +5,8 @@ Each case of CASES builds its input in a temporary folder and runs ``python3 -m 
 would. Exit codes (organizer/__main__.py): 1 the linter found errors, 2 an input of the organizer's is wrong,
 3 a bug of ours (which no case may reach).
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -133,6 +135,26 @@ CASES = [
     Case("new: --seed 2**70", new(GOOD_GOLD, extra=["--seed", str(2 ** 70)]), 2, "not between 0 and", ["out"]),
     Case("new: --ratio-a 2", new(GOOD_GOLD, extra=["--ratio-a", "2"]), 2, "strictly between 0 and 1", ["out"]),
     Case("new: an unknown option", new(GOOD_GOLD, extra=["--option", "depth=3"]), 2, "give KEY=VALUE", ["out"]),
+    # -- new: what it can check, it checks before it writes anything -------------------------------------------
+    Case("new: a one-row gold", new("id,keywords\n1,a_b\n"), 2, "holds 1 test item(s); board A and board B need",
+         ["out"]),
+    Case("new: an empty --title", new(GOOD_GOLD, extra=["--title", " "]), 2, "the title is empty", ["out"]),
+    Case("new: a title of 101 characters", new(GOOD_GOLD, extra=["--title", "t" * 101]), 2,
+         "the title is 101 characters; CodaLab v1 and EvalAI take at most 100", ["out"]),
+    Case("new: --ratio-a 1e-9", new(GOOD_GOLD, extra=["--ratio-a", "1e-9"]), 2,
+         "--ratio-a 1e-09 puts board A's share of the gold's 5 units at none", ["out"]),
+    Case("new: --ratio-a 0.999999", new(GOOD_GOLD, extra=["--ratio-a", "0.999999"]), 2,
+         "puts board B's share of the gold's 5 units at none", ["out"]),
+    Case("new: a regression gold value that is no number", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,abc\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T"], 2, "id 2, column value: 'abc' is not a number", ["out"]),
+    Case("new: a regression gold value that is two numbers", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,1 2\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T"], 2, "id 2, column value: '1 2' is not a number", ["out"]),
+    Case("new: a regression dev gold value that is no number", lambda t: [
+        "new", "regression", write(t, "gold.csv", "id,value\n1,2.5\n2,3\n3,1\n"), str(Path(t) / "out"),
+        "--title", "T", "--dev-gold", write(t, "dev.csv", "id,value\n9,nan\n")], 2,
+         "dev.csv, id 9, column value: 'nan' is not a number", ["out"]),
     Case("new: an emotion-cause gold nested 100,000 deep", new_ecac("[" * 100000 + "]" * 100000), 2, "nested",
          ["out"]),
     Case("new: an emotion-cause gold that is no list of conversations", new_ecac('{"a": 1}'), 2,
@@ -263,3 +285,148 @@ def test_a_bundle_holds_no_link_nor_special_file_of_the_folder(tmp_path):
     os.mkfifo(copy / "starting_kit" / "pipe")
     proc = run(["bundle", str(copy), str(tmp_path / "b.zip")], tmp_path)
     assert proc.returncode == 2 and "pipe is a FIFO" in proc.stderr
+
+
+@pytest.mark.parametrize("extra", [["--ratio-a", "1e-9"], ["--title", ""]])
+def test_new_leaves_an_empty_out_dir_untouched_when_it_refuses(extra, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    proc = run(["new", "keywords", gold, str(out), "--title", "T"] + extra, tmp_path)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert out.is_dir() and not list(out.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.csv", "out"]   # no hidden folder left either
+
+
+def test_new_moves_nothing_into_place_when_the_linter_finds_an_error(tmp_path, monkeypatch, capsys):
+    """A rule broken by the competition made (none is, today, once new's own checks pass) keeps it from OUT_DIR."""
+    from organizer import check, new
+
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    real = check.check_path
+
+    def one_error(path, *args, **kwargs):
+        return real(path, *args, **kwargs) + [check.Problem("ERROR", "%s/competition.yaml" % path, "made up", "x")]
+
+    monkeypatch.setattr(check, "check_path", one_error)
+    assert new.main(["keywords", gold, str(tmp_path / "out"), "--title", "T"]) == 1
+    said = capsys.readouterr().out
+    assert "ERROR %s/competition.yaml: made up" % (tmp_path / "out") in said and "nothing was written" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.csv"]
+
+
+def test_new_and_bundle_say_the_next_step(tmp_path):
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    out = tmp_path / "comp"
+    proc = run(["new", "keywords", gold, str(out), "--title", "T"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Next:" in proc.stdout and "python3 -m organizer bundle %s %s.zip" % (out, out) in proc.stdout
+    proc = run(["bundle", str(out), str(tmp_path / "b.zip")], tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert "upload %s on CodaLab v1" % (tmp_path / "b.zip") in proc.stdout
+    assert "reveal board B: python3 -m organizer reveal %s B %s" % (out, tmp_path / "reference_data_B_reveal.zip") \
+        in proc.stdout
+
+
+def unreadable(path):
+    """``path`` made unreadable: mode 000 (root reads it anyway; ``as_reader`` runs a command without that power)."""
+    path.chmod(0)
+    return path
+
+
+def as_reader(args):
+    """The organizer command as a user to whom mode 000 means unreadable: root without CAP_DAC_OVERRIDE and
+    CAP_DAC_READ_SEARCH (setpriv), or this user when it is not root."""
+    if os.geteuid() != 0:
+        return args
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: a file of mode 000 stays readable")
+    return ["--bounding-set=-dac_override,-dac_read_search", "--"] + args
+
+
+def run_as_reader(args):
+    prefix = ["setpriv"] if os.geteuid() == 0 else []
+    argv = as_reader(args)
+    return subprocess.run(prefix + argv[:-len(args)] + [sys.executable, "-m", "organizer"] + args, cwd=str(ROOT),
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("team, said", [
+    (lambda subs: unreadable(Path(write(subs, "locked.csv", "id,keywords\n1,a\n"))), "locked.csv cannot be read "
+     "(Permission denied)"),
+    (lambda subs: unreadable(Path(write(subs, "team/locked.csv", "id,keywords\n1,a\n"))), "team: locked.csv cannot "
+     "be read (Permission denied)"),
+    (lambda subs: unreadable(Path(write(subs, "closed/s.csv", "id,keywords\n1,a\n")).parent), "closed cannot be "
+     "read (Permission denied)"),
+])
+def test_rescore_marks_an_unreadable_submission_failed_and_ranks_the_rest(team, said, tmp_path):
+    args = rescore_with(team)(tmp_path)
+    try:
+        proc = run_as_reader(args)
+    finally:
+        for path in tmp_path.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    with open(tmp_path / "out" / "leaderboard.csv", encoding="utf-8", newline="") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    assert rows["sound"]["status"] == "scored" and rows["sound"]["rank"] == "1"
+    [(name, row)] = [(n, r) for n, r in rows.items() if n != "sound"]
+    assert row["status"] == "failed" and row["error"] == said, row
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda t: os.symlink(KEYWORDS / "reference_data" / "gold.csv", t / "2.csv"), "2.csv is a symbolic link; put the "
+     "submission itself in the team's folder"),
+    (lambda t: os.symlink(KEYWORDS / "starting_kit" / "sample_submission.csv", t / "2.csv"), "2.csv is a symbolic "
+     "link; put the submission itself in the team's folder"),
+    (lambda t: unreadable(Path(write(t, "2.csv", "id,keywords\n1,a\n"))), "2.csv cannot be read (Permission "
+     "denied)"),
+    (lambda t: unreadable(Path(write(t, "2/s.csv", "id,keywords\n1,a\n")).parent), "2 cannot be read "
+     "(Permission denied)"),
+])
+def test_a_ladder_team_submission_that_is_a_link_or_unreadable_is_refused_by_name(make, said, tmp_path):
+    args = ladder_with(team=make)(tmp_path)
+    try:
+        proc = run_as_reader(args)
+    finally:
+        for path in tmp_path.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
+    assert proc.returncode == 0, proc.stderr
+    state = json.loads((tmp_path / "out" / "ladder_state.json").read_text(encoding="utf-8"))
+    name = next(iter(set(state["t1"]["errors"])))
+    assert state["t1"]["errors"] == {name: said}, state["t1"]["errors"]
+    assert len(state["t1"]["done"]) == 2 and state["t1"]["best_name"] == "1.csv"   # the sound one counted
+
+
+@pytest.mark.parametrize("command", ["new", "bundle", "check", "ladder"])
+def test_long_commands_say_what_they_do_on_stderr_only_when_asked(command, tmp_path):
+    """With --progress 0 (a line at every step) stderr tells the steps; without it, and no terminal, nothing."""
+    gold = write(tmp_path, "gold.csv", GOOD_GOLD)
+    args = {"new": ["new", "keywords", gold, str(tmp_path / "c"), "--title", "T"],
+            "bundle": ["bundle", str(KEYWORDS), str(tmp_path / "b.zip")],
+            "check": ["check", str(KEYWORDS)],
+            "ladder": ladder_with()(tmp_path)}[command]
+    quiet = run(args, tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    shutil.rmtree(tmp_path / "c", ignore_errors=True)
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
+    said = run(args + ["--progress", "0"], tmp_path)
+    assert said.returncode == 0, said.stderr
+    lines = said.stderr.splitlines()
+    assert lines and all(l.startswith("organizer %s: " % command) and l.endswith(" s)") for l in lines), lines
+    assert said.stdout == quiet.stdout   # what the command writes for the organizer is the same
+
+
+def test_progress_says_a_line_every_interval_at_most():
+    from organizer import progress
+
+    clock = iter([0, 1, 2.9, 3.0, 3.5, 6.1, 6.2]).__next__
+    out = io.StringIO()
+    p = progress.Progress("organizer x", enabled=True, every=3, stream=out, clock=clock)
+    for k in range(6):
+        p.count("board A", k + 1, 6, "%d cached" % k)
+    assert out.getvalue().splitlines() == ["organizer x: board A 3/6 (2 cached; 3 s)",
+                                           "organizer x: board A 5/6 (4 cached; 6 s)"]
+    assert not progress.Progress("x", stream=io.StringIO()).enabled   # no terminal, not asked: off

@@ -24,6 +24,8 @@ from organizer.layout import board_config_bytes, reference_files
 from organizer.phase_data import PhaseDataError, keep_units, phase_entries
 from scorer import report
 from scorer.api import Competition
+from scorer.cli import HIDDEN_REFERENCE, REPRODUCE
+from scorer.i18n import error_line
 from scorer.errors import ConfigError, ReferenceDataError
 from scorer.tables import table_of
 from scorer.tasks import families
@@ -288,3 +290,122 @@ def test_only_the_columns_the_family_reads_are_kept():
     data = json.dumps([{"conversation_ID": 7, "x": 1}, {"conversation_ID": "8", "x": 2}]).encode("utf-8")
     kept = keep_units(data, "g.json", UnitFile("json", "conversation_ID", canonical=lambda v: str(int(v))), {"8"})
     assert json.loads(kept) == [{"conversation_ID": "8", "x": 2}]
+
+
+# -- a phase's gold must hold the units its config names (board_units) ------------------------------------------
+def _unit_rows(data, name, rule):
+    """(header, [(unit id, row)]) of a per-unit reference file: csv rows (csv module), or json entries."""
+    if rule.form == "json":
+        ident = rule.canonical or (lambda v: str(v).strip())
+        return None, [(ident(e.get(rule.key)), e) for e in json.loads(data.decode("utf-8"))]
+    text = data.decode("utf-8")
+    sep = "\t" if "\t" in text.split("\n", 1)[0] else ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=sep))
+    key = rows[0].index(rule.key)
+    return (rows[0], sep), [(row[key].strip(), row) for row in rows[1:]]
+
+
+def _unit_file(header, rows, rule):
+    if rule.form == "json":
+        return json.dumps([row for _, row in rows], ensure_ascii=False, indent=1).encode("utf-8")
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=header[1], lineterminator="\n").writerows([header[0]] + [row for _, row in rows])
+    return buf.getvalue().encode("utf-8")
+
+
+def damaged(family, entries, how):
+    """The phase's entries with each per-unit file changed the same way: ``lost`` (the rows of the last tenth of
+    its units gone, as a cut upload), ``header`` (the header alone: no row) or ``reordered`` (rows reversed)."""
+    entries = dict(entries)
+    cfg = yaml.safe_load(entries["config.yaml"])
+    fam = families()[family]
+    files = dict(fam.default_files, **(cfg.get("files") or {}))
+    for slot, rule in fam.unit_files.items():
+        name = files[slot]
+        header, rows = _unit_rows(entries[name], name, rule)
+        units = list(dict.fromkeys(unit for unit, _ in rows))
+        if how == "lost":
+            gone = set(units[-max(1, len(units) // 10):])
+            rows = [(unit, row) for unit, row in rows if unit not in gone]
+        elif how == "header":
+            rows = []
+        else:
+            rows = rows[::-1]
+        entries[name] = _unit_file(header, rows, rule)
+    return entries
+
+
+@pytest.mark.parametrize("family", sorted(DEMOS))
+def test_a_phase_gold_that_lost_rows_or_holds_its_header_only_is_refused_and_a_reordered_one_is_not(tmp_path, family):
+    competition = DEMOS[family][0]
+    entries = phase_entries(competition, "A")
+    count = yaml.safe_load(entries["config.yaml"])["board_units"]["count"]
+    assert count == len(Competition.open(str(write_files(tmp_path / "sound", entries))).reference.units)
+    outcome = {}
+    for how in ("sound", "lost", "header", "reordered"):
+        base = tmp_path / how
+        write_files(base / "in" / "ref", entries if how == "sound" else damaged(family, entries, how))
+        write_files(base / "in" / "res", sample_files(family))
+        outcome[how] = run_score(base / "in", base / "out")
+    assert outcome["sound"].returncode == 0, outcome["sound"].stderr
+    for how in ("lost", "header"):
+        proc = outcome[how]
+        # an organizer's error: exit 2 and the contract's generic line for a participant, nothing of the gold
+        assert proc.returncode == 2, (how, proc.returncode, proc.stderr)
+        lang = yaml.safe_load(entries["config.yaml"]).get("language", "en")
+        assert proc.stderr.strip().splitlines() == [error_line("reference data error", HIDDEN_REFERENCE(
+            details=REPRODUCE()).text(lang), lang)], proc.stderr
+        assert not (tmp_path / how / "out" / "scores.json").exists()
+        with pytest.raises(ReferenceDataError, match="holds %d unit\\(s\\) of board A, not the number config.yaml's "
+                           "board_units says: %d unit\\(s\\)" % (count - max(1, count // 10) if how == "lost" else 0,
+                                                                 count)):
+            Competition.open(str(tmp_path / how / "in" / "ref"))
+    assert outcome["reordered"].returncode == 0, outcome["reordered"].stderr
+    assert (tmp_path / "reordered" / "out" / "scores.json").read_bytes() == \
+        (tmp_path / "sound" / "out" / "scores.json").read_bytes()
+
+
+def test_a_phase_gold_with_other_units_of_the_same_number_is_refused(tmp_path):
+    entries = phase_entries(ROOT, "A")
+    public = (ROOT / "starting_kit" / "test_public.csv").read_text(encoding="utf-8").splitlines()
+    gold = entries["gold.csv"].decode("utf-8").splitlines()
+    on_a = {line.split(",")[0] for line in gold[1:]}
+    other = next(line.split(",")[0] for line in public[1:] if line.split(",")[0] not in on_a)   # a board-B unit
+    gold[1] = other + gold[1][len(gold[1].split(",")[0]):]
+    entries["gold.csv"] = ("\n".join(gold) + "\n").encode("utf-8")
+    with pytest.raises(ReferenceDataError, match="holds 2000 unit\\(s\\) of board A, not what config.yaml's "
+                       "board_units says: 2000 unit\\(s\\), their ids' SHA-256"):
+        Competition.open(str(write_files(tmp_path / "ref", entries)))
+
+
+def test_board_units_are_checked_as_written(tmp_path):
+    ref = _phase(tmp_path, lambda e: None)
+    raw = yaml.safe_load((ref / "config.yaml").read_text(encoding="utf-8"))
+    for value, says in (({"count": -1, "sha256": "0" * 64}, "board_units.count"),
+                        ({"count": 3, "sha256": "xyz"}, "board_units.sha256"),
+                        ({"count": 3}, "board_units.sha256"), ({"count": 3, "sha": "0" * 64}, "board_units.sha")):
+        (ref / "config.yaml").write_text(yaml.safe_dump(dict(raw, board_units=value)), encoding="utf-8")
+        with pytest.raises(ConfigError, match=says):
+            Competition.open(str(ref))
+    whole = whole_gold(ROOT, "A", tmp_path / "whole")   # the whole gold has no board_units to hold
+    raw = yaml.safe_load((whole / "config.yaml").read_text(encoding="utf-8"))
+    (whole / "config.yaml").write_text(yaml.safe_dump(dict(raw, board_units={"count": 1, "sha256": "0" * 64})),
+                                       encoding="utf-8")
+    with pytest.raises(ConfigError, match="board_units"):
+        Competition.open(str(whole))
+
+
+def test_the_id_digest_is_sha256_of_the_sorted_ids_each_followed_by_nul():
+    from scorer.digests import id_set
+    import hashlib
+    import random
+
+    rng = random.Random(7)
+    alphabet = "ab0Z \u00e9\u4e2d\U0001F600"
+    for _ in range(300):
+        ids = list({"".join(rng.choice(alphabet) for _ in range(rng.choice([1, 3, 8, 9, 17, 70])))
+                    for _ in range(rng.randint(0, 40))})
+        expected = hashlib.sha256(b"".join(i.encode("utf-8") + b"\0" for i in sorted(ids))).hexdigest()
+        assert id_set(ids) == (len(ids), expected), ids
+        rng.shuffle(ids)
+        assert id_set(ids) == (len(ids), expected)

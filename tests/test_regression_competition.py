@@ -180,3 +180,47 @@ def test_kit_warns_when_every_value_is_a_test_id(tmp_path):
     path.write_text("id,value\n" + "".join("%d,%d.5\n" % (i, 41 - i) for i in range(1, 41)), encoding="utf-8")
     lines, code = report_lines(check(str(path), str(kit), config), path.name)
     assert code == 0 and not any("test id" in l for l in lines), lines
+
+
+GOLD = "id,value\n1,0.5\n2,3\n3,0\n4,7.25\n5,2\n"
+
+
+def _new_in_process(tmp_path, monkeypatch, capsys, gold, *extra, default_rmsle=False):
+    """organizer new regression in this process with the engine's RMSLE default set as given; (exit code, stdout,
+    options.rmsle of board A)."""
+    import yaml
+    from organizer import new
+    from scorer.tasks import families
+
+    options = families()["regression"].options
+    monkeypatch.setitem(options, "rmsle", options["rmsle"].__class__(default_rmsle, options["rmsle"].allowed,
+                                                                      options["rmsle"].doc))
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "gold.csv").write_text(gold, encoding="utf-8")
+    code = new.main(["regression", str(tmp_path / "gold.csv"), str(tmp_path / "out"), "--title", "T", "--no-check"]
+                    + list(extra))
+    said = capsys.readouterr().out
+    board = yaml.safe_load((tmp_path / "out" / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))
+    return code, said, board["options"]["rmsle"]
+
+
+NOTE = "every gold value is 0 or more, so RMSLE (log(1 + value)) could be scored too: add --option rmsle=true"
+
+
+def test_new_says_rmsle_can_be_turned_on_for_a_target_that_is_never_negative(tmp_path, monkeypatch, capsys):
+    code, said, rmsle = _new_in_process(tmp_path, monkeypatch, capsys, GOLD)
+    assert code == 0 and rmsle is False and NOTE in said
+
+
+def test_new_says_nothing_of_rmsle_when_the_organizer_chose(tmp_path, monkeypatch, capsys):
+    code, said, rmsle = _new_in_process(tmp_path, monkeypatch, capsys, GOLD, "--option", "rmsle=false")
+    assert code == 0 and rmsle is False and "RMSLE" not in said
+    code, said, rmsle = _new_in_process(tmp_path / "on", monkeypatch, capsys, GOLD, "--option", "rmsle=true")
+    assert code == 0 and rmsle is True and "RMSLE" not in said
+
+
+def test_new_turns_rmsle_off_for_a_negative_target_and_says_why(tmp_path, monkeypatch, capsys):
+    code, said, rmsle = _new_in_process(tmp_path, monkeypatch, capsys, GOLD.replace("3,0", "3,-0.5"),
+                                        default_rmsle=True)
+    assert code == 0 and rmsle is False and "holds negative values, so RMSLE (log(1 + value)) cannot be scored" in said
+    assert NOTE not in said

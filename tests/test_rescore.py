@@ -44,9 +44,11 @@ def submissions(tmp_path):
 
 def test_ranks_scores_and_errors(tmp_path, submissions):
     out = tmp_path / "out"
-    proc = run(submissions, out)
+    proc = run(submissions, out, "--progress", "0")
     assert proc.returncode == 0, proc.stderr
-    assert "4/4 (0 cached, 1 failed)" in proc.stderr
+    assert "board A: 4 submissions (0 cached, 1 failed)" in proc.stdout.splitlines()
+    # asked for, progress goes to stderr (here a line at every step: 0 seconds between lines)
+    assert "organizer rescore: board A 4/4 (0 cached, 1 failed;" in proc.stderr, proc.stderr
     with open(out / "leaderboard.csv", encoding="utf-8", newline="") as fh:
         rows = {r["submission"]: r for r in csv.DictReader(fh)}
     ids = board_ids(ROOT, "A")
@@ -70,11 +72,12 @@ def test_rerun_skips_finished_ones_and_redoes_changed_ones(tmp_path, submissions
     assert run(submissions, out).returncode == 0
     first = (out / "leaderboard.csv").read_bytes()
     proc = run(submissions, out)
-    assert "4/4 (4 cached, 1 failed)" in proc.stderr
+    assert "board A: 4 submissions (4 cached, 1 failed)" in proc.stdout.splitlines()
+    assert proc.stderr == ""   # no progress where stderr is no terminal, unless asked
     assert (out / "leaderboard.csv").read_bytes() == first
     (submissions / "team_c.csv").write_bytes(SAMPLE.read_bytes())
     proc = run(submissions, out)
-    assert "4/4 (3 cached, 0 failed)" in proc.stderr
+    assert "board A: 4 submissions (3 cached, 0 failed)" in proc.stdout.splitlines()
     with open(out / "leaderboard.csv", encoding="utf-8", newline="") as fh:
         rows = {r["submission"]: r for r in csv.DictReader(fh)}
     assert rows["team_c"]["score"] == rows["team_a"]["score"] and rows["team_c"]["rank"] == rows["team_a"]["rank"]
@@ -101,3 +104,66 @@ def test_team_names_that_look_like_formulas_stay_text_in_the_csv(tmp_path):
         names = sorted(r["submission"] for r in csv.DictReader(fh))
     # a spreadsheet reads a cell starting with = + - @ as a formula; a leading quote makes it text
     assert names == sorted(["'=HYPERLINK(x)", "'+1", "'-team", "'@sum"])
+
+
+# -- each run in process is score.py's run, to the byte ----------------------------------------------------------
+def _score_py(competition, board, submission, base):
+    """score.py in its own process on the board's reference data (revealed) and ``submission``, as an organizer's
+    run: (exit code, stdout with OUTPUT for the output folder, the last stderr line, {output file: bytes})."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers import SCORE
+    from organizer.layout import place_submission
+    from organizer.phase_data import assemble_reference
+
+    assemble_reference(competition / "reference_data", board, base / "in" / "ref", reveal=True)
+    place_submission(submission, base / "in" / "res")
+    out = base / "out"
+    proc = subprocess.run([sys.executable, str(SCORE), str(base / "in"), str(out)], capture_output=True, text=True,
+                          env=dict(os.environ, SCORER_ORGANIZER="1"), timeout=300)
+    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    lines = [l for l in proc.stderr.splitlines() if l.strip()]
+    shutil.rmtree(base / "in")
+    return proc.returncode, proc.stdout.replace(str(out), "OUTPUT"), lines[-1] if lines else "", files
+
+
+@pytest.mark.parametrize("competition", [ROOT, ROOT / "examples" / "emotion_cause"], ids=["bank", "emotion_cause"])
+def test_every_record_and_output_is_what_score_py_gives(tmp_path, competition):
+    import json
+    import shutil
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    kit = competition / "starting_kit"
+    if competition == ROOT:
+        (subs / "sample.csv").write_bytes(SAMPLE.read_bytes())
+        (subs / "perfect.zip").write_bytes(bundle.zip_bytes({"preds/answer.csv": perfect_submission().encode()}))
+        (subs / "wrong.csv").write_text("id,BIO_anno,class\n0,O,5\n", encoding="utf-8")
+        (subs / "flipped").mkdir()
+        (subs / "flipped" / "pred.csv").write_text(flipped_classes(), encoding="utf-8")
+    else:
+        shutil.copytree(kit / "submission", subs / "sample")
+        shutil.copytree(kit / "submission", subs / "no_pairs")
+        for path in (subs / "no_pairs").iterdir():
+            path.write_text("[]", encoding="utf-8")
+    out = tmp_path / "out"
+    proc = organizer("rescore", competition, "A", subs, out, "-j", "2")
+    assert proc.returncode == 0, proc.stderr
+    for board in ("A", "B"):
+        for entry in sorted(subs.iterdir()):
+            team = rescore.team_name(entry)
+            run_dir = out / "runs" / board / team
+            record = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+            code, stdout, error, files = _score_py(competition, board, entry, tmp_path / "py" / board / team)
+            assert (record["exit_code"], record["stdout"], record["error"]) == \
+                (code, stdout, error if code else ""), (board, team)
+            made = {p.relative_to(run_dir / "output").as_posix(): p.read_bytes()
+                    for p in sorted((run_dir / "output").rglob("*")) if p.is_file()}
+            assert made == files, (board, team, sorted(made), sorted(files))
+            if code == 0:
+                assert record["scores"] == json.loads(files["scores.json"])
+    assert {json.loads((out / "runs" / "A" / t / "result.json").read_text())["exit_code"]
+            for t in ("wrong", "sample")} == {0, 1} if competition == ROOT else True

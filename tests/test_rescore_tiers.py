@@ -150,7 +150,7 @@ def test_a_stricter_threshold_leaves_the_near_copy_alone(tmp_path, rescored):
     assert proc.returncode == 0, proc.stderr
     kinds = {r["kind"] for r in read(strict / "similar.csv")}
     assert kinds == {"identical"}
-    assert "board A" not in proc.stderr   # --compare with no board: board B only
+    assert "board A:" not in proc.stdout and "board B: 6 submissions" in proc.stdout   # --compare alone: board B
 
 
 def test_side_by_side_ranks_each_board_on_its_own(rescored):
@@ -166,3 +166,75 @@ def test_side_by_side_ranks_each_board_on_its_own(rescored):
     page = (out / "leaderboard.html").read_text(encoding="utf-8")
     for section in ("Ranking on board B", "Boards side by side", "Similar submissions", "Every score on board B"):
         assert section in page
+
+
+def test_tiers_from_the_workers_and_from_the_cache_are_those_computed_here(tmp_path, rescored):
+    """rescore computes each team's tests at once in its workers and keeps them: the same tiers and p-values as
+    the tests run here one after the other; a second run computes none again (here: it reads what the cache holds)."""
+    import json
+    import shutil
+
+    from organizer.phase_data import assemble_reference
+    from scorer.api import Competition
+
+    _, _, out, _ = rescored
+    rows = read(out / "tiers.csv")
+    order = [r["submission"] for r in rows]
+    runs = out / "runs" / "B"
+    tables = {t: np.load(runs / t / "units.npy") for t in order}
+    comp = Competition.open(str(assemble_reference(COMPETITION / "reference_data", "B", tmp_path / "ref", True)))
+    group = json.loads((runs / order[0] / "result.json").read_text(encoding="utf-8"))["analysis"]["group"]
+    here = tiers(order, tables, comp.family.statistic(group, comp.cfg.primary_key, comp.cfg), 0.05, 20000)
+    assert [(r.team, str(r.tier), "" if r.p_vs_previous is None else str(round(r.p_vs_previous, 6)),
+             "" if r.p_in_tier is None else str(round(r.p_in_tier, 6))) for r in here] == \
+        [(r["submission"], r["tier"], r["p_vs_previous"], r["p_in_tier"]) for r in rows]
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    cache = json.loads((runs / "tiers_cache.json").read_text(encoding="utf-8"))
+    assert len(cache) >= len(order) - 1
+    (copy / "runs" / "B" / "tiers_cache.json").write_text(json.dumps({k: 0.5 for k in cache}), encoding="utf-8")
+    proc = organizer("rescore", COMPETITION, "B", out.parent / "subs", copy, "-j", "2", "--permutations", "20000")
+    assert proc.returncode == 0, proc.stderr
+    again = read(copy / "tiers.csv")
+    # every adjacent test was in the cache (pairs the first run never tested, across its tiers, are computed)
+    assert [r["p_vs_previous"] for r in again[1:]] == ["0.5"] * (len(order) - 1)
+
+
+def test_tiers_of_the_first_submissions_only(tmp_path, rescored):
+    _, _, out, _ = rescored
+    proc = organizer("rescore", COMPETITION, "B", out.parent / "subs", tmp_path / "out", "-j", "2", "--tiers-top",
+                     "2", "--compare")
+    assert proc.returncode == 0, proc.stderr
+    assert [r["submission"] for r in read(tmp_path / "out" / "tiers.csv")] == ["perfect", "drop20"]
+    board = read(tmp_path / "out" / "leaderboard.csv")
+    assert [r["tier"] for r in board] == ["1", "2", "", "", "", ""]
+    page = (tmp_path / "out" / "leaderboard.html").read_text(encoding="utf-8")
+    assert "Tiers are given to the first 2 of the 6 scored submissions (--tiers-top)." in page
+
+
+def test_similar_pairs_are_those_found_one_pair_at_a_time():
+    """The teams compared at once against every team after them: the pairs and agreements a plain loop finds."""
+    from organizer.similar import groups
+
+    rng = np.random.default_rng(11)
+    base = rng.integers(0, 5, 300).astype(np.uint64)
+    answers = {}
+    for k in range(40):
+        a = base.copy()
+        change = rng.random(300) < rng.choice([0.0, 0.02, 0.1, 0.5])
+        a[change] = rng.integers(5, 9, int(change.sum())).astype(np.uint64)
+        answers["t%02d" % k] = a
+    board = rng.random(300) < 0.6
+    found = {g.kind: set(g.pairs) for g in groups(answers, board, 0.9)}
+    expected = {"identical": set(), "similar": set()}
+    teams = sorted(answers)
+    for i, a in enumerate(teams):
+        for b in teams[i + 1:]:
+            if all(x == y for x, y in zip(answers[a], answers[b])):
+                expected["identical"].add((a, b, 1.0))
+                continue
+            kept = [x == y for x, y, on in zip(answers[a], answers[b], board) if on]
+            if sum(kept) / len(kept) >= 0.9:
+                expected["similar"].add((a, b, sum(kept) / len(kept)))
+    assert expected["identical"] and expected["similar"]
+    assert {k: v for k, v in found.items()} == {k: v for k, v in expected.items() if v}

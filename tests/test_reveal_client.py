@@ -155,13 +155,13 @@ def case(tmp_path, monkeypatch):
     c = Case(tmp_path, temp)
     monkeypatch.setattr(http_api, "_pause", c.waits.append)
 
-    def score_one(upload, ref_dir, program, run_dir, key=""):
+    def score_here(upload, ref_dir, work, run_dir):
         holders = [p.resolve() for p in tmp_path.rglob("*") if p.is_file() and MARK in p.read_bytes()]
         c.uploads.append((Path(upload), holders))
         return {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "score: 0.5\n", "error": None}
 
-    monkeypatch.setattr(reveal_codabench, "score_one", score_one)
-    monkeypatch.setattr(reveal, "score_one", score_one)   # the record's scoring (EvalAI's reveal)
+    monkeypatch.setattr(reveal_codabench, "score_here", score_here)
+    monkeypatch.setattr(reveal, "score_here", score_here)   # the record's scoring
     yield c
     for server in c.servers:
         server.close()
@@ -409,7 +409,7 @@ from organizer import http_api, reveal, reveal_codabench
 tempfile.tempdir = sys.argv[1]
 http_api.LIMITS = dataclasses.replace(http_api.LIMITS, json_bytes=2 ** 20)
 reveal.download_cap = lambda entries: 100 * 2 ** 20
-reveal_codabench.score_one = lambda *a, **k: {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "", "error": None}
+reveal_codabench.score_here = lambda *a, **k: {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "", "error": None}
 reveal_codabench.time = types.SimpleNamespace(monotonic=time.monotonic, strftime=time.strftime, sleep=lambda s: None)
 report = []
 for url in sys.argv[2:]:

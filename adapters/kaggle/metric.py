@@ -1,7 +1,11 @@
 """Kaggle-style metric over the same scoring engine as score.py, for every task family.
 
-    score(solution, submission, row_id_column_name, task="bank_comments", metric="", options=None,
-          labels="", language="en") -> float
+    score(solution, submission, row_id_column_name, task="", metric="", options=None, labels="",
+          language="") -> float
+
+``python3 -m organizer kaggle COMPETITION_DIR OUT_DIR`` writes this file with the competition's parameters
+(``COMPETITION`` below: its task, primary key, options, class names and language), which are then the defaults
+of ``score``; without them, ``task`` must be given (the host's own call says which family).
 
 Kaggle's metric template says that every solution column but ``Usage`` reaches
 the metric, that extra arguments are allowed after the first three (each with a
@@ -40,7 +44,7 @@ one subset of the solution.
 
     >>> import pandas as pd
     >>> sol = pd.DataFrame({"id": ["1"], "BIO_anno": ["B-BANK I-BANK O"], "class": [2]})
-    >>> score(sol, sol.copy(), "id")
+    >>> score(sol, sol.copy(), "id", task="bank_comments")
     1.0
 """
 import dataclasses
@@ -59,6 +63,9 @@ import pandas as pd
 # a notebook cell has no __file__: then the engine is looked for in the working folder
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else os.getcwd()
 USAGE = "Usage"
+# -- competition: written by python3 -m organizer kaggle; the defaults of score()'s parameters --
+COMPETITION = {}
+# -- end of competition --
 # arguments of engine messages that hold a line number of the file the message is about
 LINE_ARGS = ("first", "again")
 
@@ -72,16 +79,19 @@ class HostVisibleError(Exception):
 
 
 def score(solution: pd.DataFrame, submission: pd.DataFrame, row_id_column_name: str,
-          task: str = "bank_comments", metric: str = "", options: Optional[Union[dict, str]] = None,
-          labels: str = "", language: str = "en") -> float:
+          task: str = "", metric: str = "", options: Optional[Union[dict, str]] = None,
+          labels: str = "", language: str = "") -> float:
     """The primary score (or the leaderboard key ``metric``) of ``submission`` on the rows of ``solution``.
 
-    ``options``: the family's options (a mapping, or its JSON text), as under ``options:`` in config.yaml;
-    ``labels``: multilabel's or classification's class names, separated by white space (its labels.txt);
-    ``language``: en or zh.
+    ``task``: the family; ``options``: the family's options (a mapping, or its JSON text), as under ``options:`` in
+    config.yaml; ``labels``: multilabel's or classification's class names, separated by white space (its
+    labels.txt); ``language``: en or zh. A parameter not given is the competition's (``COMPETITION``).
     """
+    given = dict(task=task, metric=metric, options=options, labels=labels, language=language)
+    params = {k: v if v not in ("", None) else COMPETITION.get(k, v) for k, v in given.items()}
     try:
-        return _score(solution, submission, row_id_column_name, task, metric, options, labels, language)
+        return _score(solution, submission, row_id_column_name, params["task"], params["metric"],
+                      params["options"], params["labels"], params["language"] or "en")
     except (ParticipantVisibleError, HostVisibleError):
         raise
     except Exception as exc:  # a bug of ours, or a solution the checks missed: never shown to participants
@@ -147,6 +157,14 @@ def _texts(column):
     return out
 
 
+def _table(data, name):
+    """A table's cells as the engine reads them (comma- or TAB-separated by its header), as a DataFrame of text."""
+    from scorer.tables import table_of
+
+    table = table_of(data, name)
+    return pd.DataFrame({c: table.cells(c).to_objects() for c in table.columns}, columns=table.columns)
+
+
 def _csv(columns, data):
     """CSV bytes (header first, minimal quoting, LF) of ``{column: array of text}``."""
     frame = pd.DataFrame({c: data[c] for c in columns}, columns=list(columns))
@@ -188,9 +206,21 @@ class Upload:
 
 # -- the families' layouts ---------------------------------------------------------------------------
 class Layout:
-    """How one family's solution and submission DataFrames become its reference and submission files."""
+    """How one family's solution and submission DataFrames become its reference and submission files, and back
+    (``solution``, ``sample``: what ``python3 -m organizer kaggle`` writes for a competition)."""
 
     id_column = "id"
+    names = {}   # reference file -> how the host's message names it
+
+    def solution(self, reference):
+        """(the solution DataFrame, its rows' units) of a competition's reference files ``{name: bytes}`` (every
+        unit, the board split aside): what ``reference`` reads back into the same files' answers."""
+        raise NotImplementedError
+
+    def sample(self, files, units):
+        """The submission DataFrame of a starting kit's sample submission ``{file name: bytes}`` (``units``: the
+        test units, in the solution's order)."""
+        raise NotImplementedError
 
     def reference(self, solution, ids, labels):
         """{file name: bytes} of the reference folder (HostVisibleError on a broken solution)."""
@@ -203,21 +233,27 @@ class Layout:
 
 
 class TableLayout(Layout):
-    """A family whose reference and submission are one table each: the DataFrame's columns, as they are."""
+    """A family whose reference and submission are one table each: the DataFrame's columns, as they are. The
+    family's engine says which columns its gold needs (a solution without one is the host's error, in its words)."""
 
-    def __init__(self, gold_needs=(), extra=None):
-        self.gold_needs = gold_needs
+    def __init__(self, gold="gold.csv", id_column="id", extra=None):
+        self.gold, self.id_column = gold, id_column
         self.extra = extra   # (file slot, how labels= becomes that file's bytes), or None
+        self.names = {gold: "the solution"}
+
+    def solution(self, reference):
+        frame = _table(reference[self.gold], self.gold)
+        return frame, [unit.strip() for unit in frame[self.id_column]]
+
+    def sample(self, files, units):
+        (name, data), = files.items()
+        return _table(data, name)
 
     def reference(self, solution, ids, labels):
-        missing = [c for c in self.gold_needs if c not in solution.columns]
-        if missing:
-            raise HostVisibleError("the solution has no column %s (it needs %s)" % (missing[0], ", ".join(
-                self.gold_needs)))
         columns = [self.id_column] + [c for c in solution.columns if c != self.id_column]
         data = {c: _texts(solution[c]) for c in solution.columns}
         data[self.id_column] = ids
-        files = {"gold.csv": _csv(columns, data)}
+        files = {self.gold: _csv(columns, data)}
         if self.extra:
             files.update(self.extra(labels))
         return files
@@ -268,6 +304,22 @@ class ViewLayout(Layout):
             views += [p[0] for p in value]
             opinions += [p[1] for p in value]
         return np.asarray(rows, dtype=np.int64), np.asarray(views, dtype=object), np.asarray(opinions, dtype=object)
+
+    def _grouped(self, frame, ids):
+        """One JSON cell per id of ``ids``: the [View, Opinion] pairs of its rows in ``frame``, [] for none."""
+        pairs = {unit: [] for unit in ids}
+        for unit, view, opinion in zip(frame["SentenceId"], frame["View"], frame["Opinion"]):
+            pairs.setdefault(unit.strip(), []).append([view, opinion])
+        return pd.DataFrame({self.id_column: ids,
+                             self.column: [json.dumps(pairs[unit], ensure_ascii=False) for unit in ids]})
+
+    def solution(self, reference):
+        ids = [unit.strip() for unit in _table(reference["sentences.csv"], "sentences.csv")["SentenceId"]]
+        return self._grouped(_table(reference["gold.csv"], "gold.csv"), ids), ids
+
+    def sample(self, files, units):
+        (name, data), = files.items()
+        return self._grouped(_table(data, name), units)   # a sentence without a view too: its row, []
 
     def reference(self, solution, ids, labels):
         if self.column not in solution.columns:
@@ -326,6 +378,30 @@ class EcacLayout(Layout):
             out.append(str(int(digits)) if digits.isdigit() and digits.isascii() else json.dumps(text))
         return out
 
+    def _columns(self, entries_of, with_conversation):
+        """(the DataFrame of one row per conversation, its ids) from each slot's JSON list of conversations."""
+        first = next(iter(entries_of.values()))
+        ids = [str(entry.get(self.id_column)) for entry in first]
+        frame = pd.DataFrame({self.id_column: ids})
+        if with_conversation:
+            frame["conversation"] = [json.dumps(entry.get("conversation", []), ensure_ascii=False) for entry in first]
+        for slot, entries in entries_of.items():
+            pairs = {str(entry.get(self.id_column)): entry.get("emotion-cause_pairs", []) for entry in entries}
+            frame[slot] = [json.dumps(pairs.get(i, []), ensure_ascii=False) for i in ids]
+        return frame, ids
+
+    def solution(self, reference):
+        entries = {slot: json.loads(reference[name].decode("utf-8-sig")) for slot, name in
+                   ((slot, self.gold_names[gold]) for slot, gold in self.slots.items()) if name in reference}
+        return self._columns(entries, True)
+
+    def sample(self, files, units):
+        from scorer.tasks import families
+        patterns = {f.slot: f.pattern for f in families()["emotion_cause"].submission_files}
+        entries = {slot: json.loads(files[patterns[slot]].decode("utf-8-sig")) for slot in self.slots
+                   if patterns[slot] in files}
+        return self._columns(entries, False)[0]
+
     def reference(self, solution, ids, labels):
         files = {}
         if "conversation" not in solution.columns:
@@ -372,15 +448,28 @@ class EcacLayout(Layout):
         return upload
 
 
-LAYOUTS = {
-    "bank_comments": TableLayout(gold_needs=("BIO_anno", "class")),
-    "keywords": TableLayout(gold_needs=("keywords",)),
-    "multilabel": TableLayout(gold_needs=("labels",), extra=_labels_file("multilabel")),
-    "regression": TableLayout(gold_needs=("value",)),
-    "classification": TableLayout(gold_needs=("label",), extra=_labels_file("classification")),
-    "view_sentiment": ViewLayout(),
-    "emotion_cause": EcacLayout(),
-}
+LAYOUTS = {"view_sentiment": ViewLayout(), "emotion_cause": EcacLayout()}   # the families whose files are no table
+
+
+def layouts():
+    """{task: Layout} of every family the adapter can feed: those of LAYOUTS, and each family whose reference is
+    one table of units (its gold, declared as a csv UnitFile, and maybe a list of class names, labels.txt, made
+    from ``labels=``) and whose submission is one table: its columns are the family's, said by the family."""
+    from scorer.tasks import families
+
+    found = {}
+    for name, family in families().items():
+        if name in LAYOUTS:
+            found[name] = LAYOUTS[name]
+            continue
+        tables = [(slot, rule) for slot, rule in family.unit_files.items() if rule.form == "csv"]
+        shared = set(family.reference_files) - set(family.unit_files)
+        if len(tables) == 1 == len(family.unit_files) and shared <= {"labels"} and len(family.submission_files) == 1 \
+                and family.submission_files[0].columns:
+            slot, rule = tables[0]
+            found[name] = TableLayout(family.reference_files[slot], rule.key,
+                                      _labels_file(name) if shared else None)
+    return found
 
 
 # -- one call ------------------------------------------------------------------------------------------
@@ -406,9 +495,14 @@ def _score(solution, submission, row_id, task, metric, options, labels, language
     from scorer.quoting import clip, printable
 
     messages = _messages()
-    if task not in LAYOUTS:
-        raise HostVisibleError("task %r has no Kaggle adapter; supported: %s" % (task, ", ".join(LAYOUTS)))
-    layout = LAYOUTS[task]
+    found = layouts()
+    if not task:
+        raise HostVisibleError("give task=, the competition's family (%s): this metric was not written for a "
+                               "competition (python3 -m organizer kaggle COMPETITION_DIR OUT_DIR writes one that is)"
+                               % ", ".join(sorted(found)))
+    if task not in found:
+        raise HostVisibleError("task %r has no Kaggle adapter; supported: %s" % (task, ", ".join(sorted(found))))
+    layout = found[task]
     raw = {"task": task, "board": "all", "options": _options(options), "language": language}
     if metric:
         raw["primary_key"] = metric
@@ -450,7 +544,10 @@ def _score(solution, submission, row_id, task, metric, options, labels, language
         try:
             comp = Competition.from_raw(raw, tmp)
         except ScoringError as exc:
-            raise HostVisibleError("%s: %s" % (exc.who, exc.text("en"))) from None
+            text = exc.text("en")
+            for name, said in layout.names.items():   # the host knows no gold.csv: the solution it gave
+                text = text.replace(name, said)
+            raise HostVisibleError("%s: %s" % (exc.who, text)) from None
 
         def problem(key, file=None, line=None, unit=None, column=None, **args):
             refuse(messages[key].at(file, line=line, unit=unit, column=column, **args))

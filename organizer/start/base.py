@@ -51,6 +51,10 @@ class Start:
         """Options that differ from the family defaults because of the files given (e.g. which subtasks)."""
         return {}
 
+    def notes(self, options, items, args) -> List[str]:
+        """What ``new`` tells the organizer about the options it chose for the test ``items`` (printed as notes)."""
+        return []
+
     def baseline(self, items, options, args) -> Dict[str, bytes]:
         """The sample submission of ``items``: kit-relative name -> bytes, from public inputs only."""
         raise NotImplementedError

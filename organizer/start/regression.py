@@ -4,13 +4,16 @@ Baseline: with a dev set (``--dev-gold``, whose values ship in the kit), a least
 numeric column that best predicts the dev values (their mean when no column is numeric); without one, a
 constant: the middle of ``value_range`` when the options state it, else 0. Only public data is read.
 
-A gold with a negative value turns RMSLE off (``options.rmsle: false``): RMSLE takes log(1 + value). The
-option given on the command line wins.
+A gold with a negative value turns RMSLE off (``options.rmsle: false``): RMSLE takes log(1 + value). On a gold
+whose every value is 0 or more, RMSLE is scored only when the organizer asks (``--option rmsle=true``), and
+``new`` says so. The option given on the command line wins.
 """
 import numpy as np
 
+from ..inputs import OrganizerError
 from .base import Items, Start, code_list, csv_bytes, read_table, text_columns, warnings_list
 from .render import fill
+from scorer.tokens import numbers
 
 ANSWERS = ("value",)
 
@@ -19,25 +22,35 @@ class RegressionStart(Start):
     family = "regression"
 
     def read(self, gold, args, dev=False):
-        frame = read_table(gold, ["id", "value"], "the dev gold" if dev else "the gold")
+        what = "the dev gold" if dev else "the gold"
+        frame = read_table(gold, ["id", "value"], what)
+        values = _numbers(frame, "%s %s" % (what, gold))   # a value that is no number: said before anything is made
         public = frame[["id"] + text_columns(frame, ("id",) + ANSWERS)]
         return Items({"gold.csv": csv_bytes(frame[["id", "value"]])}, {"test_public.csv": csv_bytes(public)},
-                     frame["id"].str.strip().tolist(), public)
+                     frame["id"].str.strip().tolist(), public, extra={"values": values})
 
     def options(self, args, dev=False):
-        frame = read_table(args.gold, ["id", "value"], "the gold")
-        values = _numbers(frame["value"])
-        if np.nanmin(values, initial=0.0) < 0:
-            print("note: the gold holds negative values, so RMSLE is not scored (options.rmsle: false)")
+        values = _numbers(read_table(args.gold, ["id", "value"], "the gold"), "the gold %s" % args.gold)
+        if len(values) and values.min() < 0:
+            print("note: the gold holds negative values, so RMSLE (log(1 + value)) cannot be scored; written as "
+                  "options.rmsle: false")
             return {"rmsle": False}
         return {}
+
+    def notes(self, options, test, args):
+        """RMSLE is scored only when the organizer asks: said when every gold value would allow it."""
+        asked = any(item.partition("=")[0].strip() == "rmsle" for item in args.option)
+        if not options.get("rmsle") and not asked and test.extra["values"].min() >= 0:
+            return ["every gold value is 0 or more, so RMSLE (log(1 + value)) could be scored too: add --option "
+                    "rmsle=true (a negative prediction is then refused)"]
+        return []
 
     def baseline(self, items, options, args):
         inputs = items.inputs
         predicted = np.full(len(inputs), _constant(options))
         if args.dev_gold:
             dev = read_table(args.dev_gold, ["id", "value"], "the dev gold")
-            target = _numbers(dev["value"])
+            target = _numbers(dev, "the dev gold %s" % args.dev_gold)
             fit = _best_line(dev, target, inputs)
             predicted = fit if fit is not None else np.full(len(inputs), float(np.mean(target)))
         if options.get("rmsle", False):
@@ -60,8 +73,19 @@ class RegressionStart(Start):
                 "low": "%g" % span[0] if span else "", "high": "%g" % span[1] if span else ""}
 
 
-def _numbers(column):
-    return np.asarray([float(v) for v in column], dtype=float)
+def _numbers(frame, what):
+    """The ``value`` column of a gold table as floats, read as the scoring program reads it (OrganizerError naming the
+    first value that is not one finite number)."""
+    values, counts = numbers(frame["value"].tolist())
+    wrong = np.flatnonzero(counts != 1)
+    if not len(wrong):
+        wrong = np.flatnonzero(~np.isfinite(values))
+    if len(wrong):
+        i = int(wrong[0])
+        raise OrganizerError("%s, id %s, column value: %r is not a number; every gold value must be one finite number "
+                             "(a plain decimal such as 2.5)" % (what, frame["id"].iloc[i].strip(),
+                                                                frame["value"].iloc[i]))
+    return values
 
 
 def _constant(options):

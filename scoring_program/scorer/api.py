@@ -32,7 +32,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from . import background, textio
+from . import background, digests, textio
 import numpy as np
 
 from .boards import Boards, load_boards
@@ -83,18 +83,20 @@ class Task:
         files = find_files(res_dir, self.slots, self.family.required_slots)
         return files if self.size_cap is None else check_size(files, self.size_cap)
 
-    def read_files(self, files: Dict[str, Optional[SubmittedFile]]):
-        """The submission made of ``files`` (slot -> SubmittedFile); SubmissionError at its first problem."""
+    def read_files(self, files: Dict[str, Optional[SubmittedFile]], advise=False):
+        """The submission made of ``files`` (slot -> SubmittedFile); SubmissionError at its first problem.
+        ``advise``: a Competition also asks the family for its warnings (``Competition.read_parsed``)."""
         with _guess_named():
-            return self.read_parsed(self.family.parse_submission(files, self.cfg))
+            parsed = self.family.parse_submission(files, self.cfg)
+            return self.read_parsed(parsed, advise) if advise else self.read_parsed(parsed)
 
     def read_parsed(self, parsed):
         """The submission from what ``family.parse_submission`` made of its files; SubmissionError at its first
         problem."""
         return self.family.read_submission(parsed, self.contract, self.cfg, Problems(SubmissionError))
 
-    def read_submission(self, res_dir):
-        return self.read_files(self.submitted_files(res_dir))
+    def read_submission(self, res_dir, advise=False):
+        return self.read_files(self.submitted_files(res_dir), advise)
 
     def problems(self, res_dir):
         """Every problem of the submission in ``res_dir`` (a list of Problems, in file and line order)."""
@@ -172,6 +174,7 @@ class Competition(Task):
         if cfg.answers_dir is not None and not os.path.isdir(cfg.answers_dir):
             raise ReferenceDataError(NO_ANSWERS_DIR(folder=cfg.answers_dir))
         reference = family.load_reference(cfg)
+        check_board_units(reference.units, cfg, family)
         positions = public_positions(reference.contract, contract, cfg, family)
         boards = Boards(reference.units, np.full(len(reference.units), "A" if cfg.board == "all" else cfg.board))
         return cls(cfg, family, contract, cap, reference, boards, positions)
@@ -273,6 +276,26 @@ def refuse_if_closed(cfg):
     if cfg.report == "closed":
         at = cfg.closed_at[:16].replace("T", " ") + " UTC"
         raise PhaseClosed(CLOSED(board=cfg.board, at=at))
+
+
+BOARD_UNITS = Message("reference.board_units", "{file} holds {found} unit(s) of board {board}, {how} config.yaml's "
+                      "board_units says: {count} unit(s), their ids' SHA-256 {digest}; the gold is not the one the "
+                      "organizer tools made for this phase (rows lost, added or changed): make the phase's reference "
+                      "data again (python3 -m organizer bundle).", None)
+
+
+def check_board_units(units, cfg, family):
+    """A phase's gold holds exactly the units its config names (``board_units``): a gold that lost rows, or holds
+    only its header, is refused instead of scored on what is left. Their order does not count."""
+    if cfg.board_units is None:
+        return
+    count, digest = cfg.board_units
+    found, found_digest = digests.id_set(units)
+    if (found, found_digest) != (count, digest):
+        where = next(iter(family.unit_files), None)
+        raise ReferenceDataError(BOARD_UNITS(file=cfg.files.get(where, "the gold") if where else "the gold",
+                                             found=found, board=cfg.board, count=count, digest=digest[:12] + "...",
+                                             how="not what" if found == count else "not the number"))
 
 
 def public_positions(gold, public, cfg, family, public_name=None):

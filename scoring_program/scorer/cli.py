@@ -57,10 +57,20 @@ def main(argv):
         _say(USAGE, sys.stderr)
         return 2
     input_dir, output_dir = (os.path.abspath(a) for a in args)
+    return run_once(input_dir, output_dir)[0]
+
+
+def run_once(input_dir, output_dir, competition=None):
+    """One run of score.py on absolute INPUT and OUTPUT paths: (its exit code, the runner's RunResult or None), having
+    printed what score.py prints.
+
+    ``competition``: INPUT/ref's Competition, opened already (the organizer's re-scoring opens it once for every
+    submission it scores); the run is otherwise the same, to the byte.
+    """
     private = hosts.private_kept_apart(input_dir)
     try:
         prepare_output(output_dir)
-        outcome = run(input_dir, output_dir)
+        outcome = run(input_dir, output_dir, competition)
     except ScoringError as exc:
         lang = language_of(input_dir)
         message = exc.text(lang)
@@ -68,14 +78,15 @@ def main(argv):
             # such messages may quote the gold; participants read stderr and the page on every platform
             details = _for_organizer(output_dir, private, ORGANIZER_ERROR, exc.text("en") + "\n")
             message = HIDDEN_REFERENCE(details=details).text(lang)
-        return _fail(output_dir, exc.who, message, exc.exit_code, lang)
+        return _fail(output_dir, exc.who, message, exc.exit_code, lang), None
     except Exception as exc:  # a bug of ours: short line for everyone, details for the organizer
         import traceback  # only on a failure: importing it costs more than some whole runs' reading
         details = _for_organizer(output_dir, private, TRACEBACK, traceback.format_exc())
         lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
-                     lang)
-    lang = language_of(input_dir)
+                     lang), None
+    # the config's language: of the Competition given (read from the same config.yaml), else read again
+    lang = competition.cfg.language if competition is not None else language_of(input_dir)
     if outcome.sealed:
         _say(outcome.summary)
         _say(SAID_PLACEHOLDERS().text(lang))
@@ -84,7 +95,7 @@ def main(argv):
         for key, value in outcome.scores.items():
             _say("  %s: %s" % (key, format_number(value)))
     _say(SAID_WROTE(files=", ".join(os.path.join(output_dir, f) for f in OUTPUT_FILES)).text(lang))
-    return 0
+    return 0, outcome
 
 
 def prepare_output(output_dir):

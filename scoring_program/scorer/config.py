@@ -21,6 +21,8 @@ Example::
                                   # answers of the scored board only (none at all on a sealed board)
     answers_dir: /opt/competition/answers/A   # with public_inputs: the gold files are read from this folder
                                   # of the scoring image instead of the reference data (which then holds none)
+    board_units: {count: 2000, sha256: "9f86..."}   # with public_inputs: the units the gold must hold (their
+                                  # number and digests.id_set's SHA-256 of their ids), written by the tools
     title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
     columns: {score: "S = 0.5 S1 + 0.5 S2"}   # leaderboard labels, likewise
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
@@ -129,6 +131,7 @@ class Config:
     closed_at: Optional[str] = None       # report: closed: when the phase ended (ISO 8601, UTC)
     answers_dir: Optional[str] = None     # absolute folder outside the reference data holding the answer files
     answer_slots: Tuple[str, ...] = ()    # the files read from answers_dir (the family's per-unit files)
+    board_units: Optional[Tuple[int, str]] = None   # (count, SHA-256 of the ids) the board's gold must hold
 
     @property
     def one_board(self):
@@ -148,9 +151,10 @@ class Config:
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
              "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs",
-             "closed_at", "answers_dir")
+             "closed_at", "answers_dir", "board_units")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
+_BOARD_UNITS_KEYS = ("count", "sha256")
 
 NOT_ALLOWED = Message("config.not_allowed", "config.yaml: {key} is {value}; allowed: {allowed}.",
                       "config.yaml：{key} 的值 {value} 不合法；允许：{allowed}。")
@@ -233,7 +237,8 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "answers_dir")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "answers_dir",
+              "board_units")
 
 
 def task_only(raw):
@@ -308,6 +313,7 @@ def parse_config(raw, families, ref_dir="."):
     closed_at = _closed_at(raw, report)
     if board != "all" and boards_file is None and usage_column is None and public_inputs is None and not closed_at:
         raise ConfigError(NO_SPLIT(board=board))
+    board_units = _board_units(raw, public_inputs)
 
     private_output = raw.get("private_output", False)
     if not isinstance(private_output, bool):
@@ -328,7 +334,7 @@ def parse_config(raw, families, ref_dir="."):
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
                   columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
                   closed_at=closed_at, answers_dir=answers_dir,
-                  answer_slots=tuple(family.unit_files) if answers_dir else ())
+                  answer_slots=tuple(family.unit_files) if answers_dir else (), board_units=board_units)
 
 
 def _closed_at(raw, report):
@@ -365,6 +371,20 @@ def aware_time(value):
     if not isinstance(value, dt.datetime) or value.tzinfo is None:
         return None
     return value.astimezone(dt.timezone.utc)
+
+
+def _board_units(raw, public_inputs):
+    """``board_units: {count, sha256}`` of a phase's reference data (with public_inputs only), as (count, sha256)."""
+    given = _mapping(raw, "board_units")
+    if not given:
+        return None
+    _sub_keys(given, "board_units", _BOARD_UNITS_KEYS)
+    if public_inputs is None:
+        raise ConfigError(NOT_ALLOWED(key="board_units", value=_show(given), allowed="nothing without public_inputs "
+                                                                                 "(a phase's reference data has it)"))
+    count = _checked(given, "board_units", "count", COUNT, None)
+    digest = _checked(given, "board_units", "sha256", SHA256, None)
+    return int(count), digest
 
 
 def _text_or_none(raw, key, limit):
@@ -534,5 +554,8 @@ LEVEL = number_in(0.5, 0.999)
 SEED = number_in(0, 2 ** 32 - 1, integer=True)
 STEP = number_in(0, 0.5, open_low=True)
 BOOLEAN = Check(lambda v: isinstance(v, bool), "true, false")
+COUNT = number_in(0, 2 ** 62, integer=True)
+SHA256 = Check(lambda v: isinstance(v, str) and re.fullmatch("[0-9a-f]{64}", v) is not None,
+               "64 lower-case hexadecimal digits (a SHA-256)")
 ROUND_TO = Check(lambda v: v is None or (not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= 10),
                  "null or an integer in [0, 10]")

@@ -15,7 +15,11 @@ multiset is made a set first.
 import hashlib
 
 import numpy as np
+from .cells import word
 from .lazy import pandas as pd
+from .tables import unit_cells
+
+ORDER_WORDS = 8   # ids up to 64 bytes are ordered by numpy, a word of 8 bytes at a time; longer ones by Python
 
 _MIX = np.uint64(0x100000001B3)
 
@@ -59,3 +63,37 @@ def combine(*digests):
 def whole(digests):
     """The SHA-256 (hex) of every unit's digest: equal for submissions with the same answers everywhere."""
     return hashlib.sha256(np.ascontiguousarray(digests, dtype="<u8").tobytes()).hexdigest()
+
+
+def id_set(units):
+    """(count, SHA-256 hex) of a set of unit ids, whatever their order: the SHA-256 of the ids' UTF-8 bytes sorted
+    bytewise (as Python sorts their str), each followed by a NUL byte, which no id holds.
+
+    A phase's reference data carries those of its board's units (``board_units`` in config.yaml), so that a gold
+    that lost or gained units is noticed when it loads, while a gold whose rows were reordered is not refused.
+
+    >>> id_set(["b", "a"]) == id_set(["a", "b"]) == (2, hashlib.sha256(b"a\\0b\\0").hexdigest())
+    True
+    """
+    cells = unit_cells(units)
+    n = len(cells)
+    lengths = cells.lengths()
+    longest = int(lengths.max()) if n else 0
+    if longest > 8 * ORDER_WORDS:
+        data = b"".join(v + b"\0" for v in sorted(t.encode("utf-8", "surrogatepass") for t in cells.tolist()))
+        return n, hashlib.sha256(data).hexdigest()
+    width = (longest + 7) // 8
+    rows = np.arange(n)
+    # word w: bytes 8w..8w+7 of each id (zeros past its end), the first byte counting most, so that the order of the
+    # numbers is that of the bytes (an id holds no NUL: a shorter id that begins another comes first)
+    keys = [word(cells, rows, w).byteswap() for w in range(width)]
+    if width == 1:
+        ordered = np.sort(keys[0])[:, None]   # distinct ids of up to 8 bytes: distinct numbers
+    else:
+        ordered = np.stack(keys, axis=1)[np.lexsort(keys[::-1])] if width else np.zeros((n, 0), np.uint64)
+    table = np.zeros((n, 8 * width + 1), dtype=np.uint8)   # each id's bytes, then at least one NUL
+    table[:, :8 * width] = ordered.astype(">u8").view(np.uint8).reshape(n, 8 * width)
+    if n and lengths.min() == longest:   # ids of one length (000123, ...): each row's first bytes and one NUL
+        return n, hashlib.sha256(table[:, :longest + 1].tobytes()).hexdigest()
+    kept = np.arange(8 * width + 1) <= np.count_nonzero(table, axis=1)[:, None]   # the bytes and one NUL
+    return n, hashlib.sha256(table[kept].tobytes()).hexdigest()

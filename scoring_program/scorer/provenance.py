@@ -56,7 +56,16 @@ def tree_digest(root):
 
 
 def program_digest(root=PROGRAM_DIR):
-    return tree_digest(root)
+    """``tree_digest`` of the program folder, computed once in a process while its files keep their names, sizes and
+    modification times (a process that scores many submissions, the organizer's re-scoring, asks at each)."""
+    stamp = tuple((name, os.stat(os.path.join(root, name)).st_size, os.stat(os.path.join(root, name)).st_mtime_ns)
+                  for name in _files(root))
+    if _PROGRAM.get(root, (None,))[0] != stamp:
+        _PROGRAM[root] = (stamp, tree_digest(root))
+    return _PROGRAM[root][1]
+
+
+_PROGRAM = {}
 
 
 def tree_digests(root):

@@ -69,12 +69,20 @@ class RunResult:
     scores: dict
     summary: str
     sealed: bool = False
+    result: object = None        # the board's Result (None on a sealed board)
+    submission: object = None    # the submission as the family read it
 
 
-def run(input_dir, output_dir):
-    """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses."""
-    comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir),
-                                                        advise=True)
+def run(input_dir, output_dir, competition=None):
+    """Score INPUT into OUTPUT and return what was scored; raises ScoringError subclasses.
+
+    ``competition``: INPUT/ref's Competition when it is open already; the submission is then read with it.
+    """
+    if competition is None:
+        comp, submission = Competition.open_with_submission(reference_dir(input_dir), submission_dir(input_dir),
+                                                            advise=True)
+    else:
+        comp, submission = competition, competition.read_submission(submission_dir(input_dir), advise=True)
     private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_kept_apart(input_dir) else None
     program = provenance.program_digest()
     if private:
@@ -98,7 +106,8 @@ def run(input_dir, output_dir):
         notes = comp.reference.notes
         if notes and (cfg.private_output or hosts.organizer_run()):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
-    return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language))
+    return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language),
+                     result=published.result, submission=submission)
 
 
 def _answers_read(cfg):
