@@ -247,7 +247,9 @@ def score_file(path, ref_dir, run_dir) -> Scored:
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
-    record = score_here(path, ref_dir, run_dir.parent / "scoring", run_dir)
+    work = Path(run_dir).parent / "scoring"   # where the reference is opened once for every file
+    work.mkdir(parents=True, exist_ok=True)
+    record = score_here(path, ref_dir, work, run_dir)
     return Scored(digest.hexdigest(), record["scores"] if record["exit_code"] == 0 else {}, record["error"])
 
 
