@@ -1,7 +1,8 @@
 """python3 -m organizer messages [--language zh] [--out FILE]: the catalogue of every message participants read.
 
 One line per message, ``key<TAB>text``, sorted by key, in the language asked for: the place to review a
-translation in one read. Messages under ``reference.`` reach the organizer only and are English; every other
+translation in one read. The engine's messages and those of the pages the organizer publishes (the re-scored
+leaderboard, organizer/rescore_page.py). Messages under ``reference.`` reach the organizer only and are English; every other
 message has its text in each language (tests/test_languages.py keeps it so).
 """
 import importlib
@@ -13,10 +14,17 @@ from scorer.problems import LANGUAGES, MESSAGES
 from .inputs import Parser
 
 
+# organizer modules that declare messages: what they write is published to participants (the re-scored board)
+PUBLISHED = ("organizer.rescore_page",)
+
+
 def load_all():
-    """Import every engine module, so that every Message is declared (each registers itself in MESSAGES)."""
+    """Import every engine module and the organizer's published pages, so that every Message is declared (each
+    registers itself in MESSAGES)."""
     for info in pkgutil.walk_packages(scorer.__path__, "scorer."):
         importlib.import_module(info.name)
+    for name in PUBLISHED:
+        importlib.import_module(name)
     return MESSAGES
 
 

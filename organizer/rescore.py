@@ -27,7 +27,9 @@ On BOARD, each run also keeps its per-unit counts and per-unit answers:
 Writes, in OUT_DIR: leaderboard.csv (rank, tier, team, status, scores,
 p-values, error), tiers.csv, similar.csv, side_by_side.csv and
 leaderboard.html (all of it on one self-contained page that fits a laptop
-screen, every string escaped). Per-team outputs are kept in
+screen, every string escaped, in the competition's language:
+organizer/rescore_page.py; the CSV files' column names stay English). Per-team
+outputs are kept in
 OUT_DIR/runs/<board>/<team>/.
 """
 import concurrent.futures
@@ -50,9 +52,10 @@ from .inputs import OrganizerError, Parser, cannot_read, existing_folder, refuse
 from . import PROGRAM, progress as progress_of
 from .layout import board_configs, load_board_config
 from .phase_data import assemble_reference
+from .rescore_page import method_note, page, title as page_title
 from .similar import DEFAULT_THRESHOLD, groups as similar_groups
 from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, salt, tiers
-from scorer import digests, provenance, report
+from scorer import digests, provenance
 from scorer.api import Competition
 from scorer.cli import run_once
 from scorer.hosts import ORGANIZER_ENV
@@ -61,7 +64,6 @@ from scorer.resampling import DEFAULT_SEED, paired_randomization
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
 UNITS, ANSWERS = "units.npy", "answers.npy"
-KEYS_PER_TABLE = 7   # score columns per table of the page
 DEFAULT_TIERS_TOP = 100   # submissions of the ranking given tiers: a team is tested against every member of its tier
 
 
@@ -477,63 +479,6 @@ def side_by_side(boards, primary, sort, all_records):
     return header + ["rank change (%s - %s)" % (boards[-1], boards[0]) if len(boards) > 1 else "rank change"], rows
 
 
-def _score(value):
-    return float(value) if value != "" else ""
-
-
-def page(title, board, labels, primary, keys, header, rows, tier_rows, method, groups, sbs, threshold, unit_noun):
-    """The leaderboard page: ranking with tiers, side by side, similar submissions, failures, every score."""
-    label = labels.get(primary, primary)
-    ranking = [[r[0], r[1], r[2], _score(r[4 + keys.index(primary)]) if primary in keys else "", r[-3], r[-2]]
-               for r in rows if r[3] == "scored"]
-    sections = [report.Section("Ranking on board %s" % board, [
-        report.Table(["rank", "tier", "submission", label, "p vs previous", "p in tier"], ranking, digits=4),
-        report.Text(method, "note")])]
-    if sbs is not None:
-        sbs_header, sbs_rows = sbs
-        sections.append(report.Section("Boards side by side", [report.Table(
-            sbs_header, [[_score(v) if isinstance(v, float) else v for v in row] for row in sbs_rows], digits=4),
-            report.Text("Each board's own rank by %s; a positive change means the submission ranks lower on the "
-                        "second board." % label, "note")]))
-    similar_rows = [[g.kind, ", ".join(g.teams), "; ".join("%s ~ %s: %.4f" % p for p in g.pairs)] for g in groups]
-    sections.append(report.Section("Similar submissions", [
-        report.Table(["kind", "submissions", "agreement on board %s" % board], similar_rows) if similar_rows else
-        report.Text("No two submissions are identical or agree on %.0f%% or more of board %s's %s."
-                    % (100 * threshold, board, unit_noun), "note"),
-        report.Text("Identical: the same answer on every unit after reading (row order, format, encoding and "
-                    "zipping do not count). Similar: the same answer on at least %.0f%% of board %s's %s. Two "
-                    "strong systems also agree on many units; look at the files before deciding."
-                    % (100 * threshold, board, unit_noun), "note")]))
-    failed = [[r[2], r[-1]] for r in rows if r[3] == "failed"]
-    if failed:
-        sections.append(report.Section("Failed submissions", [report.Table(["submission", "error"], failed)]))
-    scored = [r for r in rows if r[3] == "scored"]
-    tables = []
-    for start in range(0, len(keys), KEYS_PER_TABLE):  # a few columns per table: none off-screen on a laptop
-        part = list(range(start, min(start + KEYS_PER_TABLE, len(keys))))
-        tables.append(report.Table(["rank", "submission"] + [labels.get(keys[k], keys[k]) for k in part],
-                                   [[r[0], r[2]] + [_score(r[4 + k]) for k in part] for r in scored], digits=4))
-    sections.append(report.Section("Every score on board %s" % board, tables))
-    return report.render(title, sections, "%d submissions, %d scored" % (len(rows), len(ranking)))
-
-
-def method_note(comp, group, alpha, permutations, seed, n_pairs, tested=0, scored=0):
-    if comp is None or group is None:
-        return "No significance tiers: the primary score has no per-unit counts."
-    if tested < scored:
-        return method_note(comp, group, alpha, permutations, seed, n_pairs) + (
-            " Tiers are given to the first %d of the %d scored submissions (--tiers-top)." % (tested, scored))
-    return ("Tiers: a paired approximate randomization test over board %s's %d %s (%d permutations, seed %d; each "
-            "permutation swaps two submissions' per-unit counts on every unit with probability 1/2 and recomputes "
-            "%s from the sums). A submission starts a new tier when it differs from some member of the current "
-            "tier at p < %g; members of a tier are pairwise not significantly different. p vs previous: the test "
-            "against the submission just above; p in tier: the smallest p against the members of its tier (the "
-            "one that decides). No correction for multiple tests: of %d adjacent pairs, about %.1f would differ at "
-            "this level by chance alone." % (comp.cfg.board, int(comp.boards.mask(comp.cfg.board).sum()),
-                                             comp.family.unit_noun.texts["en"], permutations, seed,
-                                             comp.cfg.primary_key, alpha, n_pairs, alpha * n_pairs))
-
-
 def other_boards(competition, board):
     return [b for b in board_configs(Path(competition) / "reference_data") if b != board]
 
@@ -600,15 +545,14 @@ def _rescore(args, out, compare, refs):
     boards = [args.board] + [b for b in compare if b in all_records]
     sbs = side_by_side(boards, primary, sort, all_records)
     write_csv(out / "side_by_side.csv", *sbs)
-    title = (comp.cfg.title if comp is not None and comp.cfg.title else "Board %s" % args.board) + \
-        ": board %s, re-scored" % args.board
+    lang = comp.cfg.language   # the page speaks the competition's language
+    title = page_title(comp.cfg.title, args.board)
     scored = sum(r[3] == "scored" for r in rows)
     note = method_note(comp, group, args.alpha, args.permutations, args.seed, max(len(tier_rows) - 1, 0),
-                       len(tier_rows), scored)
-    unit_noun = comp.family.unit_noun.texts["en"] if comp is not None else "units"
-    (out / "leaderboard.html").write_text(page(title, args.board, labels, primary, keys, header, rows, tier_rows, note,
-                                               found, sbs if len(boards) > 1 else None, args.similar, unit_noun),
-                                          encoding="utf-8")
+                       len(tier_rows), scored, lang)
+    (out / "leaderboard.html").write_text(page(title, args.board, labels, primary, keys, rows, note, found,
+                                               (boards, sbs[1]) if len(boards) > 1 else None, args.similar,
+                                               comp.family.unit_noun, lang), encoding="utf-8")
     failed = sum(r[3] == "failed" for r in rows)
     print("wrote %s, tiers.csv, similar.csv, side_by_side.csv and leaderboard.html (%d scored, %d failed, %d tiers, "
           "%d groups of similar submissions)" % (out / "leaderboard.csv", len(rows) - failed, failed,

@@ -2,8 +2,9 @@
 
 Messages are collected two ways: the registry ``problems.MESSAGES`` (every Message registers its
 key there, so keys are unique by construction; declaring one twice raises) and a walk over the
-globals of every module under ``scorer`` (Messages, and tuples/lists/dicts of them), so that a
-Message kept outside the registry would still be checked.
+globals of every module under ``scorer`` and of the organizer's published pages
+(``organizer.messages.PUBLISHED``: Messages, and tuples/lists/dicts of them), so that a Message kept
+outside the registry would still be checked.
 """
 import importlib
 import pkgutil
@@ -15,10 +16,12 @@ from scorer.problems import MESSAGES, Message
 
 
 def _all_modules():
+    from organizer.messages import PUBLISHED
+
     names = ["scorer"]
     for info in pkgutil.walk_packages(scorer.__path__, "scorer."):
         names.append(info.name)
-    return [importlib.import_module(name) for name in sorted(names)]
+    return [importlib.import_module(name) for name in sorted(names) + list(PUBLISHED)]
 
 
 def _messages_in(value, depth=0):
@@ -50,6 +53,7 @@ def test_the_walk_finds_messages_of_every_layer():
     keys = {m.key for m in MESSAGES_FOUND}
     assert len(keys) > 50
     assert any(k.startswith("report.") for k in keys)
+    assert any(k.startswith("rescore.") for k in keys)   # the re-scored leaderboard's page
 
 
 def test_keys_are_unique():

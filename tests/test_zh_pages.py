@@ -6,6 +6,8 @@ can see (the page's visible text, stdout, stderr) may keep only: the few words t
 (the labels the gold gives: entity types, classes, opinions, emotions; the column names of the starting
 kit's tables; what the submission holds), the config's keys and values, hex digests, tag and acronym-like
 codes (B-BANK, F1, ML-GCN), and a short list of technical terms that Chinese writing keeps as they are.
+The competition's own pages, its kit's README and the re-scored leaderboard the organizer publishes
+(`organizer rescore`) are read the same way.
 """
 import csv
 import html.parser
@@ -316,3 +318,51 @@ def test_a_zh_competitions_pages_and_kit_hold_no_english(tmp_path, case):
     if found:
         leaks["README.md"] = found
     assert not leaks, leaks
+
+
+# -- the re-scored leaderboard the organizer publishes ----------------------------------------------------------------
+def _changed(sample):
+    """The bank sample with every fourth comment's class moved to the next class: a second, different submission."""
+    lines = sample.read_text(encoding="utf-8").splitlines()
+    out = [lines[0]]
+    for k, line in enumerate(lines[1:]):
+        head, cls = line.rsplit(",", 1)
+        out.append("%s,%s" % (head, (int(cls) + 1) % 3 if k % 4 == 0 else cls))
+    return "\n".join(out) + "\n"
+
+
+RESCORED = {"A": ["--tiers-top", "1"], "B": []}   # on A, the tiers of the first only: the page says so too
+
+
+@pytest.mark.parametrize("board", sorted(RESCORED))
+def test_a_zh_competitions_rescored_leaderboard_holds_no_english(tmp_path, board):
+    """`organizer rescore` of the shipped (Chinese) competition: its leaderboard.html with every section (the
+    ranking and its tiers' method, the boards side by side, a group of identical submissions, a failed one, every
+    score) shows no English outside team names, score keys, the data's words and the option it names."""
+    import zipfile
+
+    from helpers import organizer
+
+    sample = sample_of(ROOT)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "team_a.csv").write_bytes(sample.read_bytes())
+    (subs / "team_b.csv").write_text(_changed(sample), encoding="utf-8")
+    with zipfile.ZipFile(subs / "team_c.zip", "w") as zf:   # team_a's answers, zipped: identical
+        zf.write(sample, "answer.csv")
+    broken_copy(sample, subs / "team_d.csv")
+    out = tmp_path / "out"
+    proc = organizer("rescore", ROOT, board, subs, out, "-j", "2", "--permutations", "200", *RESCORED[board])
+    assert proc.returncode == 0, proc.stderr
+    page = (out / "leaderboard.html").read_text(encoding="utf-8")
+    sections = re.split(r'<h2 id="s\d+">', page)[1:]
+    # ranking, side by side, similar (a table of them, not the note that there is none), failed, every score
+    assert len(sections) == 5 and "<table>" in sections[2] and "team_d" in visible_text(sections[3]), page
+    if RESCORED[board]:
+        assert "--tiers-top" in visible_text(sections[0])
+    allowed = page_words(ROOT) | config_words(ROOT / "reference_data") | public_ids(ROOT)
+    allowed |= {line.split(":")[0].strip() for line in (ROOT / "competition.yaml").read_text(
+        encoding="utf-8").splitlines() if line.startswith("    ") and line.strip().endswith(":")}   # score keys
+    allowed |= {"team_a", "team_b", "team_c", "team_d", "p"}   # the teams; p, the symbol of p-values
+    text = re.sub(r"--[a-z][a-z-]*", " ", visible_text(page))   # a command line option: code
+    assert english(text, allowed) == [], text
