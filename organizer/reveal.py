@@ -276,8 +276,8 @@ def read_token(args):
                           "or give --token-file PATH (a file whose first line is the token)" % TOKEN_VARIABLE)
     check_token(token, source)
     if source == "--token":
-        _say("reveal: warning: --token puts the token on the command line, where every user of this machine can "
-             "read it (the process list); prefer %s or --token-file PATH" % TOKEN_VARIABLE, sys.stderr)
+        say("reveal: warning: --token puts the token on the command line, where every user of this machine can "
+            "read it (the process list); prefer %s or --token-file PATH" % TOKEN_VARIABLE, sys.stderr)
     return token, source
 
 
