@@ -347,7 +347,7 @@ def _site(args):
         from .reveal_codabench import Site as Codabench
         return Codabench(server, token, args.competition_id, args.competition, args.board, batch=args.batch,
                          wait=args.wait, dry_run=args.dry_run, early=args.early, log=say, limits=limits,
-                         source=source)
+                         source=source, record_dir=Path(args.record) if args.record else Path(args.out).parent)
     from .reveal_evalai import Site as EvalAI
     return EvalAI(server, token, args.challenge, args.competition, args.board, dry_run=args.dry_run,
                   early=args.early, log=say, limits=limits, source=source)
