@@ -6,22 +6,43 @@ project's scoring program run as the platform's worker runs it
 (platform_workers.py). A real run against a local Codabench (docs/organizers.md)
 checks the same reveal end to end.
 
-Codabench, codalab/codabench @c7dbc75 (paths under src/apps/):
-- POST datasets/ -> a key and a signed upload URL (api/views/datasets.py ``DataViewSet.create``); the PUT to that
-  URL stores the file; PUT datasets/completed/<key>/ (``upload_completed``);
-- GET tasks/<key>/, PATCH tasks/<id>/ (api/views/tasks.py ``TaskViewSet.update``: a data field the request omits
-  becomes None, the scoring program excepted);
-- GET competitions/<id>/ (phases with their task keys and leaderboard; leaderboards with ``submission_rule``);
-- GET submissions/?phase=<id> (``SubmissionViewSet.get_queryset``: the competition's organizers see every one);
-- POST submissions/<id>/re_run_submission/ (organizers; a finished, failed or cancelled submission;
-  competitions/models.py ``Submission.re_run``: a new top-level submission, same owner, phase and data), scored
-  on the task's reference data at that moment; the leaderboard rule is applied when its scores arrive
-  (leaderboards/strategies.py: Force_Last puts the owner's last scored run on the board, the Add rules nothing);
-- GET submissions/<id>/ and get_details/ (``data_file``: the submitted file's signed URL);
-- POST and DELETE submissions/<id>/submission_leaderboard_connection/ (organizers, or the owner; 403 under the
-  Force rules but for a superuser; POST clears the owner's other entries except under Add_And_Delete_Multiple;
-  DELETE only under Add_And_Delete and Add_And_Delete_Multiple);
-- GET phases/<id>/get_leaderboard/ (``PhaseViewSet.get_leaderboard``: the submissions on the phase's board).
+Codabench, codalab/codabench @c7dbc756 (paths under src/apps/; each route also checked on a Codabench run from
+that commit, docs/organizers.md "Codabench"):
+- who asks: TokenAuthentication, no header an anonymous visitor; org1 created the competition and its tasks, org2
+  is a collaborator (``Competition.all_organizers``), admin a superuser, the others participants;
+- GET competitions/<id>/ (api/serializers/competitions.py ``CompetitionDetailSerializer``: phases as
+  ``PhaseDetailSerializer``, with task instances and no leaderboard; the leaderboards with submission_rule and
+  columns); GET phases/<id>/ (``PhaseSerializer``: the phase's ``leaderboard``; ``PhaseViewSet``, no permission);
+- GET my_profile/ (api/views/profiles.py ``GetMyProfile``: the username);
+- GET tasks/<id>/ (api/views/tasks.py ``TaskViewSet.get_queryset``: its creator, the users it is shared with, or
+  anyone if public, else 404; ``TaskDetailSerializer``); PATCH tasks/<id>/ (``TaskViewSet.update``: 403 "Cannot
+  update a task that is not yours" but for the creator or a superuser; without ``is_public`` in the request each
+  of ingestion_program, input_data and reference_data that it omits becomes None);
+- POST datasets/ (api/views/datasets.py ``DataViewSet.create``: file_size required; a name unique for its user,
+  ``DataSerializer.validate``) -> a key and a signed upload URL; PUT to it; PUT datasets/completed/<key>/
+  (``upload_completed``: its creator); GET datasets/?name= (the user's and the public ones, ``BasicPagination``,
+  10 a page); DELETE datasets/<id>/ (``DataViewSet.destroy``: its creator, not while a task of a phase uses it:
+  ``check_delete_permissions``, ``Data.in_use``; ``Data.delete`` removes the file); GET /datasets/download/<key>/
+  (datasets/views.py ``download``: anyone, a redirect to the file; 404 once deleted);
+- submissions: made by the test (``SubmissionCreationSerializer.validate`` checks registration, not the phase's
+  end) at the fake's clock; GET submissions/?phase=<id>, GET submissions/<id>/, get_details/
+  (``SubmissionViewSet.get_queryset``: organizers and superusers see every one, a participant its own, an
+  anonymous visitor the finished ones on a leaderboard; a plain list newest first, DRF pages with ``page_size``);
+- POST submissions/<id>/re_run_submission/ (organizers: ``has_admin_permission``; finished, failed or cancelled
+  only) and POST submissions/re_run_many_submissions/ (anyone logged in: ``get_queryset`` builds its
+  ValidationError and never raises it): competitions/models.py ``Submission.re_run``, a new submission of the same
+  owner, data and task, created now, run at once on the task's reference data as it is then;
+- a run (compute_worker/compute_worker.py ``run_wrapper``): a program that fails sends no scores; scores that
+  arrive are stored to 10 decimals for the leaderboard's columns and go through the rule's strategy
+  (api/views/submissions.py ``upload_submission_scores``; leaderboards/strategies.py: Force_Last clears the owner's
+  rows and puts the run there, Force_Best puts the owner's best finished submission there by the columns in order
+  then the earliest, Force_Latest_Multiple adds the run, the Add rules nothing);
+- POST and DELETE submissions/<id>/submission_leaderboard_connection/ (the owner, organizers or a superuser; 403
+  under the Force rules but for a superuser; POST clears the owner's other rows except under
+  Add_And_Delete_Multiple; DELETE only under Add_And_Delete and Add_And_Delete_Multiple; no end check);
+- GET phases/<id>/get_leaderboard/ (``PhaseViewSet.get_leaderboard``, anyone: the phase's submissions on its
+  leaderboard whatever their status, each score rounded to its column's precision, hidden columns left out, the
+  owner's display name where it has one).
 
 EvalAI, Cloud-CV/EvalAI @0f04039:
 - GET challenges/challenge/<c>/challenge_phase (apps/challenges/views.py ``challenge_phase_list``, paginated);

@@ -216,7 +216,7 @@ def test_codabench_add_the_record_is_each_teams_choice_and_a_choice_changed_afte
 
 
 def test_codabench_add_and_delete_multiple_two_entries_of_a_team_and_no_sealed_row_left(tmp_path):
-    site = codabench(tmp_path, "Add_And_Delete_Multiple")
+    site = codabench(tmp_path, "Add_And_Delete_Multiple", page_size=2)   # the submissions in pages of 2
     try:
         sample, other, bad = files(tmp_path)
         a1 = site.submit("alice", 2, sample)
