@@ -361,9 +361,9 @@ class Site:
                               "the token of the task's creator (the competition's creator is %s)" % (
                                   me, b.phase.get("name"), b.task_id, me, rule, b.creator))
         if task["created_by"] != me:
-            raise RevealError("the token is user %s's, but phase %s's task %d was created by %s: %s; run this with %s's "
-                              "token" % (me, b.phase.get("name"), b.task_id, task["created_by"], rule,
-                                         task["created_by"]))
+            raise RevealError("the token is user %s's, but phase %s's task %d was created by %s: %s; run this "
+                              "with %s's token" % (me, b.phase.get("name"), b.task_id, task["created_by"], rule,
+                                                   task["created_by"]))
 
     def _task(self, missing_ok=False):
         """The phase's task as GET tasks/<id>/ shows it (its data pieces None or {id, name, key}), checked."""
@@ -502,7 +502,7 @@ class Site:
                 started[e.submission] = need(self.client.post(path), "id", int, self.client.where("POST", path),
                                              "the re-run")
             for e in group:
-                sub = self._wait_for(started[e.submission], deadline)
+                sub = self._wait_for(started[e.submission], deadline, [k for k in b.columns if k in e.scores])
                 where = self.client.where("GET", "submissions/%d/" % started[e.submission])
                 if sub.get("status") != "Finished":
                     raise RevealError("the re-run %d of %s's submission %s ended %s (%s)" % (
@@ -511,33 +511,36 @@ class Site:
                 stored = _scores(sub, where)
                 wrong = _differ(stored, e.scores, b.columns)
                 if wrong:
-                    raise RevealError("the re-run %d of %s's submission %s stored %s, but the record (this program, the "
-                                      "same file and reference data) has %s" % (
+                    raise RevealError("the re-run %d of %s's submission %s stored %s, but the record (this program, "
+                                      "the same file and reference data) has %s" % (
                                           started[e.submission], e.team, e.submission,
                                           {k: stored.get(k) for k in wrong}, {k: e.scores.get(k) for k in wrong}))
                 e.shown_as = str(started[e.submission])
                 self.log("%s: submission %s re-run as %s, %s %r" % (e.team, e.submission, e.shown_as,
                                                                   record.primary_key, stored.get(record.primary_key)))
 
-    def _wait_for(self, sub_id, deadline):
-        """The submission once it has ended and its scores and place have stopped changing (the worker sets
-        Finished before it sends the scores: compute_worker.py ``run_wrapper``)."""
+    def _wait_for(self, sub_id, deadline, keys):
+        """The submission once it has ended, its scores of ``keys`` have arrived and its scores and place have
+        stopped changing between two reads (the worker sets Finished before it sends the scores, which arrive one
+        by one: compute_worker.py ``run_wrapper``, api/views/submissions.py ``upload_submission_scores``)."""
         previous, once_more = None, True
         while True:
             sub = self._detail(sub_id)
             status = need(sub, "status", str, self.client.where("GET", "submissions/%d/" % sub_id), "a submission")
+            scores = _scores(sub, "")
             if status in DONE:
-                seen = (sorted(_scores(sub, "").items()), sub.get("leaderboard"))
-                if status != "Finished" or (seen[0] and seen == previous):
+                seen = (sorted(scores.items()), sub.get("leaderboard"))
+                if status != "Finished" or (set(keys) <= set(scores) and seen == previous):
                     return sub
                 previous = seen
-                if seen[0] and once_more:   # finished with scores: read once more, even at the deadline
+                if set(keys) <= set(scores) and once_more:   # all there: read once more, even at the deadline
                     once_more = False
                     time.sleep(PAUSE)
                     continue
             if time.monotonic() > deadline:
-                raise RevealError("the re-run %d was not finished after --wait %d s (status %s); run this again later: "
-                                  "it re-runs only what is missing" % (sub_id, self.wait, status))
+                raise RevealError("the re-run %d was not finished after --wait %d s (status %s, %d of its %d scores "
+                                  "stored); run this again later: it re-runs only what is missing" % (
+                                      sub_id, self.wait, status, len(set(keys) & set(scores)), len(keys)))
             time.sleep(PAUSE)
 
     def _detail(self, sub_id):

@@ -336,6 +336,28 @@ def test_codabench_a_submission_still_running_is_waited_for_then_its_team_is_lef
         site.close()
 
 
+def test_codabench_a_re_run_read_while_its_scores_arrive_is_waited_for(tmp_path):
+    """The worker sets Finished, then sends the scores one by one: two reads may show the first score alone."""
+    site = codabench(tmp_path, "Force_Last")
+    try:
+        site.submit("alice", 2, files(tmp_path)[0])
+        last, reads = len(site.subs), {}
+        honest = next(h for verb, pattern, h in site.routes if verb == "GET" and pattern == r"/api/submissions/(\d+)/")
+
+        def arriving(m, q, b):
+            answer, sub_id = honest(m, q, b), int(m.group(1))
+            reads[sub_id] = reads.get(sub_id, 0) + 1
+            return dict(answer, scores=answer["scores"][:1]) if sub_id > last and reads[sub_id] <= 2 else answer
+
+        site.routes = [(v, p, arriving if h == honest else h) for v, p, h in site.routes]
+        code, out, err = run_reveal(tmp_path, *on(site), token=site.token)
+        assert code == 0, err
+        assert reads[last + 1] >= 4   # two partial reads, then two whole ones
+        assert_board_is_the_record(site, tmp_path, {"alice": [SAMPLE]})
+    finally:
+        site.close()
+
+
 def test_codabench_a_re_run_that_stores_other_scores_stops_the_reveal_and_closes_the_phase(tmp_path):
     site = codabench(tmp_path, "Add")
     try:
