@@ -471,11 +471,11 @@ class Site:
         b = self._board()
         earlier = {(e.team, e.submission): e.shown_as for e in (self._earlier.entries if self._earlier else [])}
         by_id = {s.id: s for s in self._listed}
-        todo = []
+        todo, used = [], set()
         for e in entries:
             original = by_id.get(int(e.submission))
             candidates = [s for s in reversed(self._listed) if original is not None and s.owner == e.team
-                          and s.id != original.id and s.created > original.created
+                          and s.id != original.id and s.created > original.created and s.id not in used
                           and s.filename == original.filename and s.status == "Finished"]
             first = earlier.get((e.team, e.submission))
             candidates.sort(key=lambda s: str(s.id) != first)
@@ -483,8 +483,9 @@ class Site:
                           and (b.rule in ADD_RULES or s.on_board)), None)
             if found is None:
                 todo.append(e)
-            else:
+            else:   # one re-run shows one entry (a team may have chosen the same file twice)
                 e.shown_as = str(found.id)
+                used.add(found.id)
         if entries:
             self.log("%d entr%s already shown by a re-run, %d to re-run" % (
                 len(entries) - len(todo), "y" if len(entries) - len(todo) == 1 else "ies", len(todo)))

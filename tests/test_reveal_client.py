@@ -230,6 +230,22 @@ def test_a_reveal_with_every_answer_as_the_platforms_give_it_ends_in_0(case):
     assert not [h for m, p, h, _ in evalai.seen if p.startswith("/storage/") and "Authorization" in h]
 
 
+def test_a_codabench_team_that_chose_the_same_file_twice_keeps_two_rows_and_a_second_run_changes_nothing(case):
+    site = case.serve(QuickCodabench(case.tmp_path / "platform", "Add_And_Delete_Multiple"))
+    site.add(site.submit("t1", 2, UPLOAD))   # t1's second entry: the same file again
+    done(case.on(site))
+    rows = sorted(owner for owner, _ in site.board().values())
+    assert rows == ["t1", "t1", "t2"] and all(s == {"score": 0.5} for _, s in site.board().values())
+    # as if the run had stopped before it wrote the re-runs' ids: they are found again, one for each entry
+    path = case.tmp_path / "final_ranking.json"
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(record, entries=[dict(e, shown_as="") for e in record["entries"]])))
+    before = len(site.calls)
+    done(case.on(site))
+    assert [c for c in site.calls[before:] if c[0] != "GET"] == [] and sorted(
+        owner for owner, _ in site.board().values()) == rows
+
+
 # -- the token goes to the API's origin only ---------------------------------------------------------------------
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_an_api_call_redirected_to_another_origin_is_refused_without_sending_the_token_there(case, status):
