@@ -306,8 +306,8 @@ def read_token(args):
                           "or give --token-file PATH (a file whose first line is the token)" % TOKEN_VARIABLE)
     check_token(token, source)
     if source == "--token":
-        _say("reveal: warning: --token puts the token on the command line, where every user of this machine can "
-             "read it (the process list); prefer %s or --token-file PATH" % TOKEN_VARIABLE, sys.stderr)
+        say("reveal: warning: --token puts the token on the command line, where every user of this machine can "
+            "read it (the process list); prefer %s or --token-file PATH" % TOKEN_VARIABLE, sys.stderr)
     return token, source
 
 
@@ -377,7 +377,7 @@ def _site(args):
         from .reveal_codabench import Site as Codabench
         return Codabench(server, token, args.competition_id, args.competition, args.board, batch=args.batch,
                          wait=args.wait, dry_run=args.dry_run, early=args.early, log=say, limits=limits,
-                         source=source)
+                         source=source, record_dir=Path(args.record) if args.record else Path(args.out).parent)
     from .reveal_evalai import Site as EvalAI
     return EvalAI(server, token, args.challenge, args.competition, args.board, dry_run=args.dry_run,
                   early=args.early, log=say, limits=limits, source=source, wait=args.wait, check=args.check)

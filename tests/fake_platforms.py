@@ -6,22 +6,43 @@ project's scoring program run as the platform's worker runs it
 (platform_workers.py). A real run against a local Codabench (docs/organizers.md)
 checks the same reveal end to end.
 
-Codabench, codalab/codabench @c7dbc75 (paths under src/apps/):
-- POST datasets/ -> a key and a signed upload URL (api/views/datasets.py ``DataViewSet.create``); the PUT to that
-  URL stores the file; PUT datasets/completed/<key>/ (``upload_completed``);
-- GET tasks/<key>/, PATCH tasks/<id>/ (api/views/tasks.py ``TaskViewSet.update``: a data field the request omits
-  becomes None, the scoring program excepted);
-- GET competitions/<id>/ (phases with their task keys and leaderboard; leaderboards with ``submission_rule``);
-- GET submissions/?phase=<id> (``SubmissionViewSet.get_queryset``: the competition's organizers see every one);
-- POST submissions/<id>/re_run_submission/ (organizers; a finished, failed or cancelled submission;
-  competitions/models.py ``Submission.re_run``: a new top-level submission, same owner, phase and data), scored
-  on the task's reference data at that moment; the leaderboard rule is applied when its scores arrive
-  (leaderboards/strategies.py: Force_Last puts the owner's last scored run on the board, the Add rules nothing);
-- GET submissions/<id>/ and get_details/ (``data_file``: the submitted file's signed URL);
-- POST and DELETE submissions/<id>/submission_leaderboard_connection/ (organizers, or the owner; 403 under the
-  Force rules but for a superuser; POST clears the owner's other entries except under Add_And_Delete_Multiple;
-  DELETE only under Add_And_Delete and Add_And_Delete_Multiple);
-- GET phases/<id>/get_leaderboard/ (``PhaseViewSet.get_leaderboard``: the submissions on the phase's board).
+Codabench, codalab/codabench @c7dbc756 (paths under src/apps/; each route also checked on a Codabench run from
+that commit, docs/organizers.md "Codabench"):
+- who asks: TokenAuthentication, no header an anonymous visitor; org1 created the competition and its tasks, org2
+  is a collaborator (``Competition.all_organizers``), admin a superuser, the others participants;
+- GET competitions/<id>/ (api/serializers/competitions.py ``CompetitionDetailSerializer``: phases as
+  ``PhaseDetailSerializer``, with task instances and no leaderboard; the leaderboards with submission_rule and
+  columns); GET phases/<id>/ (``PhaseSerializer``: the phase's ``leaderboard``; ``PhaseViewSet``, no permission);
+- GET my_profile/ (api/views/profiles.py ``GetMyProfile``: the username);
+- GET tasks/<id>/ (api/views/tasks.py ``TaskViewSet.get_queryset``: its creator, the users it is shared with, or
+  anyone if public, else 404; ``TaskDetailSerializer``); PATCH tasks/<id>/ (``TaskViewSet.update``: 403 "Cannot
+  update a task that is not yours" but for the creator or a superuser; without ``is_public`` in the request each
+  of ingestion_program, input_data and reference_data that it omits becomes None);
+- POST datasets/ (api/views/datasets.py ``DataViewSet.create``: file_size required; a name unique for its user,
+  ``DataSerializer.validate``) -> a key and a signed upload URL; PUT to it; PUT datasets/completed/<key>/
+  (``upload_completed``: its creator); GET datasets/?name= (the user's and the public ones, ``BasicPagination``,
+  10 a page); DELETE datasets/<id>/ (``DataViewSet.destroy``: its creator, not while a task of a phase uses it:
+  ``check_delete_permissions``, ``Data.in_use``; ``Data.delete`` removes the file); GET /datasets/download/<key>/
+  (datasets/views.py ``download``: anyone, a redirect to the file; 404 once deleted);
+- submissions: made by the test (``SubmissionCreationSerializer.validate`` checks registration, not the phase's
+  end) at the fake's clock; GET submissions/?phase=<id>, GET submissions/<id>/, get_details/
+  (``SubmissionViewSet.get_queryset``: organizers and superusers see every one, a participant its own, an
+  anonymous visitor the finished ones on a leaderboard; a plain list newest first, DRF pages with ``page_size``);
+- POST submissions/<id>/re_run_submission/ (organizers: ``has_admin_permission``; finished, failed or cancelled
+  only) and POST submissions/re_run_many_submissions/ (anyone logged in: ``get_queryset`` builds its
+  ValidationError and never raises it): competitions/models.py ``Submission.re_run``, a new submission of the same
+  owner, data and task, created now, run at once on the task's reference data as it is then;
+- a run (compute_worker/compute_worker.py ``run_wrapper``): a program that fails sends no scores; scores that
+  arrive are stored to 10 decimals for the leaderboard's columns and go through the rule's strategy
+  (api/views/submissions.py ``upload_submission_scores``; leaderboards/strategies.py: Force_Last clears the owner's
+  rows and puts the run there, Force_Best puts the owner's best finished submission there by the columns in order
+  then the earliest, Force_Latest_Multiple adds the run, the Add rules nothing);
+- POST and DELETE submissions/<id>/submission_leaderboard_connection/ (the owner, organizers or a superuser; 403
+  under the Force rules but for a superuser; POST clears the owner's other rows except under
+  Add_And_Delete_Multiple; DELETE only under Add_And_Delete and Add_And_Delete_Multiple; no end check);
+- GET phases/<id>/get_leaderboard/ (``PhaseViewSet.get_leaderboard``, anyone: the phase's submissions on its
+  leaderboard whatever their status, each score rounded to its column's precision, hidden columns left out, the
+  owner's display name where it has one).
 
 EvalAI, Cloud-CV/EvalAI @0f04039 (FakeEvalAI; apps/challenges/views.py, apps/jobs/views.py, apps/jobs/utils.py,
 apps/hosts/views.py, scripts/workers/submission_worker.py):
@@ -199,123 +220,356 @@ class FakeServer:
 
 
 class FakeCodabench(FakeServer):
-    """One competition of a v1 bundle imported into Codabench: its phases, tasks, leaderboard and submissions."""
+    """One competition of a v1 bundle imported into Codabench: users, phases, tasks, datasets, one leaderboard and
+    submissions, with the permissions and side effects of the functions cited in the module's docstring.
 
-    def __init__(self, bundle_files, phases, program_zip, rule="Add", token="org-token", work=None):
+    ``columns``: the leaderboard's columns ({key, sorting, precision, hidden}); ``now``: the time a participant's
+    submission is created at (each one a second later; None: the real time), re-runs are created at the real time,
+    as ``Submission.re_run`` creates them "now"; ``page_size``: list the submissions in DRF's pages of that size
+    (c7dbc756 gives a plain list)."""
+
+    USERS = ("org1", "org2", "admin", "alice", "bob", "carol", "dave")
+
+    def __init__(self, bundle_files, phases, program_zip, rule="Add", token="org-token", work=None, columns=None,
+                 end=ENDED, page_size=None):
         super().__init__()
-        self.token, self.rule, self.program, self.work = token, rule, program_zip, Path(work)
-        self.tasks, self.phases, self.subs, self.datasets = {}, {}, {}, {}
+        self.token, self.program, self.work, self.page_size = token, program_zip, Path(work), page_size
+        self.users = {name: {"username": name, "superuser": name == "admin", "display_name": None}
+                      for name in self.USERS}
+        self.users["alice"]["display_name"] = "Alice's team"   # the public row shows it, not the owner
+        self.tokens = {"%s-token" % name: name for name in self.USERS}
+        self.tokens[token] = "org1"
+        self.collaborators = {"org2"}
+        self.datasets, self.tasks, self.phases, self.subs = {}, {}, {}, {}
+        self.leaderboards = {1: {"id": 1, "title": "Results", "key": "results", "hidden": False, "primary_index": 0,
+                                 "submission_rule": rule, "columns": [
+                                     dict({"index": i, "hidden": False, "precision": 4, "sorting": "desc"}, **c)
+                                     for i, c in enumerate(columns or [{"key": "score"}])]}}
+        self.now = _time(end) - dt.timedelta(days=30)
+        self._local = threading.local()
+        program = self.dataset(program_zip, "scoring_program")
         for index, reference_zip in enumerate(phases):
             task = {"id": index + 1, "key": "task-%d" % (index + 1), "name": "phase %d Task" % (index + 1),
-                    "scoring_program": self.dataset(program_zip), "reference_data": self.dataset(reference_zip),
-                    "ingestion_program": None, "input_data": None}
-            self.tasks[task["key"]] = task
+                    "created_by": "org1", "is_public": False, "shared_with": [], "scoring_program": program,
+                    "reference_data": self.dataset(reference_zip, "reference_data"),
+                    # a task of an imported bundle has neither; these show that the reveal's PATCH keeps them
+                    "ingestion_program": self.dataset(b"PK\x05\x06" + b"\x00" * 18, "ingestion_program"),
+                    "input_data": self.dataset(b"PK\x05\x06" + b"\x00" * 18, "input_data")}
+            self.tasks[task["id"]] = task
             self.phases[index + 1] = {"id": index + 1, "index": index, "name": "phase %d" % (index + 1),
-                                      "tasks": [task["key"]], "leaderboard": 1, "end": ENDED}
+                                      "start": "2025-01-01T00:00:00Z", "end": end, "tasks": [task["id"]],
+                                      "leaderboard": 1}
         r = self.routes
         r.append(("GET", r"/api/competitions/1/", self.competition))
+        r.append(("GET", r"/api/phases/(\d+)/", self.get_phase))
+        r.append(("GET", r"/api/my_profile/", self.my_profile))
         r.append(("POST", r"/api/datasets/", self.create_dataset))
-        r.append(("PUT", r"/api/datasets/completed/([\w-]+)/", lambda m, q, b: {"key": m.group(1)}))
-        r.append(("GET", r"/api/tasks/([\w-]+)/", self.get_task))
+        r.append(("PUT", r"/api/datasets/completed/([\w-]+)/", self.upload_completed))
+        r.append(("GET", r"/api/datasets/", self.list_datasets))
+        r.append(("DELETE", r"/api/datasets/(\d+)/", self.delete_dataset))
+        r.append(("GET", r"/datasets/download/([\w-]+)/", self.download))
+        r.append(("GET", r"/api/tasks/(\d+)/", self.get_task))
         r.append(("PATCH", r"/api/tasks/(\d+)/", self.update_task))
         r.append(("GET", r"/api/submissions/", self.list_submissions))
-        r.append(("GET", r"/api/submissions/(\d+)/", lambda m, q, b: self.view(self.subs[int(m.group(1))])))
+        r.append(("GET", r"/api/submissions/(\d+)/", self.get_submission))
         r.append(("GET", r"/api/submissions/(\d+)/get_details/", self.details))
         r.append(("POST", r"/api/submissions/(\d+)/re_run_submission/", self.re_run))
+        r.append(("POST", r"/api/submissions/re_run_many_submissions/", self.re_run_many))
         r.append(("POST", r"/api/submissions/(\d+)/submission_leaderboard_connection/", self.connect))
         r.append(("DELETE", r"/api/submissions/(\d+)/submission_leaderboard_connection/", self.disconnect))
         r.append(("GET", r"/api/phases/(\d+)/get_leaderboard/", self.leaderboard))
 
+    # -- who asks ------------------------------------------------------------------------------------------------
     def authorize(self, authorization):
-        if authorization != "Token %s" % self.token:
+        """TokenAuthentication: no header is an anonymous visitor; an unknown token is refused (401)."""
+        if authorization and not authorization.startswith("Token ") or \
+                authorization and authorization[len("Token "):] not in self.tokens:
             raise Refused(401, {"detail": "Invalid token."})
+        self._local.user = self.tokens[authorization[len("Token "):]] if authorization else None
 
-    def dataset(self, data):
-        key, _ = self.signed(data)
-        self.datasets[key] = key
-        return {"key": key}
+    @property
+    def user(self):
+        return getattr(self._local, "user", None)
+
+    def _logged_in(self):
+        if self.user is None:
+            raise Refused(403, {"detail": "Authentication credentials were not provided."})
+        return self.user
+
+    def _admin(self, user=None):
+        """has_admin_permission: a superuser or one of the competition's organizers."""
+        user = user or self.user
+        return user is not None and (self.superuser(user) or user == "org1" or user in self.collaborators)
+
+    def superuser(self, user):
+        return self.users.get(user, {}).get("superuser", False)
 
     # -- participants' side (the test's set-up) -----------------------------------------------------
-    def submit(self, owner, phase, upload):
-        """A participant's results submission, scored now as the compute worker scores it."""
-        data_key, _ = self.signed(upload)
-        sub = {"id": len(self.subs) + 1, "owner": owner, "phase": phase, "data": data_key, "status": "Submitting",
-               "scores": {}, "leaderboard": None, "parent": None, "has_children": False}
+    def tick(self):
+        if self.now is None:
+            return dt.datetime.now(dt.timezone.utc)
+        self.now += dt.timedelta(seconds=1)
+        return self.now
+
+    def dataset(self, data, kind, owner="org1", name=None):
+        key = str(uuid.uuid4())
+        self.storage[key] = data
+        self.datasets[key] = {"id": len(self.datasets) + 1, "key": key, "type": kind, "created_by": owner,
+                              "name": name or "%s @ %d" % (kind, len(self.datasets) + 1), "is_public": False,
+                              "file_size": float(len(data))}
+        return key
+
+    def submit(self, owner, phase, upload, filename="submission.zip"):
+        """A participant's submission (SubmissionCreationSerializer.validate checks registration only, not the
+        phase's end), created at ``tick()``, scored now as the compute worker scores it."""
+        sub = {"id": len(self.subs) + 1, "owner": owner, "phase": phase, "status": "Submitting", "scores": {},
+               "data": self.dataset(upload, "submission", owner), "leaderboard": None, "parent": None,
+               "has_children": False, "created": self.tick(), "filename": filename, "stderr": ""}
         self.subs[sub["id"]] = sub
         self.run(sub)
         return sub["id"]
 
     def run(self, sub):
+        """compute_worker.py ``run_wrapper``: the task's reference data as it is when the run starts; a failed
+        program sends no scores; scores that arrive go through the rule's strategy."""
         task = self.tasks[self.phases[sub["phase"]]["tasks"][0]]
-        run = run_codabench(self.work / ("run%d" % sub["id"]), self.storage[task["scoring_program"]["key"]],
-                            self.storage[task["reference_data"]["key"]], self.storage[sub["data"]])
+        reference = self.storage.get(task["reference_data"]) if task["reference_data"] else None
+        if reference is None:
+            sub["status"] = "Failed"
+            return
+        run = run_codabench(self.work / ("run%d" % sub["id"]), self.storage[task["scoring_program"]], reference,
+                            self.storage[sub["data"]])
+        sub["stderr"] = run.stderr
         if run.returncode:
             sub["status"] = "Failed"
             return
-        scores = json.loads(run.output_zip["scores.json"])
-        sub["scores"] = {k: "%.10f" % v for k, v in scores.items()}   # Decimal(20, 10)
+        self.scored(sub, json.loads(run.output_zip["scores.json"]))
+
+    def scored(self, sub, scores):
+        """upload_submission_scores: each leaderboard column's score as Decimal(20, 10), then the strategy."""
+        keys = [c["key"] for c in self.leaderboards[1]["columns"]]
+        sub["scores"] = {k: "%.10f" % float(v) for k, v in scores.items() if k in keys}
         sub["status"] = "Finished"
-        if self.rule == "Force_Last":
-            for other in self.subs.values():
-                if other["owner"] == sub["owner"] and other["phase"] == sub["phase"]:
-                    other["leaderboard"] = None
+        self.strategy(sub)
+
+    def strategy(self, sub):
+        """leaderboards/strategies.py, by the leaderboard's submission_rule."""
+        rule = self.leaderboards[1]["submission_rule"]
+        same = [s for s in self.subs.values() if s["owner"] == sub["owner"] and s["phase"] == sub["phase"]]
+        if rule == "Force_Last":                       # LastestModeStrategy
+            for s in same:
+                s["leaderboard"] = None
             sub["leaderboard"] = 1
+        elif rule == "Force_Latest_Multiple":          # AllModeStrategy
+            sub["leaderboard"] = 1
+        elif rule == "Force_Best":                     # BestModeStrategy._choose_best_submission
+            for s in same:
+                s["leaderboard"] = None
+            columns = sorted(self.leaderboards[1]["columns"],
+                             key=lambda c: (c["index"] != self.leaderboards[1]["primary_index"], c["index"]))
+
+            def order(s):
+                return [(-1 if c["sorting"] == "desc" else 1) * float(s["scores"].get(c["key"], 0)) for c in columns] \
+                    + [s["created"]]
+            best = min([s for s in same if s["status"] == "Finished"], key=order)
+            best["leaderboard"] = 1
+        # Add, Add_And_Delete, Add_And_Delete_Multiple: ManualModeStrategy, nothing
 
     def add(self, sub_id):
-        """The owner puts a submission on the leaderboard (Add rules)."""
-        sub = self.subs[sub_id]
-        for other in self.subs.values():
-            if other["owner"] == sub["owner"] and other["phase"] == sub["phase"]:
-                other["leaderboard"] = None
-        sub["leaderboard"] = 1
+        """The owner puts a submission on the leaderboard (as the connection below does)."""
+        self._local.user = self.subs[sub_id]["owner"]
+        self.connect(re.match(r"(\d+)", str(sub_id)), {}, None)
 
     # -- the API ---------------------------------------------------------------------------------------
-    def view(self, sub):
-        return dict(sub, scores=[{"column_key": k, "score": v} for k, v in sub["scores"].items()])
+    def _task_detail(self, task):
+        """TaskDetailSerializer: the data pieces as {id, type, name, key}."""
+        def piece(key):
+            d = self.datasets.get(key) if key else None
+            return None if d is None else {k: d[k] for k in ("id", "type", "name", "key")}
+        return dict({k: task[k] for k in ("id", "key", "name", "created_by", "is_public", "shared_with")},
+                    **{p: piece(task[p]) for p in ("ingestion_program", "input_data", "reference_data",
+                                                   "scoring_program")})
+
+    def _data_detail(self, d):
+        """DataDetailSerializer; in_use: the competitions whose phases' tasks use it (Data.in_use)."""
+        used = any(d["key"] in (t["ingestion_program"], t["input_data"], t["reference_data"], t["scoring_program"])
+                   for t in self.tasks.values())
+        return dict(d, value=d["key"], in_use=[{"pk": 1, "title": "the competition"}] if used else [])
 
     def competition(self, m, q, b):
-        return {"id": 1, "phases": list(self.phases.values()),
-                "leaderboards": [{"id": 1, "submission_rule": self.rule}]}
+        """CompetitionDetailSerializer: phases (PhaseDetailSerializer: no leaderboard field) and leaderboards."""
+        phases = []
+        for p in self.phases.values():
+            task = self.tasks[p["tasks"][0]]
+            phases.append(dict({k: v for k, v in p.items() if k not in ("leaderboard", "tasks")}, tasks=[
+                {"task": task["key"], "id": task["id"], "key": task["key"], "name": task["name"], "phase": p["id"],
+                 "public_datasets": [self._data_detail(self.datasets[task[k]]) for k in
+                                     ("input_data", "reference_data", "ingestion_program", "scoring_program")
+                                     if task[k] in self.datasets]}]))
+        return {"id": 1, "created_by": "org1", "phases": phases, "leaderboards": list(self.leaderboards.values())}
+
+    def get_phase(self, m, q, b):
+        """PhaseSerializer: the phase's leaderboard and its tasks' keys (PhaseViewSet: no permission)."""
+        p = self.phases[int(m.group(1))]
+        return dict(p, tasks=[self.tasks[t]["key"] for t in p["tasks"]])
+
+    def my_profile(self, m, q, b):
+        return {"username": self._logged_in(), "name": None, "email": "%s@example.org" % self.user}
 
     def create_dataset(self, m, q, body):
+        user = self._logged_in()
         if not body.get("file_size"):
             raise Refused(400, {"file_size": "This field is required."})
-        key, url = self.signed()
-        self.datasets[key] = key
-        return {"key": key, "sassy_url": url}
+        if any(d["name"] == body.get("name") and d["created_by"] == user for d in self.datasets.values()):
+            raise Refused(400, {"non_field_errors": ["You already have a dataset by this name, please delete that "
+                                                     "dataset or rename this one"]})
+        key = self.dataset(b"", body.get("type"), user, body.get("name"))
+        return {"key": key, "sassy_url": "%s/storage/%s" % (self.url, key)}   # 201 on Codabench
+
+    def upload_completed(self, m, q, b):
+        d = self.datasets.get(m.group(1))
+        if d is None or d["created_by"] != self.user:
+            raise Refused(404, {"detail": "Not found."})
+        d["file_size"] = float(len(self.storage.get(d["key"], b"")))
+        return {"key": d["key"]}
+
+    def list_datasets(self, m, q, b):
+        """DataViewSet.list: the user's and the public datasets, filtered by name, 10 a page (BasicPagination)."""
+        user = self._logged_in()
+        found = [self._data_detail(d) for d in sorted(self.datasets.values(), key=lambda d: -d["id"])
+                 if (d["is_public"] or d["created_by"] == user) and ("name" not in q or d["name"] == q["name"][0])]
+        return self.page(found, q, 10, "/api/datasets/")
+
+    def delete_dataset(self, m, q, b):
+        """DataViewSet.destroy: the user's (or a public) dataset, deleted by its creator when no task uses it;
+        Data.delete removes its file."""
+        user = self._logged_in()
+        d = next((d for d in self.datasets.values() if d["id"] == int(m.group(1))), None)
+        if d is None or not (d["is_public"] or d["created_by"] == user):
+            raise Refused(404, {"detail": "Not found."})
+        if d["created_by"] != user:
+            raise Refused(400, {"error": "Cannot delete a dataset that is not yours"})
+        if self._data_detail(d)["in_use"]:
+            raise Refused(400, {"error": "Cannot delete dataset: dataset is in use"})
+        del self.datasets[d["key"]]
+        self.storage.pop(d["key"], None)
+        return Reply(204)
+
+    def download(self, m, q, b):
+        """datasets/views.py ``download``: anyone, to a signed storage URL."""
+        if m.group(1) not in self.datasets:
+            raise Refused(404, b"<h1>Not Found</h1>")
+        return Reply(302, headers=[("Location", "%s/storage/%s" % (self.url, m.group(1))), ("Content-Length", "0")])
 
     def get_task(self, m, q, b):
-        return self.tasks[m.group(1)]
+        """TaskViewSet.retrieve: its creator, the users it is shared with, anyone if public; else 404."""
+        task = self.tasks.get(int(m.group(1)))
+        if task is None or not (task["is_public"] or self.user == task["created_by"] or
+                                self.user in task["shared_with"]):
+            raise Refused(404, {"detail": "No Task matches the given query."})
+        return self._task_detail(task)
 
     def update_task(self, m, q, body):
-        task = next(t for t in self.tasks.values() if t["id"] == int(m.group(1)))
-        for piece in ("ingestion_program", "input_data", "reference_data"):
-            task[piece] = {"key": body[piece]} if body.get(piece) else None
-        if body.get("scoring_program"):
-            task["scoring_program"] = {"key": body["scoring_program"]}
-        return task
+        """TaskViewSet.update: its creator or a superuser; without is_public, each data field the request omits
+        becomes None (the scoring program excepted); the answer is TaskSerializer's (keys)."""
+        task = self.tasks[int(m.group(1))]
+        user = self._logged_in()
+        if user != task["created_by"] and not self.superuser(user):
+            raise Refused(403, {"detail": "Cannot update a task that is not yours"})
+        for piece in ("ingestion_program", "input_data", "reference_data", "scoring_program"):
+            if body.get(piece) is not None and body[piece] not in self.datasets:
+                raise Refused(400, {piece: ["Object with key=%s does not exist." % body[piece]]})
+        if "is_public" not in body:
+            for piece in ("ingestion_program", "input_data", "reference_data"):
+                if piece not in body:
+                    task[piece] = None
+        for piece in ("ingestion_program", "input_data", "reference_data", "scoring_program", "is_public"):
+            if piece in body:
+                task[piece] = body[piece]
+        return dict({k: task[k] for k in ("id", "key", "name", "is_public")}, created_by=2,
+                    **{p: task[p] for p in ("ingestion_program", "input_data", "reference_data", "scoring_program")})
+
+    def _visible(self, sub):
+        """SubmissionViewSet.get_queryset on a GET: anonymous visitors see finished leaderboard submissions; a
+        user its own, the competition's organizers (and superusers) every one."""
+        if self.user is None:
+            return bool(sub["leaderboard"]) and sub["status"] == "Finished"
+        return self._admin() or sub["owner"] == self.user
+
+    def view(self, sub):
+        """SubmissionSerializer."""
+        task = self.tasks[self.phases[sub["phase"]]["tasks"][0]]
+        return {"id": sub["id"], "pk": sub["id"], "owner": sub["owner"], "phase": sub["phase"],
+                "status": sub["status"], "status_details": None, "filename": sub["filename"],
+                "created_when": sub["created"].isoformat().replace("+00:00", "Z"), "parent": sub["parent"],
+                "has_children": sub["has_children"], "is_specific_task_re_run": False, "children": [],
+                "leaderboard": sub["leaderboard"], "on_leaderboard": bool(sub["leaderboard"]),
+                "scores": [{"index": i, "column_key": k, "score": v} for i, (k, v) in enumerate(sub["scores"].items())],
+                "task": {"id": task["id"], "key": task["key"], "created_by": 2,
+                         "reference_data": task["reference_data"]}}
+
+    def page(self, items, q, size, path):
+        """DRF's PageNumberPagination: results and an absolute next link."""
+        number = int(q.get("page", ["1"])[0])
+        rest = "".join("&%s=%s" % (k, v[0]) for k, v in sorted(q.items()) if k != "page")
+        more = len(items) > number * size
+        return {"count": len(items), "previous": None, "results": items[(number - 1) * size:number * size],
+                "next": "%s%s?page=%d%s" % (self.url, path, number + 1, rest) if more else None}
 
     def list_submissions(self, m, q, b):
         phase = int(q["phase"][0])
-        return [self.view(s) for s in self.subs.values() if s["phase"] == phase]
+        found = [self.view(s) for s in sorted(self.subs.values(), key=lambda s: -s["id"])
+                 if s["phase"] == phase and self._visible(s)]
+        return self.page(found, q, self.page_size, "/api/submissions/") if self.page_size else found
+
+    def get_submission(self, m, q, b):
+        sub = self.subs.get(int(m.group(1)))
+        if sub is None or not self._visible(sub):
+            raise Refused(404, {"detail": "Not found."})
+        return self.view(sub)
 
     def details(self, m, q, b):
-        return {"data_file": "%s/storage/%s" % (self.url, self.subs[int(m.group(1))]["data"])}
+        sub = self.subs[int(m.group(1))]
+        if not self._visible(sub):
+            raise Refused(404, {"detail": "Not found."})
+        return {"data_file": "%s/storage/%s" % (self.url, sub["data"])}
 
-    def re_run(self, m, q, b):
-        old = self.subs[int(m.group(1))]
-        if old["status"] not in ("Finished", "Failed", "Cancelled"):
-            raise Refused(403, {"detail": "Cannot request a re-run on a submission that has not finished processing."})
-        sub = dict(old, id=len(self.subs) + 1, status="Submitting", scores={}, leaderboard=None)
+    def _re_run(self, old):
+        """Submission.re_run: a new submission of the same owner, data and task, created now, run now."""
+        sub = dict(old, id=len(self.subs) + 1, status="Submitting", scores={}, leaderboard=None,
+                   created=dt.datetime.now(dt.timezone.utc))
         self.subs[sub["id"]] = sub
         self.run(sub)
-        return {"id": sub["id"]}
+        return sub["id"]
+
+    def re_run(self, m, q, b):
+        """re_run_submission: organizers (has_admin_permission); a finished, failed or cancelled submission."""
+        old = self.subs[int(m.group(1))]
+        if not self._admin():
+            raise Refused(403, {"detail": "You do not have permission to re-run submissions"})
+        if old["status"] not in ("Finished", "Failed", "Cancelled"):
+            raise Refused(403, {"detail": "Cannot request a re-run on a submission that has not finished processing."})
+        return {"id": self._re_run(old)}
+
+    def re_run_many(self, m, q, body):
+        """re_run_many_submissions: anyone logged in, any submission (get_queryset builds its ValidationError and
+        never raises it); finished, failed or cancelled ones are re-run."""
+        self._logged_in()
+        for sub_id in body:
+            if self.subs[int(sub_id)]["status"] in ("Finished", "Failed", "Cancelled"):
+                self._re_run(self.subs[int(sub_id)])
+        return {}
 
     def connect(self, m, q, b):
+        """submission_leaderboard_connection, POST: a superuser, the owner or an organizer; not under a Force rule
+        but for a superuser; clears the owner's other rows of the phase unless Add_And_Delete_Multiple."""
         sub = self.subs[int(m.group(1))]
-        if self.rule in AUTO_RULES:
+        rule = self.leaderboards[1]["submission_rule"]
+        if not (self._admin() or self.user == sub["owner"]):
+            raise Refused(403, {"detail": "You cannot perform this action, contact the competition organizer!"})
+        if rule in AUTO_RULES and not self.superuser(self.user):
             raise Refused(403, {"detail": "Users are not allowed to edit the leaderboard on this Competition"})
-        if self.rule != "Add_And_Delete_Multiple":
+        if rule != "Add_And_Delete_Multiple":
             for other in self.subs.values():
                 if other["owner"] == sub["owner"] and other["phase"] == sub["phase"]:
                     other["leaderboard"] = None
@@ -323,16 +577,46 @@ class FakeCodabench(FakeServer):
         return {}
 
     def disconnect(self, m, q, b):
-        if self.rule not in ("Add_And_Delete", "Add_And_Delete_Multiple"):
+        """submission_leaderboard_connection, DELETE: only under Add_And_Delete and Add_And_Delete_Multiple."""
+        sub = self.subs[int(m.group(1))]
+        rule = self.leaderboards[1]["submission_rule"]
+        if not (self._admin() or self.user == sub["owner"]):
+            raise Refused(403, {"detail": "You cannot perform this action, contact the competition organizer!"})
+        if rule in AUTO_RULES and not self.superuser(self.user):
+            raise Refused(403, {"detail": "Users are not allowed to edit the leaderboard on this Competition"})
+        if rule not in ("Add_And_Delete", "Add_And_Delete_Multiple"):
             raise Refused(403, {"detail": "You are not allowed to remove a submission on this phase"})
-        self.subs[int(m.group(1))]["leaderboard"] = None
+        sub["leaderboard"] = None
         return {}
 
     def leaderboard(self, m, q, b):
+        """PhaseViewSet.get_leaderboard (anyone): the phase's submissions on its leaderboard, whatever their
+        status, best first; each score rounded to its column's precision, hidden columns left out; the owner's
+        display name where it has one."""
         phase = int(m.group(1))
-        shown = [s for s in self.subs.values() if s["phase"] == phase and s["leaderboard"] and s["status"] == "Finished"]
-        return {"id": phase, "submissions": [{"id": s["id"], "owner": s["owner"], "scores": [
-            {"column_key": k, "score": v} for k, v in s["scores"].items()]} for s in shown]}
+        board = self.leaderboards[self.phases[phase]["leaderboard"]]
+        columns = {c["key"]: c for c in board["columns"]}
+        primary = next(c for c in board["columns"] if c["index"] == board["primary_index"])
+        shown = sorted([s for s in self.subs.values() if s["phase"] == phase and s["leaderboard"]],
+                       key=lambda s: ((-1 if primary["sorting"] == "desc" else 1) *
+                                      float(s["scores"].get(primary["key"], 0)), s["created"]))
+        return {"id": phase, "title": board["title"], "primary_index": board["primary_index"], "submissions": [
+            {"id": s["id"], "owner": self.users.get(s["owner"], {}).get("display_name") or s["owner"],
+             "created_when": s["created"].isoformat(), "scores": [
+                {"index": columns[k]["index"], "column_key": k, "score": str(round(float(v), columns[k]["precision"]))}
+                for k, v in s["scores"].items() if not columns[k]["hidden"]]} for s in shown]}
+
+    # -- the organizer's view, for the tests -------------------------------------------------------------
+    def board(self, phase=2):
+        """{submission id: (owner, {key: stored score})} of the rows the phase's leaderboard shows."""
+        self._local.user = None
+        return {row["id"]: (self.subs[row["id"]]["owner"], {k: float(v) for k, v in
+                                                              self.subs[row["id"]]["scores"].items()})
+                for row in self.leaderboard(re.match(r"(\d+)", str(phase)), {}, None)["submissions"]}
+
+
+def _time(text):
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 class FakeEvalAI(FakeServer):

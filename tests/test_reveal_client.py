@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -52,18 +53,29 @@ EVALAI_CONFIG = {
 
 class QuickCodabench(FakeCodabench):
     """fake_platforms' Codabench, its scoring runs replaced by a fixed score: -1 on the sealed reference data of
-    board B's phase, 0.5 once the reveal has replaced it."""
+    board B's phase, 0.5 once the reveal has replaced it, a failed run once the phase is closed."""
 
     def __init__(self, work, rule="Add"):
         super().__init__(None, [b"reference A", b"reference B"], b"program", rule=rule, token=TOKEN, work=work)
-        self.sealed = self.tasks["task-2"]["reference_data"]["key"]
+        self.sealed = self.tasks[2]["reference_data"]
         for team in ("t1", "t2"):
             self.add(self.submit(team, 2, UPLOAD))
 
     def run(self, sub):
-        task = self.tasks[self.phases[sub["phase"]]["tasks"][0]]
-        sub["scores"] = {"score": "%.10f" % (-1 if task["reference_data"]["key"] == self.sealed else 0.5)}
-        sub["status"] = "Finished"
+        key = self.tasks[self.phases[sub["phase"]]["tasks"][0]]["reference_data"]
+        if b"report: closed" in _config(self.storage.get(key, b"")):
+            sub["status"] = "Failed"
+            return
+        self.scored(sub, {"score": -1 if key == self.sealed else 0.5})
+
+
+def _config(data):
+    """The config.yaml of a reference zip, or nothing."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.read("config.yaml")
+    except (zipfile.BadZipFile, KeyError):
+        return b""
 
 
 class QuickEvalAI(FakeEvalAI):
@@ -160,8 +172,7 @@ def case(tmp_path, monkeypatch):
         c.uploads.append((Path(upload), holders))
         return {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "score: 0.5\n", "error": None}
 
-    monkeypatch.setattr(reveal_codabench, "score_here", score_here)
-    monkeypatch.setattr(reveal, "score_here", score_here)   # the record's scoring
+    monkeypatch.setattr(reveal, "score_here", score_here)   # the record's scoring of each file (reveal.score_file)
     yield c
     for server in c.servers:
         server.close()
@@ -210,7 +221,7 @@ def api_calls(site):
 def test_a_reveal_with_every_answer_as_the_platforms_give_it_ends_in_0(case):
     site = case.codabench()
     out = done(case.on(site))
-    assert "the leaderboard shows the real scores of all 2 team(s)" in out
+    assert "the leaderboard equals the final ranking: 2 entries of 2 team(s)" in out
     assert all("Authorization" in h for m, p, h, _ in site.seen if p.startswith("/api/"))
     assert not [h for m, p, h, _ in site.seen if p.startswith("/storage/") and "Authorization" in h]
     assert len(case.uploads) == 2 and all(u.name.endswith(".zip") for u, _ in case.uploads)
@@ -227,6 +238,22 @@ def test_an_evalai_reveal_with_every_answer_as_the_platform_gives_it_ends_in_0(c
     out = done(case.on(site, "--check"))
     assert "the leaderboard equals the final ranking: 2 entries of 2 team(s)" in out
     assert [p for m, p, _, _ in site.seen if "page=2" in p]
+
+
+def test_a_codabench_team_that_chose_the_same_file_twice_keeps_two_rows_and_a_second_run_changes_nothing(case):
+    site = case.serve(QuickCodabench(case.tmp_path / "platform", "Add_And_Delete_Multiple"))
+    site.add(site.submit("t1", 2, UPLOAD))   # t1's second entry: the same file again
+    done(case.on(site))
+    rows = sorted(owner for owner, _ in site.board().values())
+    assert rows == ["t1", "t1", "t2"] and all(s == {"score": 0.5} for _, s in site.board().values())
+    # as if the run had stopped before it wrote the re-runs' ids: they are found again, one for each entry
+    path = case.tmp_path / "final_ranking.json"
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(record, entries=[dict(e, shown_as="") for e in record["entries"]])))
+    before = len(site.calls)
+    done(case.on(site))
+    assert [c for c in site.calls[before:] if c[0] != "GET"] == [] and sorted(
+        owner for owner, _ in site.board().values()) == rows
 
 
 # -- the token goes to the API's origin only ---------------------------------------------------------------------
@@ -275,7 +302,7 @@ def test_codabench_pages_are_all_read(case):
         "results": a[:1], "next": site.url + "/api/submissions/?phase=2&page=2"} if "page" not in q else
         {"results": a[1:], "next": None})
     out = done(case.on(site, "--dry-run"))
-    assert "2 team(s) on the leaderboard" in out
+    assert "#1 t1: submission 1" in out and "#1 t2: submission 2" in out
 
 
 @pytest.mark.parametrize("platform", ["codabench", "evalai"])
@@ -311,12 +338,14 @@ def test_files_on_another_origin_are_fetched_and_stored_without_the_token(case):
     site, other = case.codabench(), case.other()
     other.storage["elsewhere.zip"] = UPLOAD
     site.storage["moved"] = Reply(302, headers=[("Location", other.url + "/storage/elsewhere.zip")])
-    route(site, "POST", r"/api/datasets/", lambda a, m, q: dict(a, sassy_url=other.url + "/storage/uploaded"))
+    route(site, "POST", r"/api/datasets/", lambda a, m, q: dict(a, sassy_url=other.url + "/storage/" + a["key"]))
     for sub in site.subs.values():
         sub["data"] = "moved"
     done(case.on(site))
-    assert [p for m, p, _, _ in other.seen] == ["/storage/uploaded"] + ["/storage/elsewhere.zip"] * 2
-    assert other.storage["uploaded"] == (case.tmp_path / "reveal.zip").read_bytes()
+    uploaded = [p for m, p, _, _ in other.seen if m == "PUT"]
+    assert [p for m, p, _, _ in other.seen if m == "GET"] == ["/storage/elsewhere.zip"] * 2 and len(uploaded) == 2
+    assert [other.storage[p[len("/storage/"):]] for p in uploaded] == [
+        (case.tmp_path / name).read_bytes() for name in ("reveal.zip", "reveal_closed.zip")]
 
 
 def test_evalai_files_on_another_origin_are_fetched_without_the_token(case):
@@ -373,9 +402,9 @@ def test_a_file_name_from_a_url_stays_inside_the_work_folder(case, name, platfor
     done(case.on(site))
     assert len(case.uploads) == 2
     temp = case.temp.resolve()
-    for upload, holders in case.uploads:   # every file that holds a submission is in TMP/reveal-*/.../<submission>/
+    for upload, holders in case.uploads:   # every file that holds a submission is in TMP/reveal-*/files/<id>/
         assert upload in holders and all(temp in h.parents and h.relative_to(temp).parts[0].startswith("reveal-")
-                                         for h in holders)
+                                         and h.parent.parent.name == "files" for h in holders)
         assert upload.name.endswith(".zip") and not upload.name.startswith(".") and ".." not in upload.name
         assert len(upload.name) <= http_api.NAME_CHARS + 4
         assert all(c.isalnum() or c in "._-+=,()@ " for c in upload.name)
@@ -409,7 +438,7 @@ from organizer import http_api, reveal, reveal_codabench
 tempfile.tempdir = sys.argv[1]
 http_api.LIMITS = dataclasses.replace(http_api.LIMITS, json_bytes=2 ** 20)
 reveal.download_cap = lambda entries: 100 * 2 ** 20
-reveal_codabench.score_here = lambda *a, **k: {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "", "error": None}
+reveal.score_here = lambda *a, **k: {"exit_code": 0, "scores": {"score": 0.5}, "stdout": "", "error": None}
 reveal_codabench.time = types.SimpleNamespace(monotonic=time.monotonic, strftime=time.strftime, sleep=lambda s: None)
 report = []
 for url in sys.argv[2:]:
@@ -572,16 +601,27 @@ CODABENCH = [   # (method, route, the path in the line, [changes])
         whole([]), whole(None), whole("ok"), put("phases", "x"), drop("id", lambda a: a["phases"][1]),
         put("id", "2", lambda a: a["phases"][1]), put("index", "1", lambda a: a["phases"][0]),
         put("tasks", [5], lambda a: a["phases"][1]), put("leaderboards", {"id": 1}),
-        put("submission_rule", 5, lambda a: a["leaderboards"][0]), put("end", 20260101, lambda a: a["phases"][1])]),
+        put("submission_rule", 5, lambda a: a["leaderboards"][0]), put("end", 20260101, lambda a: a["phases"][1]),
+        put("end", "2026-01-01", lambda a: a["phases"][1]), drop("columns", lambda a: a["leaderboards"][0]),
+        put("key", None, lambda a: a["leaderboards"][0]["columns"][0]), put("created_by", 5)]),
+    ("GET", r"/api/phases/(\d+)/", "GET /api/phases/2/", [
+        whole([]), whole(None), drop("leaderboard"), put("leaderboard", "1")]),
+    ("GET", r"/api/my_profile/", "GET /api/my_profile/", [
+        whole([]), whole(None), drop("username"), put("username", 5)]),
+    ("GET", r"/api/tasks/(\d+)/", "GET /api/tasks/2/", [
+        whole([]), whole(None), drop("created_by"), put("created_by", 2), put("reference_data", "a-key"),
+        put("key", 5, lambda a: a["input_data"])]),
     ("GET", r"/api/submissions/", "GET /api/submissions/", [
         whole(None), whole({"results": None}), whole([None]), whole(["x"]), drop("id", lambda a: a[0]),
         put("id", "1", lambda a: a[0]), put("owner", None, lambda a: a[0]), put("owner", ["t1"], lambda a: a[0]),
         put("score", "abc", lambda a: a[0]["scores"][0]), put("score", "NaN", lambda a: a[0]["scores"][0]),
-        put("scores", {"score": 1}, lambda a: a[0])]),
+        put("scores", {"score": 1}, lambda a: a[0]), drop("created_when", lambda a: a[0]),
+        put("created_when", "yesterday", lambda a: a[0]), put("created_when", "2025-12-01T00:00:00", lambda a: a[0]),
+        put("leaderboard", "yes", lambda a: a[0]), put("phase", 1, lambda a: a[0])]),
+    ("GET", r"/api/datasets/", "GET /api/datasets/", [
+        whole(None), whole([5]), whole({"results": "x"}), put("next", 5)]),
     ("POST", r"/api/datasets/", "POST /api/datasets/", [
         whole([]), whole(None), drop("key"), put("key", 5), drop("sassy_url")]),
-    ("GET", r"/api/tasks/([\w-]+)/", "GET /api/tasks/", [
-        whole([]), whole(None), drop("id"), put("id", "1"), put("scoring_program", {"name": "x"})]),
     ("POST", r"/api/submissions/(\d+)/re_run_submission/", "POST /api/submissions/", [
         whole([]), whole(None), drop("id"), put("id", "3"), put("id", 3.5), put("id", True)]),
     ("GET", r"/api/submissions/(\d+)/", "GET /api/submissions/", [
@@ -695,7 +735,7 @@ def test_the_token_comes_from_the_environment_or_a_file_and_the_command_line_is_
     done(case.on(site, "--dry-run"))
     (case.tmp_path / "token.txt").write_text("  %s  \nsecond line\n" % TOKEN)
     done(case.on(site, "--dry-run", "--token-file", case.tmp_path / "token.txt", token="not-this-one-x"))
-    assert site.seen[-1][2]["Authorization"] == "Token " + TOKEN
+    assert [h for _, p, h, _ in site.seen if p.startswith("/api/")][-1]["Authorization"] == "Token " + TOKEN
     code, out, err = case.on(site, "--dry-run", "--token", TOKEN, token=None)
     assert code == 0 and err.count("\n") == 1 and "warning" in err and "process list" in err and TOKEN not in err
     refused(case.on(site, "--token", TOKEN, "--token-file", case.tmp_path / "token.txt", token=None), "not both")
@@ -724,7 +764,7 @@ def test_an_internal_error_that_quotes_the_token_writes_it_nowhere(case, monkeyp
     def broken(*args, **kwargs):
         raise RuntimeError("the token was %s" % TOKEN)
 
-    monkeypatch.setattr(reveal_codabench, "plan", broken)
+    monkeypatch.setattr(reveal_codabench.Site, "phase", broken)
     site = case.codabench()
     with _env({reveal.TOKEN_VARIABLE: TOKEN}):
         code = organizer_main.main(["reveal", str(ROOT), "B", str(case.tmp_path / "reveal.zip"), "--codabench",
