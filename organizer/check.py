@@ -57,7 +57,15 @@ GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
 OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
               "codalab/codalab-legacy": "Python 2.7"}
 TITLE_MAX = FIELDS_OF[COMPETITION]["title"].kind.limit   # CodaLab v1 Competition.title, EvalAI Challenge.title
-SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last")   # what the reveal can change
+# the leaderboard rules under which the reveal can make a sealed phase's board show the final ranking
+# (organizer/reveal_codabench.py): Force_Best only while the primary column sorts desc
+SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Best")
+WHY_NOT = {
+    "Force_Latest_Multiple": "Codabench keeps each team's latest rows there and only a superuser may remove one "
+                             "(SubmissionViewSet.submission_leaderboard_connection), so the placeholder rows stay",
+    "Force_Best": "the primary column sorts asc, so a placeholder row (-1) stays each team's best "
+                  "(leaderboards/strategies.py), whatever the revealed scores",
+}
 KEY_MAX = FIELDS_OF[V2_COLUMN]["key"].kind.limit              # Codabench Column.key; v1 allows 50
 COLUMN_TITLE_MAX = FIELDS_OF[V2_COLUMN]["title"].kind.limit    # Codabench Column.title
 SHELL_CHARS = set("|&;<>`\"'()*?")
@@ -977,9 +985,12 @@ def _check_v2_sealed_rule(cfg, board, pw, report):
     """Whether the phase is sealed; a sealed phase needs a leaderboard rule the reveal can change."""
     sealed = cfg.report == "sealed"
     rule = (board or {}).get("submission_rule", "Add")
-    if sealed and rule not in SEALED_RULES:
+    columns = (board or {}).get("columns") or []
+    first = min((c for c in columns if isinstance(c, dict)), key=lambda c: _whole(c.get("index")), default={})
+    if sealed and (rule not in SEALED_RULES or (rule == "Force_Best" and first.get("sorting", "desc") == "asc")):
         report.flag("v2-sealed-rule", "%s: leaderboards[0].submission_rule" % W2, rule=rule, phase=pw,
-                    allowed=", ".join(SEALED_RULES))
+                    why=WHY_NOT.get(rule, "the reveal cannot change such a leaderboard"),
+                    allowed=", ".join(SEALED_RULES[:-1]) + " (or Force_Best with a primary column that sorts desc)")
     if cfg.private_output:
         report.flag("v2-private-output", pw)
     return sealed

@@ -285,12 +285,11 @@ _RULES = (
     Rule("sealed-v2-logs-hidden", WARNING, V2, "a sealed v2 phase shows its logs (`hide_output: false`), where "
          "participants read their format errors", HIDDEN, "is True: participants of this sealed phase cannot read "
          "their format errors (the logs are hidden); a sealed board prints no score, so False is safe"),
-    Rule("v2-sealed-rule", ERROR, V2, "a sealed phase's leaderboard rule is one the reveal can change (Add, "
-         "Add_And_Delete, Add_And_Delete_Multiple, Force_Last)", "codabench src/apps/api/views/submissions.py "
-         "`SubmissionViewSet.submission_leaderboard_connection`",
-         "is {rule} while {phase} is sealed: only a Codabench superuser can change such a leaderboard "
-         "(SubmissionViewSet.submission_leaderboard_connection), so the reveal could not replace the placeholder "
-         "rows; use {allowed}"),
+    Rule("v2-sealed-rule", ERROR, V2, "a sealed phase's leaderboard rule is one under which the reveal can make the "
+         "board show the final ranking (Add, Add_And_Delete, Add_And_Delete_Multiple, Force_Last, or Force_Best with a "
+         "primary column that sorts desc)", "codabench src/apps/api/views/submissions.py "
+         "`SubmissionViewSet.submission_leaderboard_connection`; src/apps/leaderboards/strategies.py",
+         "is {rule} while {phase} is sealed: {why}; use {allowed}"),
     Rule("v2-private-output", WARNING, V2, "no `private_output: true` in a v2 phase (the scoring program writes "
          "OUTPUT/private/ on CodaLab v1 only)", "codabench compute_worker/compute_worker.py `push_output` (the "
          "whole output folder goes to the output zip, nothing is kept apart)",

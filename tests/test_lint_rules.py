@@ -526,7 +526,19 @@ def _(b):
 
 @case("v2-sealed-rule", "v2")
 def _(b):
-    b.comp["leaderboards"][0]["submission_rule"] = "Force_Best"
+    b.comp["leaderboards"][0]["submission_rule"] = "Force_Latest_Multiple"
+
+
+@pytest.mark.parametrize("sorting, refused", [("desc", False), ("asc", True)])
+def test_force_best_is_refused_on_a_sealed_phase_only_when_a_placeholder_would_stay_best(tmp_path, sorting, refused):
+    """Under Force_Best Codabench shows each team's best row: a re-run's real score beats the sealed -1 when the
+    primary column sorts desc, and never when it sorts asc (organizer/reveal_codabench.py)."""
+    b = Bundle("v2")
+    board = b.comp["leaderboards"][0]
+    board["submission_rule"] = "Force_Best"
+    min(board["columns"], key=lambda c: c["index"])["sorting"] = sorting
+    problems = check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)
+    assert ("v2-sealed-rule" in _codes(problems)) == refused, [str(p) for p in problems]
 
 
 @case("v2-private-output", "v2")
