@@ -175,7 +175,9 @@ def parse_arguments(argv):
     parser.add_argument("--feedback", choices=FEEDBACK, default="test",
                         help="what the first phase scores: test = board A, a share of the test set, its answers in "
                         "that phase's reference data (which Codabench serves to anyone); dev = the dev set of "
-                        "--dev-gold, every test answer sealed until the reveal (default test)")
+                        "--dev-gold, every test answer sealed until the reveal (default test). With test, board A's "
+                        "answers can instead live in a private image on your own Codabench worker (python3 -m "
+                        "organizer image, then bundle --answers-image; docs/organizers.md section 3)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
     parser.add_argument("--no-check", action="store_true", help="do not lint the folder afterwards")
