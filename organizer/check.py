@@ -989,7 +989,8 @@ def _check_v2_sealed_rule(cfg, board, pw, report):
     first = min((c for c in columns if isinstance(c, dict)), key=lambda c: _whole(c.get("index")), default={})
     if sealed and (rule not in SEALED_RULES or (rule == "Force_Best" and first.get("sorting", "desc") == "asc")):
         report.flag("v2-sealed-rule", "%s: leaderboards[0].submission_rule" % W2, rule=rule, phase=pw,
-                    why=WHY_NOT.get(rule, "the reveal cannot change such a leaderboard"),
+                    why=WHY_NOT.get(rule if isinstance(rule, str) else "", "the reveal cannot change such a "
+                                                                                            "leaderboard"),
                     allowed=", ".join(SEALED_RULES[:-1]) + " (or Force_Best with a primary column that sorts desc)")
     if cfg.private_output:
         report.flag("v2-private-output", pw)
