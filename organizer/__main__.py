@@ -5,6 +5,7 @@
     python3 -m organizer score    score one submission on one board, as a platform does
     python3 -m organizer reveal   the reference zip that reveals a sealed board
     python3 -m organizer bundle   the uploadable bundle zip (CodaLab v1 or Codabench v2)
+    python3 -m organizer image    the build context of a private scoring image holding every board's answers
     python3 -m organizer check    lint a competition folder or a bundle zip
     python3 -m organizer rescore  re-score every downloaded submission of a board, ranked, with significance tiers
     python3 -m organizer ladder   a Ladder public board from every team's downloaded submissions, state kept here
@@ -27,6 +28,7 @@ import tempfile
 import traceback
 
 from .inputs import INPUT_ERROR, OrganizerError
+from .redact import redact
 from scorer.errors import ScoringError
 
 BUG = 3
@@ -34,7 +36,7 @@ BUG = 3
 NEEDED = {"numpy": "numpy", "pandas": "pandas", "yaml": "PyYAML"}
 
 SUBCOMMANDS = {
-    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle",
+    "new": "new", "boards": "boards", "score": "score", "reveal": "reveal", "bundle": "write_bundle", "image": "image",
     "check": "check", "rescore": "rescore", "ladder": "ladder", "evalai": "evalai", "kaggle": "kaggle", "demo": "demo_data.run",
     "options": "options_table", "messages": "messages",
 }
@@ -75,10 +77,11 @@ def run(name, argv):
             return _say("%s: this Python has no %s; the organizer tools need %s: run them with .venv/bin/python "
                         "(made by bash tools/demo.sh) or install them: python3 -m pip install -r requirements.txt"
                         % (prog, exc.name, ", ".join(NEEDED.values())), INPUT_ERROR)
+        text = redact(traceback.format_exc())   # an API token an exception quotes is never written
         with tempfile.NamedTemporaryFile("w", prefix="organizer-%s-" % name, suffix=".txt", delete=False) as fh:
-            fh.write(traceback.format_exc())
+            fh.write(text)
         return _say("%s: internal error (%s: %s); the traceback is in %s, please report it"
-                    % (prog, type(exc).__name__, " ".join(str(exc).split())[:200], fh.name), BUG)
+                    % (prog, type(exc).__name__, " ".join(redact(str(exc)).split())[:200], fh.name), BUG)
 
 
 def _say(line, code):

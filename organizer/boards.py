@@ -20,17 +20,27 @@ from scorer.boards import assign
 from scorer.config import task_only
 
 
-def split(competition, ratio_a=0.4, seed=2024):
-    """(the id,board table, the stratum of each unit, the family's notes on the gold) of the competition's whole
-    reference."""
+def whole_reference(competition):
+    """The Competition of the whole reference of ``competition``, without any split (the task of its first board
+    config)."""
     reference_dir = Path(competition) / "reference_data"
     configs = sorted(board_configs(reference_dir))
     if not configs:
         raise SystemExit("%s has no board_<X>.yaml: the board configs name the task whose units are split."
                          % reference_dir)
-    board = configs[0]
+    return Competition.from_raw(task_only(load_board_config(reference_dir, configs[0])), str(reference_dir))
+
+
+def gold_notes(competition):
+    """The family's notes on the competition's whole gold (e.g. declared labels no unit has)."""
+    return list(whole_reference(competition).reference.notes)
+
+
+def split(competition, ratio_a=0.4, seed=2024):
+    """(the id,board table, the stratum of each unit, the family's notes on the gold) of the competition's whole
+    reference."""
     # the whole reference, without any split: the assignment must not depend on an existing boards file
-    comp = Competition.from_raw(task_only(load_board_config(reference_dir, board)), str(reference_dir))
+    comp = whole_reference(competition)
     strata = comp.reference.unit_strata()
     return assign(comp.reference.units, strata, ratio_a=ratio_a, seed=seed), strata, list(comp.reference.notes)
 

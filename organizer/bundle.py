@@ -18,6 +18,11 @@ v1 layout (what CodaLab's unpacker reads, and Codabench's v1 unpacker too)::
 v2 layout: the same nested zips, ``competition.yaml`` rewritten in the v2 schema
 (one task per phase) and the pages under ``pages/``.
 
+With ``answers_image`` (organizer/answers_image.py) the bundle is for Codabench with the answers in the
+competition's private scoring image: no reference zip holds an answer (each config.yaml names the image folder of
+its board's answers), the competition's docker image is that image and ``queue`` names the Codabench queue whose
+worker can pull it.
+
 Every zip is deterministic: entries sorted, fixed timestamps and permissions,
 so the same folder always gives the same bytes.
 """
@@ -31,6 +36,7 @@ import yaml
 from . import PROGRAM, ROOT, progress
 from .inputs import OrganizerError, entries as regular_entries
 from .layout import board_configs, with_labels
+from .answers_image import answers_folder
 from .lint_rules import RULES, V2, flag_fields, v1_field_problems
 from .phase_data import phase_entries
 from scorer.config import task_only
@@ -111,9 +117,11 @@ def program_zip(competition):
     return zip_bytes(folder_entries(program_dir(competition)))
 
 
-def reference_zip(competition, board, reveal=False):
-    """The reference zip of one board's phase (organizer/phase_data.py; ``reveal``: a sealed board revealed)."""
-    return zip_bytes(phase_entries(competition, board, reveal))
+def reference_zip(competition, board, reveal=False, answers_image=None):
+    """The reference zip of one board's phase (organizer/phase_data.py; ``reveal``: a sealed board revealed;
+    ``answers_image``: its answers are in that image, not in the zip)."""
+    folder = answers_folder(board) if answers_image is not None else None
+    return zip_bytes(phase_entries(competition, board, reveal, answers_dir=folder))
 
 
 def kit_config(competition):
@@ -187,7 +195,7 @@ def phase_files(spec):
     return {k: spec[k] for k in keys if isinstance(spec.get(k), str) and spec[k].endswith(".zip")}
 
 
-def nested_zip(competition, key, name):
+def nested_zip(competition, key, name, answers_image=None):
     """Bytes of the nested zip ``name`` that a phase names under ``key``."""
     progress.note("making %s" % name)
     if key == "scoring_program":
@@ -196,7 +204,7 @@ def nested_zip(competition, key, name):
         return starting_kit_zip(competition)
     match = REFERENCE_ZIP.match(name)
     if key == "reference_data" and match:
-        return reference_zip(competition, match.group(1))
+        return reference_zip(competition, match.group(1), answers_image=answers_image)
     folder = Path(competition) / name[:-len(".zip")]
     if folder.is_dir():
         return zip_bytes(folder_entries(folder))
@@ -209,13 +217,13 @@ def sorted_phases(comp):
     return [phases[k] for k in sorted(phases, key=lambda k: (phases[k] or {}).get("phasenumber", k))]
 
 
-def nested_zips(competition, comp):
+def nested_zips(competition, comp, answers_image=None):
     """file name -> bytes of every nested zip the phases name, plus starting_kit.zip if there is a kit."""
     out = {}
     for spec in sorted_phases(comp):
         for key, name in phase_files(spec or {}).items():
             if name not in out:
-                out[name] = nested_zip(competition, key, name)
+                out[name] = nested_zip(competition, key, name, answers_image)
     if (Path(competition) / "starting_kit").is_dir() and "starting_kit.zip" not in out:
         out["starting_kit.zip"] = starting_kit_zip(competition)
     return out
@@ -238,12 +246,22 @@ def _assets(competition, comp, page_prefix=""):
 
 
 # -- v1 and v2 ----------------------------------------------------------------------------------------
-def build_v1(competition):
+IMAGE_YAML_HEADER = ("# competition.yaml for Codabench with the answers in the private scoring image {tag}, which only the\n"
+                     "# worker of queue {queue} can pull (python3 -m organizer bundle --answers-image)\n")
+
+
+def build_v1(competition, answers_image=None):
     competition = Path(competition)
     comp = load_yaml(competition / "competition.yaml")
     entries = {"competition.yaml": (competition / "competition.yaml").read_bytes()}
+    if answers_image is not None:
+        # Codabench's v1 importer reads both keys (unpackers/v1.py, base_unpacker.py _unpack_queue)
+        mapping = dict(comp, competition_docker_image=answers_image.tag, queue=answers_image.queue)
+        entries["competition.yaml"] = (IMAGE_YAML_HEADER.format(tag=answers_image.tag, queue=answers_image.queue)
+                                       + yaml.safe_dump(mapping, allow_unicode=True, sort_keys=False, width=1000)
+                                       ).encode("utf-8")
     entries.update(_assets(competition, comp))
-    entries.update(nested_zips(competition, comp))
+    entries.update(nested_zips(competition, comp, answers_image))
     return zip_bytes(entries)
 
 
@@ -328,7 +346,7 @@ def v2_definition(comp, has_kit=True):
     return out
 
 
-def build_v2(competition):
+def build_v2(competition, answers_image=None):
     competition = Path(competition)
     comp = load_yaml(competition / "competition.yaml")
     if not isinstance(comp, dict):
@@ -342,8 +360,11 @@ def build_v2(competition):
     for number, spec in (phases.items() if isinstance(phases, dict) else ()):
         if not isinstance(spec, dict) or "start_date" not in spec:
             _refuse_v1(competition, "competition.yaml: phases.%s.start_date" % number, "is missing", "v1-start-date")
-    kits = nested_zips(competition, comp)
+    kits = nested_zips(competition, comp, answers_image)
     definition = v2_definition(comp, has_kit="starting_kit.zip" in kits)
+    if answers_image is not None:
+        definition["docker_image"] = answers_image.tag
+        definition["queue"] = answers_image.queue
     entries = {"competition.yaml": yaml.safe_dump(definition, allow_unicode=True, sort_keys=False).encode("utf-8")}
     assets = _assets(competition, comp)
     for key, name in (comp.get("html") or {}).items():

@@ -11,6 +11,7 @@ Every rule is declared once in organizer/lint_rules.py (its code, level, platfor
 this module decides whether a rule is broken and where, and docs/organizers.md holds the table of the rules.
 Each problem ends with its rule's code in brackets.
 """
+import dataclasses
 import datetime as dt
 import difflib
 import io
@@ -29,7 +30,9 @@ from scorer.errors import ScoringError
 from scorer.published import publish
 from scorer.tasks import families
 from . import progress
-from .inputs import OrganizerError, Parser, kind_of
+from .answers_image import answers_folder, board_of_folder, image_problem, queue_problem
+from .inputs import OrganizerError, Parser, existing_folder, kind_of
+from .layout import DEV
 from .lint_rules import (COLUMN, COMPETITION, FIELDS_OF, LEADERBOARD, PHASE, RULES, V2_BOARD, V2_COLUMN,
                          V2_COMPETITION, V2_PAGE, V2_PHASE, V2_TASK, field_problems, flag_fields)
 
@@ -54,7 +57,15 @@ GOOD_IMAGES = {"codalab/codalab-legacy:py312"}
 OLD_IMAGES = {"codalab/codalab-legacy:latest": "Python 2.7", "codalab/codalab-legacy:py3": "python3 3.6, pandas 0.22",
               "codalab/codalab-legacy": "Python 2.7"}
 TITLE_MAX = FIELDS_OF[COMPETITION]["title"].kind.limit   # CodaLab v1 Competition.title, EvalAI Challenge.title
-SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last")   # what the reveal can change
+# the leaderboard rules under which the reveal can make a sealed phase's board show the final ranking
+# (organizer/reveal_codabench.py): Force_Best only while the primary column sorts desc
+SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Best")
+WHY_NOT = {
+    "Force_Latest_Multiple": "Codabench keeps each team's latest rows there and only a superuser may remove one "
+                             "(SubmissionViewSet.submission_leaderboard_connection), so the placeholder rows stay",
+    "Force_Best": "the primary column sorts asc, so a placeholder row (-1) stays each team's best "
+                  "(leaderboards/strategies.py), whatever the revealed scores",
+}
 KEY_MAX = FIELDS_OF[V2_COLUMN]["key"].kind.limit              # Codabench Column.key; v1 allows 50
 COLUMN_TITLE_MAX = FIELDS_OF[V2_COLUMN]["title"].kind.limit    # Codabench Column.title
 SHELL_CHARS = set("|&;<>`\"'()*?")
@@ -74,9 +85,10 @@ class Problem:
 
 
 class Report:
-    def __init__(self, now=None):
+    def __init__(self, now=None, answers=None):
         self.problems = []
         self.now = now or dt.datetime.now()   # the dates of the phases are checked against it
+        self.answers = answers   # a local copy of the scoring image's answers folder (<BOARD>/ in it), or None
 
     def flag(self, code, where, **fields):
         """Record that rule ``code`` is broken at ``where``; ``fields`` fill the rule's message."""
@@ -85,10 +97,14 @@ class Report:
 
 
 # -- entry points -------------------------------------------------------------------------------------
-def check_path(path, fmt=None, now=None):
-    """Problems of a folder (bundled in memory first) or of a bundle zip (its phase dates seen at ``now``)."""
+def check_path(path, fmt=None, now=None, answers=None):
+    """Problems of a folder (bundled in memory first) or of a bundle zip (its phase dates seen at ``now``).
+
+    ``answers``: a local copy of the answers folder of the competition's scoring image (the build context's
+    ``answers/`` of python3 -m organizer image), for the phases whose config.yaml names ``answers_dir``.
+    """
     path = Path(path)
-    report = Report(now)
+    report = Report(now, answers)
     if path.is_dir():
         _check_folder(path, report)
         try:
@@ -234,12 +250,14 @@ def _check_v1(comp, files, report):
                      key=lambda phase: phase.number)
     _check_v1_order(ordered, files, report)
     loaded, sealed = [], False
+    dev_feedback = any(_is_dev(phase.spec.get("reference_data")) for phase in ordered)
     for phase in ordered:
         _check_program(files, phase.spec.get("scoring_program"), phase.where, report)
         cfg = _check_reference(files, phase.spec.get("reference_data"), phase.where, columns, report)
         if cfg is not None:
             loaded.append((phase.where, phase.spec.get("reference_data"), cfg))
-            _check_sealed(cfg, phase.where, report, phase.spec.get("leaderboard_management_mode", "default"))
+            _check_sealed(cfg, phase.where, report, phase.spec.get("leaderboard_management_mode", "default"),
+                          dev_feedback=dev_feedback)
             if cfg.report == "sealed":
                 sealed = True
                 if phase.spec.get("force_best_submission_to_leaderboard"):
@@ -250,11 +268,17 @@ def _check_v1(comp, files, report):
     _check_starting_kit(files, [p.spec.get("starting_kit") for p in ordered] + ["starting_kit.zip"], loaded, report)
     if len(leaderboards) > 1:
         report.flag("v1-leaderboards-extra", "competition.yaml: leaderboard.leaderboards")
+    ingestion = [p.where + ".ingestion_program" for p in ordered if p.spec.get("ingestion_program")]
+    _check_answers_image(comp.get("competition_docker_image"), "competition.yaml: competition_docker_image",
+                         comp, loaded, files, ingestion, report)
 
 
 def _check_v1_competition(comp, files, report):
     """The top-level fields: model fields only, title, pages, logo, docker image."""
     for key in sorted(set(map(str, comp)) - COMPETITION_KEYS):
+        if key == "queue":
+            report.flag("v1-queue", "competition.yaml: queue")
+            continue
         report.flag("v1-competition-field", "competition.yaml: %s" % key,
                     hint=_did_you_mean(key, COMPETITION_KEYS) or "; Codabench v2 keys need --format v2")
     _check_fields(COMPETITION, comp, "competition.yaml: ", report)
@@ -461,6 +485,7 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         expected_board = match.group(1)
     if expected_board is None:
         report.flag("reference-board-unnamed", where, name=name)
+    dev = expected_board == DEV   # the dev phase scores the kit's dev set, every item: board all
     registry = families()
     with tempfile.TemporaryDirectory() as tmp:
         archive.extractall(tmp)
@@ -469,32 +494,53 @@ def _check_reference(files, name, where, columns, report, expected_board=None):
         except ScoringError as exc:
             report.flag("reference-config", rw, message=exc.message)
             return None
-        if expected_board is not None and cfg.board != expected_board:
+        if dev and cfg.board != "all":
+            report.flag("reference-board", rw, board=cfg.board, expected="all (the dev set, every item)")
+        elif expected_board is not None and not dev and cfg.board != expected_board:
             report.flag("reference-board", rw, board=cfg.board, expected=expected_board)
         family = registry[cfg.task]
-        _check_answers_held(cfg, family, names, name, rw, report)
+        if cfg.answers_dir is None:
+            answers = _check_answers_held(cfg, family, names, name, rw, report)
+        else:
+            answers = []
+            _check_answers_dir(cfg, family, names, name, rw, report)
+        # the dev set may need fewer files than the family's defaults (emotion-cause: subtask 1's): those it names
+        named = (read_raw(find_config(tmp)).get("files") or {}) if dev else cfg.files
         for slot, file in cfg.files.items():
-            if slot in family.submission_slots or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
+            if slot in family.submission_slots or slot in cfg.answer_slots \
+                    or (cfg.one_board and cfg.report == "sealed" and slot in family.unit_files):
+                continue
+            if slot not in named:
                 continue
             if file not in names:
                 report.flag("reference-file-missing", rw, key="files.%s" % slot, file=file, zip=name)
         if cfg.boards_file and cfg.boards_file not in names:
             report.flag("reference-file-missing", rw, key="boards.file", file=cfg.boards_file, zip=name)
+        local = _local_answers(cfg, report.answers)
+        if local is None:
+            report.flag("answers-not-checked", name, folder=cfg.answers_dir)
+            _check_columns(cfg, family, columns, where, report)
+            return cfg
         try:
-            Competition.of(cfg)
+            comp = Competition.of(local)
         except ScoringError as exc:
             report.flag("reference-unloadable", name, detail=": %s" % exc.message)
         except Exception as exc:  # a broken reference must be reported, whatever it breaks
             report.flag("reference-unloadable", name, detail=" (%s: %s)" % (type(exc).__name__, exc))
-    _check_columns(cfg, family, columns, where, report)
+        else:
+            if answers and cfg.report != "sealed" and not dev:
+                report.flag("feedback-test-answers", rw, n=len(comp.reference.units), answers=", ".join(answers))
+    _check_columns(cfg, family, columns, where, report, dev)
     return cfg
 
 
-def _check_columns(cfg, family, columns, where, report):
-    """The leaderboard's columns against what the phase's config writes."""
+def _check_columns(cfg, family, columns, where, report, dev=False):
+    """The leaderboard's columns against what the phase's config writes (the dev phase: its first column, since the
+    dev set may score fewer keys than the test set, e.g. one subtask)."""
     written = family.leaderboard_keys(cfg.options) + cfg.intervals.keys(cfg.primary_key)
     shown = [k for k, c in columns.items() if not c.get("computed")]
-    for key in shown:
+    ranked = sorted(shown, key=lambda k: (_whole(columns[k].get("rank", columns[k].get("index"))), k))
+    for key in ranked[:1] if dev else shown:
         if key not in written:
             hint = ("; interval keys are written only with intervals: {in_scores: true} in config.yaml"
                     if key.endswith(INTERVAL_SUFFIXES) else "")
@@ -502,7 +548,6 @@ def _check_columns(cfg, family, columns, where, report):
                         written=", ".join(written), hint=hint)
     if cfg.feedback.ladder != "none":
         report.flag("ladder-no-history", "%s: config.yaml feedback.ladder" % where)
-    ranked = sorted(shown, key=lambda k: (_whole(columns[k].get("rank", columns[k].get("index"))), k))
     if ranked and ranked[0] != cfg.primary_key:
         report.flag("primary-not-first", "%s: leaderboard" % where, first=ranked[0], primary=cfg.primary_key)
 
@@ -510,24 +555,84 @@ def _check_columns(cfg, family, columns, where, report):
 def _check_answers_held(cfg, family, names, name, where, report):
     """A phase's reference data holds the answers of its own board only, and none while that board is sealed:
     Codabench lists every phase's reference data in its public competition API and serves it to anyone
-    (src/apps/api/serializers/tasks.py ``get_public_datasets``; src/apps/datasets/views.py ``download``)."""
+    (src/apps/api/serializers/tasks.py ``get_public_datasets``; src/apps/datasets/views.py ``download``).
+    Returns the answer files left to judge: those of a phase that scores its own units, all of them shown."""
     answers = sorted(cfg.files[s] for s in family.unit_files if cfg.files.get(s) in names)
     if not cfg.one_board:
         if cfg.board != "all" or cfg.boards_file or cfg.usage_column:
             report.flag("reference-whole-gold", where, board=cfg.board)
+            return []
     elif cfg.report == "sealed" and answers:
         report.flag("reference-sealed-answers", where, board=cfg.board, zip=name, answers=", ".join(answers))
+        return []
+    return answers
 
 
-def _hides_units(cfg):
-    """True when the phase scores units of the hidden board: board B, or all of them while a split exists."""
+def _check_answers_dir(cfg, family, names, name, where, report):
+    """A phase that reads its answers from the scoring image holds none, and names its own board's folder."""
+    answers = sorted(cfg.files[s] for s in family.unit_files if cfg.files.get(s) in names)
+    if answers:
+        report.flag("answers-in-zip", where, zip=name, answers=", ".join(answers))
+    if board_of_folder(cfg.answers_dir) != cfg.board:
+        report.flag("answers-dir-board", where + " answers_dir", folder=cfg.answers_dir, board=cfg.board,
+                    expected=answers_folder(cfg.board))
+
+
+def _local_answers(cfg, answers):
+    """``cfg`` as the linter can load it: unchanged without ``answers_dir``; else reading the answers from the local
+    copy ``answers`` of the image's answers folder; None when there is no such copy of the board's folder and the
+    board is scored (a sealed board reads no answer)."""
+    if cfg.answers_dir is None:
+        return cfg
+    board = board_of_folder(cfg.answers_dir)
+    if answers is None or board is None:
+        return cfg if cfg.report == "sealed" else None
+    return dataclasses.replace(cfg, answers_dir=str(Path(answers) / board))
+
+
+def _check_answers_image(image, image_where, comp, loaded, files, ingestion, report):
+    """The competition-wide rules when phases read their answers from the scoring image: a private image, the
+    organizer's queue, no answers in any other phase's zip, no ingestion program."""
+    in_image = [cfg for _, _, cfg in loaded if cfg.answers_dir is not None]
+    if not in_image:
+        return
+    # the image is the organizer's own build, FROM a base they chose: whether it has our packages is not known here
+    report.problems = [p for p in report.problems if p.code != "docker-image-unknown"]
+    if not image or image in GOOD_IMAGES or image in OLD_IMAGES or image_problem(image):
+        report.flag("answers-image-public", image_where, folder=in_image[0].answers_dir, image=image or "not set")
+    queue = comp.get("queue")
+    problem = "no queue is named" if not queue else queue_problem(queue)
+    if problem:
+        report.flag("answers-image-queue", "competition.yaml: queue", problem=problem)
+    registry = families()
+    for where, ref_name, cfg in loaded:
+        if cfg.answers_dir is not None or ref_name not in files:
+            continue
+        with zipfile.ZipFile(io.BytesIO(files[ref_name])) as archive:
+            names = set(archive.namelist())
+        held = sorted(cfg.files[s] for s in registry[cfg.task].unit_files if cfg.files.get(s) in names)
+        if held:
+            report.flag("answers-image-mixed", where, zip=ref_name, answers=", ".join(held))
+    for where in ingestion:
+        report.flag("answers-image-ingestion", where)
+
+
+def _is_dev(name):
+    """True for the dev phase's reference zip (reference_data_dev.zip)."""
+    match = REFERENCE_ZIP.match(str(name or ""))
+    return bool(match) and match.group(1) == DEV
+
+
+def _hides_units(cfg, dev_feedback=False):
+    """True when the phase scores units of the hidden board: board B, or all of them while a split exists or while
+    the feedback phase scores the dev set (then every test unit is hidden until the reveal)."""
     split = cfg.boards_file is not None or cfg.usage_column is not None
-    return cfg.board == "B" or (cfg.board == "all" and split)
+    return cfg.board == "B" or (cfg.board == "all" and (split or (dev_feedback and cfg.one_board)))
 
 
-def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
+def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None, dev_feedback=False):
     """A phase that scores the hidden board must not show its scores or report while it runs."""
-    if not _hides_units(cfg):
+    if not _hides_units(cfg, dev_feedback):
         return
     if cfg.report != "sealed":
         report.flag("board-b-unsealed", where, board=cfg.board, report=cfg.report)
@@ -542,6 +647,7 @@ def _check_sealed(cfg, where, report, v1_mode=None, v2_phase=None):
 # -- the starting kit ---------------------------------------------------------------------------------
 KIT_TEXT = (".md", ".txt", ".py", ".yaml", ".yml", ".html", ".htm", ".rst")
 KIT_ENGINE = "scoring_program/"
+DEV_SAMPLES = ("sample_prediction*", "submission")   # the dev set's baseline prediction in the kit's dev/
 # the top-level folders of a competition repository that a downloaded kit does not have
 _REPO_PATH = re.compile(r"(?<![\w.-])(?:tools|organizer|examples|docs|tests|benchmarks|adapters|reference_data|pages)/"
                         r"[\w.*-]")
@@ -609,7 +715,7 @@ def _check_starting_kit(files, names, loaded, report):
         sample = _kit_sample(kit, Path(tmp) / "res")
         if sample is None:
             report.flag("kit-no-sample", name)
-        seen = set()
+        seen, test_ids, dev_phases = set(), set(), []
         for where, ref_name, _ in loaded:
             if ref_name in seen or ref_name not in files:
                 continue
@@ -617,14 +723,20 @@ def _check_starting_kit(files, names, loaded, report):
             ref_dir = Path(tmp) / "ref" / str(len(seen))
             with zipfile.ZipFile(io.BytesIO(files[ref_name])) as archive:
                 archive.extractall(ref_dir)
-            _check_kit_against(kit, sample, ref_dir, "%s/%s" % (name, sample[1] if sample else ""), where,
-                               ref_name, report)
+            if _is_dev(ref_name):   # judged once every test phase has given its items
+                dev_phases.append((where, ref_name, ref_dir))
+                continue
+            test_ids |= _check_kit_against(kit, sample, ref_dir, "%s/%s" % (name, sample[1] if sample else ""),
+                                           where, ref_name, report)
+        for where, ref_name, ref_dir in dev_phases:
+            _check_dev_phase(kit, name, ref_dir, where, ref_name, test_ids, report)
 
 
-def _kit_sample(kit, res):
-    """(res folder holding the kit's sample submission, its name), or None."""
-    found = sorted(p for p in kit.glob("sample_submission*") if p.is_file())
-    folder = kit / "submission"
+def _kit_sample(kit, res, names=("sample_submission*", "submission")):
+    """(res folder holding the kit's sample submission, its name), or None; ``names``: the sample file's pattern
+    and the sample folder's name."""
+    found = sorted(p for p in kit.glob(names[0]) if p.is_file())
+    folder = kit / names[1]
     if found:
         res.mkdir(parents=True)
         (res / found[0].name).write_bytes(found[0].read_bytes())
@@ -632,15 +744,19 @@ def _kit_sample(kit, res):
     if folder.is_dir() and any(p.is_file() for p in folder.rglob("*")):
         import shutil
         shutil.copytree(folder, res)
-        return res, "submission/"
+        return res, names[1] + "/"
     return None
 
 
 def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, report):
+    """The kit's sample scores on a test phase, whose items are the kit's public test items; returns those items."""
     try:
-        comp = Competition.open(str(ref_dir))
+        cfg = _local_answers(load_config(str(ref_dir), families()), report.answers)
+        if cfg is None:
+            return set()  # answers in the scoring image, not given here: already said by the reference check
+        comp = Competition.of(cfg)
     except ScoringError:
-        return  # already reported by the reference check
+        return set()  # already reported by the reference check
     cfg = comp.cfg
     if sample is not None:
         progress.note("scoring the sample submission on %s" % ref_name)
@@ -650,21 +766,54 @@ def _check_kit_against(kit, sample, ref_dir, sample_where, where, ref_name, repo
             report.flag("kit-sample-refused", sample_where, phase=where, zip=ref_name, message=exc.message)
         except Exception as exc:  # whatever breaks must be reported, not raised
             report.flag("kit-sample-crash", sample_where, phase=where, error="%s: %s" % (type(exc).__name__, exc))
+    phase_units = comp.contract.units if cfg.one_board else comp.reference.units
+    gold_ids = set(map(str, phase_units))
     try:
         public = Task.public(str(kit), read_raw(find_config(str(ref_dir))))
     except ScoringError as exc:
         report.flag("kit-public-unloadable", str(kit.name), message=exc.message)
-        return
+        return gold_ids
     except NoOfflineCheck:
         report.flag("kit-no-public", "starting kit", file=comp.family.public_inputs, task=cfg.task)
-        return
-    phase_units = comp.contract.units if cfg.one_board else comp.reference.units
-    kit_ids, gold_ids = set(map(str, public.contract.units)), set(map(str, phase_units))
+        return gold_ids
+    kit_ids = set(map(str, public.contract.units))
     if kit_ids != gold_ids:
         only_kit, only_gold = sorted(kit_ids - gold_ids), sorted(gold_ids - kit_ids)
         report.flag("kit-ids", "starting kit", zip=ref_name, only_kit=len(only_kit), only_gold=len(only_gold),
                     first_kit=" (first: %s)" % only_kit[0] if only_kit else "",
                     first_gold=" (first: %s)" % only_gold[0] if only_gold else "")
+    return gold_ids | kit_ids
+
+
+def _check_dev_phase(kit, name, ref_dir, where, ref_name, test_ids, report):
+    """The dev phase scores the kit's dev items, none of them a test item, and the kit's dev sample scores there."""
+    try:
+        comp = Competition.open(str(ref_dir))
+    except ScoringError:
+        return  # already reported by the reference check
+    phase_ids = set(map(str, comp.contract.units if comp.cfg.one_board else comp.reference.units))
+    shared = sorted(phase_ids & test_ids)
+    if shared:
+        report.flag("dev-phase-test-items", "%s: %s" % (where, ref_name), n=len(shared), first=shared[0])
+    try:
+        kit_ids = set(map(str, Competition.open(str(kit / "dev")).reference.units))
+    except ScoringError:
+        kit_ids = set()   # no dev set in the kit, or one that does not load (kit-dev says why)
+    if kit_ids != phase_ids:
+        only_phase, only_kit = sorted(phase_ids - kit_ids), sorted(kit_ids - phase_ids)
+        report.flag("dev-phase-kit", "%s: %s" % (where, ref_name), only_phase=len(only_phase),
+                    only_kit=len(only_kit), first_phase=" (first: %s)" % only_phase[0] if only_phase else "",
+                    first_kit=" (first: %s)" % only_kit[0] if only_kit else "")
+    sample = _kit_sample(kit / "dev", Path(str(ref_dir) + "-res"), DEV_SAMPLES)
+    if sample is not None:
+        try:
+            publish(comp, comp.read_submission(str(sample[0])))
+        except ScoringError as exc:
+            report.flag("kit-sample-refused", "%s/dev/%s" % (name, sample[1]), phase=where, zip=ref_name,
+                        message=exc.message)
+        except Exception as exc:  # whatever breaks must be reported, not raised
+            report.flag("kit-sample-crash", "%s/dev/%s" % (name, sample[1]), phase=where,
+                        error="%s: %s" % (type(exc).__name__, exc))
 
 
 def _check_kit_dev(kit, name, report):
@@ -700,6 +849,8 @@ def _check_v2(comp, files, report):
     if not phases:
         report.flag("v2-phases-missing", W2 + ": phases")
     loaded, spans, sealed = [], [], False
+    dev_feedback = any(_is_dev((tasks.get(t) or {}).get("reference_data")) for phase in phases
+                       for t in phase.get("tasks") or [] if t in tasks)
     for i, phase in enumerate(phases):
         pw = "%s: phases[%d]" % (W2, i)
         spans.append((pw,) + _check_v2_dates(phase, i, phases, spans, report))
@@ -712,13 +863,16 @@ def _check_v2(comp, files, report):
             cfg = _check_reference(files, task.get("reference_data"), pw, columns, report)
             if cfg is not None:
                 loaded.append((pw, task.get("reference_data"), cfg))
-                _check_sealed(cfg, pw, report, v2_phase=phase)
+                _check_sealed(cfg, pw, report, v2_phase=phase, dev_feedback=dev_feedback)
                 sealed = _check_v2_sealed_rule(cfg, first, pw, report) or sealed
         if not phase.get("tasks"):
             report.flag("v2-phase-tasks", pw + ".tasks")
     if spans and all(start is not None for _, start, _ in spans):
         _check_dates(spans, report, sealed)
     _check_starting_kit(files, [p.get("starting_kit") for p in phases] + ["starting_kit.zip"], loaded, report)
+    ingestion = ["%s: tasks[%d].ingestion_program" % (W2, i) for i, t in enumerate(comp.get("tasks") or [])
+                 if isinstance(t, dict) and t.get("ingestion_program")]
+    _check_answers_image(comp.get("docker_image"), W2 + ": docker_image", comp, loaded, files, ingestion, report)
 
 
 def _check_v2_competition(comp, files, report):
@@ -831,9 +985,13 @@ def _check_v2_sealed_rule(cfg, board, pw, report):
     """Whether the phase is sealed; a sealed phase needs a leaderboard rule the reveal can change."""
     sealed = cfg.report == "sealed"
     rule = (board or {}).get("submission_rule", "Add")
-    if sealed and rule not in SEALED_RULES:
+    columns = (board or {}).get("columns") or []
+    first = min((c for c in columns if isinstance(c, dict)), key=lambda c: _whole(c.get("index")), default={})
+    if sealed and (rule not in SEALED_RULES or (rule == "Force_Best" and first.get("sorting", "desc") == "asc")):
         report.flag("v2-sealed-rule", "%s: leaderboards[0].submission_rule" % W2, rule=rule, phase=pw,
-                    allowed=", ".join(SEALED_RULES))
+                    why=WHY_NOT.get(rule if isinstance(rule, str) else "", "the reveal cannot change such a "
+                                                                                            "leaderboard"),
+                    allowed=", ".join(SEALED_RULES[:-1]) + " (or Force_Best with a primary column that sorts desc)")
     if cfg.private_output:
         report.flag("v2-private-output", pw)
     return sealed
@@ -843,12 +1001,16 @@ def main(argv=None):
     parser = Parser(prog="python3 -m organizer check", description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="competition folders or bundle zips")
     parser.add_argument("--format", choices=("v1", "v2"), default="v1", help="how a folder is bundled before checking")
+    parser.add_argument("--answers", metavar="FOLDER", help="the answers of a bundle whose phases read them from the "
+                        "scoring image: the answers/ folder of python3 -m organizer image's build context")
     progress.add_argument(parser)
     args = parser.parse_args(argv)
     progress.start("organizer check", args.progress)
+    if args.answers is not None:
+        existing_folder(args.answers, "the answers folder")
     status = 0
     for path in args.paths:
-        problems = check_path(path, args.format)
+        problems = check_path(path, args.format, answers=args.answers)
         print_problems(problems, path)
         status = max(status, 1 if has_errors(problems) else 0)
     return status

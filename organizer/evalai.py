@@ -13,12 +13,18 @@ EvalAI-Starters holds)::
     templates/*.html                      the competition's pages and one description per phase
     <logo>                                the competition's image
 
+OUT_DIR is a folder (made, or replaced when it holds an earlier challenge of
+this command); a path ending in .zip is refused, since the zip is written inside.
+
 Each phase of competition.yaml becomes a challenge phase scoring the board its
 reference zip names (reference_data_<B>.zip); board A's scores go to the dataset
 split public_split (visibility 3, public), board B's to private_split,
-visibility 1 (hosts only) when board_B.yaml says ``report: sealed``. Only keys
-EvalAI reads are written; docs/organizers.md cites where it reads each one.
-Every zip is deterministic.
+visibility 1 (hosts only) when board_B.yaml says ``report: sealed``. A phase's
+submissions are public unless the team makes one private, so its leaderboard
+shows every team (``is_submission_public``); a sealed board's phase follows the
+competition's rule (``phase_rule``), which ``organizer reveal --evalai`` applies.
+Only keys EvalAI reads are written; docs/organizers.md cites where it reads each
+one. Every zip is deterministic.
 """
 import datetime as dt
 import html
@@ -50,9 +56,19 @@ DEFAULT_DAYS = 90
 SEALED_PAGE = {
     "en": "Scored on board {board}. Its leaderboard is shown to the organizers only until they reveal it after the "
           "phase ends; until then the result of each submission says whether it was received and is valid, "
-          "without scores.",
+          "without scores. {entry}",
     "zh": "在榜单 {board} 上评测。阶段结束、组织者公布之前，该榜单只对组织者可见；在此之前，每次提交的结果只说明是否"
-          "已收到且格式有效，不显示成绩。",
+          "已收到且格式有效，不显示成绩。{entry}",
+}
+# what each rule makes a team's final entry, said on the phase's page (organizer/final_record.py RULES)
+ENTRY_PAGE = {
+    "chosen": {"en": "Your final entry is the one submission you make public (\"Show on leaderboard\" in My "
+                     "Submissions) before the phase ends; a team that makes none public is not ranked.",
+               "zh": "你的最终成绩取你在阶段结束前设为公开（在“My Submissions”中勾选“Show on leaderboard”）的那一次"
+                     "提交；没有公开任何提交的队伍不参与排名。"},
+    "last": {"en": "Your final entry is your last submission made before the phase ends whose evaluation finished, "
+                   "unless you make it private: a private submission is never ranked.",
+             "zh": "你的最终成绩取阶段结束前最后一次评测完成的提交，除非你把它设为私有：私有提交不参与排名。"},
 }
 # challenge-level pages: EvalAI key -> the competition.yaml html: key whose page it shows
 PAGES = {"description": "overview", "evaluation_details": "evaluation", "terms_and_conditions": "terms",
@@ -147,6 +163,21 @@ def evalai_title(competition, comp, given=None):
                       "short description starts with the title (--title chooses another)" % (title, problem, fallback))
 
 
+def phase_rule(comp):
+    """The rule of a sealed board's phase (organizer/final_record.py RULES), as on the other platforms: ``last``
+    when competition.yaml sets ``force_submission_to_leaderboard`` (Codabench's Force_Last), else ``chosen``
+    (Codabench's Add: each team puts its own entry on the board).
+
+    On EvalAI ``chosen`` is a phase ``is_restricted_to_select_one_submission`` whose submissions are private until
+    the team makes one public (EvalAI refuses ``is_submission_public`` with it: apps/challenges/views.py
+    ``create_challenge_using_zip_file``), ``last`` a phase whose submissions are public unless the team hides one.
+
+    >>> phase_rule({"force_submission_to_leaderboard": True}), phase_rule({})
+    ('last', 'chosen')
+    """
+    return "last" if comp.get("force_submission_to_leaderboard") else "chosen"
+
+
 def challenge(competition, end_date=None, title=None):
     """(challenge_config mapping, {file name: bytes} of every other file of the challenge configuration)."""
     competition = Path(competition)
@@ -196,7 +227,7 @@ def challenge(competition, end_date=None, title=None):
         "metadata": {k: {"sort_ascending": k in lower, "description": label(k)} for k in keys}}}]
 
     config["challenge_phases"], config["dataset_splits"], config["challenge_phase_splits"] = [], [], []
-    split_ids = {}
+    split_ids, rule = {}, phase_rule(comp)
     for n, (spec, board) in enumerate(zip(phases, boards), start=1):
         name = _title(spec.get("label") or "Phase %d" % n, "phase %d label" % n)
         annotation = "annotations/test_annotations_%s.zip" % board
@@ -204,7 +235,8 @@ def challenge(competition, end_date=None, title=None):
         description = "templates/challenge_phase_%d_description.html" % n
         text = str(spec.get("description") or name)
         if cfgs[board].report == "sealed":
-            text = SEALED_PAGE[cfgs[board].language].format(board=board)
+            text = SEALED_PAGE[cfgs[board].language].format(board=board,
+                                                            entry=ENTRY_PAGE[rule][cfgs[board].language])
         files[description] = _page(name, text)
         phase_end = starts[n] - dt.timedelta(seconds=1) if n < len(phases) else end
         codename = "board_%s" % board.lower()
@@ -213,11 +245,15 @@ def challenge(competition, end_date=None, title=None):
         phase = {"id": n, "name": name, "description": description, "leaderboard_public": True, "is_public": True,
                  "start_date": starts[n - 1], "end_date": phase_end, "codename": codename,
                  "test_annotation_file": annotation}
-        if cfgs[board].report == "sealed":
-            # revealed, the split shows each team's best public submission (apps/jobs/utils.py
-            # calculate_distinct_sorted_leaderboard_data): submissions are public unless the participant says not
-            # (apps/jobs/views.py challenge_submission: is_public defaults to the phase's is_submission_public)
-            phase["is_submission_public"] = True
+        # a leaderboard shows public submissions only (apps/jobs/utils.py calculate_distinct_sorted_leaderboard_data),
+        # and a submission is public unless the team says not (apps/jobs/views.py challenge_submission: is_public
+        # defaults to the phase's is_submission_public, false by default): every team is on the board
+        phase["is_submission_public"] = True
+        if cfgs[board].report == "sealed" and rule == "chosen":
+            # each team shows the one submission it chooses (change_submission_data_and_visibility makes its other
+            # public one private), the entry the reveal ranks
+            phase["is_submission_public"] = False
+            phase["is_restricted_to_select_one_submission"] = True
         for key in ("max_submissions_per_day", "max_submissions"):
             if spec.get(key) is not None:
                 phase[key] = int(spec[key])
@@ -248,8 +284,17 @@ def config_bytes(config):
     return (header + body).encode("utf-8")
 
 
+def _check_out(out_dir):
+    """OUT_DIR is a folder: a path ending in .zip (the name of the zip to upload, a common slip) is refused."""
+    if str(out_dir).rstrip("/").lower().endswith(".zip"):
+        raise SystemExit("OUT_DIR %s ends in .zip, but it is the folder this command makes (challenge.zip and the "
+                         "challenge's files are written inside it); give a folder, e.g. %s" % (
+                             out_dir, Path(str(out_dir).rstrip("/")).with_suffix("")))
+
+
 def build(competition, out_dir, end_date=None, title=None):
     """Write the challenge's files and challenge.zip into ``out_dir``; returns the path of challenge.zip."""
+    _check_out(out_dir)
     competition_yaml(competition)
     config, files = challenge(competition, end_date, title)
     files["challenge_config.yaml"] = config_bytes(config)
@@ -266,14 +311,17 @@ def build(competition, out_dir, end_date=None, title=None):
 
 def main(argv=None):
     parser = Parser(prog="python3 -m organizer evalai", description=__doc__.split("\n\n")[0])
-    parser.add_argument("competition")
-    parser.add_argument("out")
+    parser.add_argument("competition", help="the competition folder (holds competition.yaml)")
+    parser.add_argument("out", metavar="OUT_DIR", help="the folder to write: the challenge's files and "
+                        "OUT_DIR/challenge.zip, the zip EvalAI's upload takes (made; replaced when it holds an earlier "
+                        "challenge of this command)")
     parser.add_argument("--end-date", help="the challenge's end (YYYY-MM-DD[ HH:MM:SS]); default: competition.yaml's "
                         "end_date, else %d days after the last phase starts" % DEFAULT_DAYS)
     parser.add_argument("--title", help="the challenge's title on EvalAI (default: competition.yaml's, when EvalAI "
                         "takes it: its first word ASCII letters, digits, - or _, and its first %d characters ASCII)"
                         % QUEUE_CHARS)
     args = parser.parse_args(argv)
+    _check_out(args.out)
     comp = load_yaml(competition_yaml(args.competition))
     if not args.end_date and not comp.get("end_date"):
         print("note: competition.yaml has no end_date: the challenge ends %d days after the last phase starts "

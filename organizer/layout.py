@@ -10,6 +10,12 @@ organizer/phase_data.py makes from this folder (the public test inputs and the
 answers of that board only). A board with ``report: sealed`` is *revealed* by
 scoring it with the same config set to ``report: full`` (``board_config_bytes``).
 
+A competition whose feedback phase scores the dev set (``organizer new --feedback
+dev``) has one more phase, named ``dev``: its config is the kit's own
+``starting_kit/dev/config.yaml`` (the dev answers ship in the kit, so nothing of
+that phase is hidden), and its final phase ``all`` scores every test unit,
+sealed until the reveal (``board_all.yaml``, no board split).
+
 The scoring program never sees competition.yaml, so the competition's title
 and the leaderboard's column labels are written into every board config
 (``title:`` and ``columns:``, appended to the file's own text) unless the board
@@ -26,6 +32,8 @@ from scorer.errors import ScoringError
 from scorer.tasks import families
 
 BOARD_CONFIG = "board_{}.yaml"
+DEV = "dev"                                           # the dev phase's name (reference_data_dev.zip)
+DEV_CONFIG = Path("starting_kit") / "dev" / "config.yaml"   # its config, in the competition folder
 
 
 def board_configs(reference_dir):
@@ -34,6 +42,24 @@ def board_configs(reference_dir):
     for path in sorted(Path(reference_dir).glob("board_*.yaml")):
         found[path.stem[len("board_"):]] = path
     return found
+
+
+def config_path(reference_dir, board):
+    """The config of ``board``'s phase: ``board_<board>.yaml`` in reference_dir, or the kit's dev/config.yaml for
+    the dev phase; None when there is none."""
+    if board == DEV:
+        path = Path(reference_dir).parent / DEV_CONFIG
+        return path if path.is_file() else None
+    return board_configs(reference_dir).get(board)
+
+
+def _no_config(reference_dir, board):
+    """What is missing, in words, when ``board`` has no config."""
+    if board == DEV:
+        return ("no %s in %s: the dev phase scores the kit's dev set (python3 -m organizer new --feedback dev "
+                "--dev-gold FILE makes it)" % (DEV_CONFIG.as_posix(), Path(reference_dir).parent))
+    return "no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
+                                         ", ".join(board_configs(reference_dir)) or "none")
 
 
 def reference_files(reference_dir):
@@ -45,11 +71,10 @@ def reference_files(reference_dir):
 def board_config_bytes(reference_dir, board, reveal=False):
     """The bytes of ``board_<board>.yaml`` with the competition's title and labels; with ``reveal``, the same
     config with ``report: full``."""
-    configs = board_configs(reference_dir)
-    if board not in configs:
-        raise SystemExit("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
-                                                       ", ".join(configs) or "none"))
-    data = configs[board].read_bytes()
+    path = config_path(reference_dir, board)
+    if path is None:
+        raise SystemExit(_no_config(reference_dir, board))
+    data = path.read_bytes()
     if reveal:
         raw = yaml.safe_load(data.decode("utf-8-sig"))
         raw["report"] = "full"
@@ -124,14 +149,14 @@ def place_submission(submission, res):
 
 
 def load_board_config(reference_dir, board):
-    """The mapping of ``board_<board>.yaml`` (OrganizerError naming the boards there when it is missing)."""
+    """The mapping of ``board_<board>.yaml``, or of the kit's dev/config.yaml for the dev phase (OrganizerError
+    naming the boards there when it is missing)."""
     existing_folder(reference_dir, "the competition's reference data")
-    configs = board_configs(reference_dir)
-    if board not in configs:
-        raise OrganizerError("no %s in %s (boards: %s)" % (BOARD_CONFIG.format(board), reference_dir,
-                                                            ", ".join(configs) or "none"))
+    path = config_path(reference_dir, board)
+    if path is None:
+        raise OrganizerError(_no_config(reference_dir, board))
     try:
-        with open(configs[board], "rb") as fh:
+        with open(path, "rb") as fh:
             return yaml.safe_load(fh.read().decode("utf-8-sig"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise OrganizerError("%s is not UTF-8 YAML (%s)" % (configs[board], " ".join(str(exc).split())[:160]))
+        raise OrganizerError("%s is not UTF-8 YAML (%s)" % (path, " ".join(str(exc).split())[:160]))

@@ -226,7 +226,8 @@ _RULES = (
          "{name} does not say its board (name it reference_data_<BOARD>.zip)"),
     Rule("reference-config", ERROR, OURS, "config.yaml loads (task, options)", "scorer/config.py",
          "{message}"),
-    Rule("reference-board", ERROR, OURS, "config.yaml's board is the zip's board", "ours",
+    Rule("reference-board", ERROR, OURS, "config.yaml's board is the zip's board (`all` in the dev phase's "
+         "reference_data_dev.zip)", "ours",
          "board is {board} but this is the reference data of board {expected}"),
     Rule("reference-file-missing", ERROR, OURS, "every file config.yaml names is in the zip", "ours",
          "{key} names {file}, which is not in {zip}"),
@@ -244,7 +245,8 @@ _RULES = (
          "runs (Codabench serves every phase's reference data); a sealed phase's reference data holds the config "
          "and the public inputs only"),
     Rule("column-not-written", ERROR, OURS, "every non-computed column key is written by the scoring program for "
-         "the phase's task and options (interval keys only with `intervals: {in_scores: true}`)",
+         "the phase's task and options (interval keys only with `intervals: {in_scores: true}`; on the dev phase the "
+         "first column only: the dev set may score fewer keys, whose columns stay empty there)",
          "scorer.tasks.families()[task].leaderboard_keys(options)",
          "is never written by the scoring program for task {task} (it writes: {written}); the column would show "
          "n/a{hint}"),
@@ -259,12 +261,22 @@ _RULES = (
          "the first column is {first} but config.yaml's primary_key is {primary}"),
 
     # -- the hidden board -----------------------------------------------------------------------------------
-    Rule("board-b-unsealed", ERROR, BOTH, "a phase that scores board B (or every unit while a split exists) has "
-         "`report: sealed`", HIDDEN,
+    Rule("board-b-unsealed", ERROR, BOTH, "a phase that scores board B (or every unit while a split exists, or "
+         "every test unit while the feedback phase scores the dev set) has `report: sealed`", HIDDEN,
          "scores board {board} with report: {report}, so participants would see its scores and detailed results "
          "while the phase runs (Codabench's v1 importer ignores leaderboard_management_mode, and both platforms "
          "serve detailed results to other users): add 'report: sealed' to board_{board}.yaml and reveal the board "
          "after the phase (python3 -m organizer reveal)"),
+    Rule("feedback-test-answers", WARNING, V2, "a phase that shows its scores while it runs holds no test answers "
+         "(also in a v1 bundle, which Codabench imports)", "codabench src/apps/api/serializers/tasks.py "
+         "`PhaseTaskInstanceSerializer.get_public_datasets` (every phase's reference data in the public competition "
+         "API); src/apps/datasets/views.py `download` (no permission check)",
+         "holds the answers of {n} test item(s) ({answers}) and shows its scores while it runs: on Codabench anyone, "
+         "logged out included, can download them while the competition runs, top this board by submitting them, and "
+         "train or tune on them, which moves the final ranking too (CodaLab v1 shows a dataset's key to organizers "
+         "only); to keep every test answer out of what Codabench serves, give the feedback phase the dev set "
+         "(python3 -m organizer new --feedback dev) or keep the answers in a private image (docs/organizers.md "
+         "section 3)"),
     Rule("sealed-v1-hide-results", WARNING, V1, "a sealed v1 phase uses `leaderboard_management_mode: "
          "hide_results`", HIDDEN, "a sealed phase on CodaLab v1 should also use hide_results (hides stdout and the "
          "output zip from the submitter)"),
@@ -273,17 +285,51 @@ _RULES = (
     Rule("sealed-v2-logs-hidden", WARNING, V2, "a sealed v2 phase shows its logs (`hide_output: false`), where "
          "participants read their format errors", HIDDEN, "is True: participants of this sealed phase cannot read "
          "their format errors (the logs are hidden); a sealed board prints no score, so False is safe"),
-    Rule("v2-sealed-rule", ERROR, V2, "a sealed phase's leaderboard rule is one the reveal can change (Add, "
-         "Add_And_Delete, Add_And_Delete_Multiple, Force_Last)", "codabench src/apps/api/views/submissions.py "
-         "`SubmissionViewSet.submission_leaderboard_connection`",
-         "is {rule} while {phase} is sealed: only a Codabench superuser can change such a leaderboard "
-         "(SubmissionViewSet.submission_leaderboard_connection), so the reveal could not replace the placeholder "
-         "rows; use {allowed}"),
+    Rule("v2-sealed-rule", ERROR, V2, "a sealed phase's leaderboard rule is one under which the reveal can make the "
+         "board show the final ranking (Add, Add_And_Delete, Add_And_Delete_Multiple, Force_Last, or Force_Best with a "
+         "primary column that sorts desc)", "codabench src/apps/api/views/submissions.py "
+         "`SubmissionViewSet.submission_leaderboard_connection`; src/apps/leaderboards/strategies.py",
+         "is {rule} while {phase} is sealed: {why}; use {allowed}"),
     Rule("v2-private-output", WARNING, V2, "no `private_output: true` in a v2 phase (the scoring program writes "
          "OUTPUT/private/ on CodaLab v1 only)", "codabench compute_worker/compute_worker.py `push_output` (the "
          "whole output folder goes to the output zip, nothing is kept apart)",
          "config.yaml has private_output: true, which Codabench runs ignore (OUTPUT/private/ is written on CodaLab "
          "v1 only)"),
+
+    # -- the answers in a private scoring image (python3 -m organizer image; bundle --answers-image) --------
+    Rule("answers-image-public", ERROR, V2, "a competition whose phases read their answers from the scoring image "
+         "(`answers_dir`) names a docker image that is not a public one", "codabench src/apps/competitions/tasks.py "
+         "`_send_to_compute_worker` (every run uses the competition's docker_image)",
+         "config.yaml names answers_dir ({folder}), but the competition's docker image is {image}: the answers must "
+         "be in the private image python3 -m organizer image builds; bundle with --answers-image TAG --queue VHOST"),
+    Rule("answers-image-queue", ERROR, V2, "a competition whose answers are in its scoring image names the queue of "
+         "the organizer's own worker (`queue:` its vhost)", V2_BASE + " `_unpack_queue` (looked up by vhost); "
+         "codabench src/apps/competitions/tasks.py `_send_to_compute_worker`",
+         "{problem}; the answers' image is private, so only the organizer's own worker (a Codabench queue with the "
+         "registry's credentials) can pull it: bundle with --queue VHOST"),
+    Rule("answers-image-mixed", ERROR, V2, "when one phase reads its answers from the scoring image, no phase's "
+         "reference data holds answers", "codabench src/apps/api/serializers/tasks.py `get_public_datasets`",
+         "{zip} holds {answers} while other phases read theirs from the scoring image: anyone could download "
+         "them (Codabench serves every phase's reference data); bundle every phase with --answers-image"),
+    Rule("answers-in-zip", ERROR, V2, "a phase that reads its answers from the scoring image holds none in its "
+         "reference data", "codabench src/apps/api/serializers/tasks.py `get_public_datasets`",
+         "config.yaml names answers_dir, yet {zip} holds {answers}, which anyone could download"),
+    Rule("answers-dir-board", ERROR, OURS, "a phase's `answers_dir` is the image folder of its own board's answers",
+         "organizer/answers_image.py (the folders python3 -m organizer image fills)",
+         "answers_dir is {folder}, but board {board}'s answers are in {expected} of the image python3 -m organizer "
+         "image builds"),
+    Rule("answers-image-ingestion", ERROR, V2, "no ingestion program beside answers in the scoring image (the "
+         "image runs our scoring program and nothing else)", V2_WORKER,
+         "names an ingestion program, which the answers' image refuses to run (it runs the scoring program only, "
+         "so that no other code reads the answers)"),
+    Rule("answers-not-checked", WARNING, OURS, "the answers a phase reads from the scoring image are given to the "
+         "linter (`check --answers`), so that it scores the sample on them", "ours",
+         "the answers are in {folder} of the scoring image, not here: the phase was not scored; give their folder "
+         "with --answers (the build context's answers/ of python3 -m organizer image)"),
+    Rule("v1-queue", WARNING, V1, "a v1 competition.yaml with `queue` is for Codabench only", V1_UNPACK +
+         " (`Competition(**fields)`); " + V2_BASE + " `_unpack_queue`",
+         "Codabench's v1 importer reads it, CodaLab v1 would crash on it (Competition(**fields)): this bundle is "
+         "for Codabench only"),
 
     # -- phase dates --------------------------------------------------------------------------------------
     Rule("phase-ended", WARNING, BOTH, "no phase has ended (its page refuses submissions); a v1 phase ends one day "
@@ -328,6 +374,15 @@ _RULES = (
          "kit{first_kit}, {only_gold} only in the phase{first_gold}; the kit must list exactly the test items"),
     Rule("kit-dev", ERROR, OURS, "the kit's dev/ loads with its own config.yaml", "score_local.py reads it",
          "the dev set does not load with its own config.yaml: {message}"),
+    Rule("dev-phase-kit", ERROR, OURS, "the dev phase (reference_data_dev.zip) scores exactly the items of the kit's "
+         "dev/", "what a participant who has only the kit can do",
+         "scores other items than the kit's dev/ ({only_phase} only in the phase{first_phase}, {only_kit} only in "
+         "the kit{first_kit}); participants predict the kit's dev items: build the bundle with python3 -m organizer "
+         "bundle, which makes this phase's data from the kit's dev/"),
+    Rule("dev-phase-test-items", ERROR, V2, "no item the dev phase scores is a test item",
+         "codabench src/apps/api/serializers/tasks.py `get_public_datasets` (the dev phase's reference data, like "
+         "the kit, is public)", "scores {n} test item(s) (first: {first}), whose answers are then in this public zip "
+         "and in the kit; the dev set must share no id with the test set"),
 
     # -- Codabench v2 competition.yaml --------------------------------------------------------------------
     Rule("v2-field", ERROR, V2, "each field of a v2 competition.yaml has the type and range of the model field "

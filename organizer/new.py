@@ -1,8 +1,8 @@
 """Make a complete competition folder from a gold file, a task family and a few flags.
 
     python3 -m organizer new FAMILY GOLD OUT_DIR --title TITLE [--language en|zh] [--ratio-a 0.4] [--seed 2024]
-        [--start 2026-11-02] [--final-start DATE] [--end DATE] [--dev-gold FILE] [--option KEY=VALUE ...]
-        [--no-check]
+        [--start 2026-11-02] [--final-start DATE] [--end DATE] [--dev-gold FILE] [--feedback test|dev]
+        [--option KEY=VALUE ...] [--no-check]
         multilabel:      --labels labels.txt
         classification:  [--labels labels.txt]
         view_sentiment:  --inputs SENTENCES --views VIEWS [--dev-inputs SENTENCES]
@@ -16,6 +16,12 @@ GOLD is in the family's gold format (docs/<family>.md; docs/organizers.md,
     reference_data/          the gold, boards.csv (seeded, stratified), board_A.yaml, board_B.yaml
     starting_kit/            public test inputs (the gold without its answers), a sample submission
                              (a plain baseline from public inputs only), README.md, dev/ with --dev-gold
+
+With ``--feedback dev`` the first phase scores the dev set of ``--dev-gold``
+instead of board A (its answers are in the kit anyway), and the final phase
+scores every test unit, sealed until the reveal: no test answer is in any
+phase's reference data, which Codabench serves to anyone. reference_data/ then
+holds board_all.yaml and no board split.
 
 What can be checked is checked before OUT_DIR exists (the title, at least two test
 items, the gold as the scoring program reads it, a split with units on both boards):
@@ -39,7 +45,7 @@ from . import progress
 from .inputs import OrganizerError, Parser, new_folder, seed, share
 from .lint_rules import COMPETITION, FIELDS_OF
 from . import ROOT
-from .boards import counts, make_boards
+from .boards import counts, gold_notes, make_boards
 from .start import FAMILIES, start_of
 from .start.base import code_list
 from .start.render import column_labels, fill, markdown_html, reflow, texts
@@ -49,6 +55,11 @@ from scorer.errors import ScoringError
 from scorer.tasks import families
 
 PAGES = ("overview", "evaluation", "data", "terms")
+FEEDBACK = ("test", "dev")
+# with --feedback dev, the texts of common.yaml named <key>_dev stand for these: the phases, the boards' paragraph,
+# what each phase scores (evaluation page) and takes (data page, kit README)
+DEV_TEXTS = ("phase_a_label", "phase_a_description", "phase_b_label", "phase_b_description", "boards", "phases",
+             "submit_phases")
 
 
 def main(argv=None):
@@ -68,6 +79,8 @@ def main(argv=None):
             raise OrganizerError("the dev gold and the gold share %d id(s) (first: %s); a dev item must not be a test "
                                  "item, since the dev answers ship in the starting kit" % (len(shared), shared[0]))
     options = family_options(args.family, start.options(args), args.option)
+    if args.feedback == "dev":
+        dev_feedback_keys(args, start, options)
     for items, what in ((test, "the gold"), (dev, "the dev gold")):
         if items is not None and items.dropped:   # said, not done silently
             print("note: %s's column(s) %s are neither scored nor public: they are not written into the competition"
@@ -130,6 +143,17 @@ def lint(folder, out):
     return named
 
 
+def dev_feedback_keys(args, start, options):
+    """The dev phase and the final phase share one leaderboard, ranked by its first column: the dev set must be scored
+    with the test set's primary key (OrganizerError otherwise)."""
+    keys = families()[args.family].leaderboard_keys
+    dev, test = keys(dict(options, **start.options(args, dev=True)))[0], keys(options)[0]
+    if dev != test:
+        raise OrganizerError("--feedback dev: the dev set is ranked by %s, the test set by %s, and both phases share "
+                             "one leaderboard ranked by its first column; give options under which both are ranked "
+                             "alike, or keep --feedback test" % (dev, test))
+
+
 def parse_arguments(argv):
     parser = Parser(prog="python3 -m organizer new", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -141,13 +165,19 @@ def parse_arguments(argv):
                         help="the competition's title, as participants see it (1 to %d characters)" % TITLE.limit)
     parser.add_argument("--language", choices=("en", "zh"), default="en",
                         help="the language of the pages, the kit and every message participants read (default en)")
-    parser.add_argument("--ratio-a", type=share, default=0.4, help="share of the test units on board A (default 0.4)")
-    parser.add_argument("--seed", type=seed, default=2024, help="seed of the board split (default 2024)")
+    parser.add_argument("--ratio-a", type=share, help="share of the test units on board A (default 0.4)")
+    parser.add_argument("--seed", type=seed, help="seed of the board split (default 2024)")
     parser.add_argument("--start", type=_date, default=dt.date.today(), help="start of phase A (default today)")
     parser.add_argument("--final-start", type=_date, help="start of phase B (default 8 weeks after --start)")
     parser.add_argument("--end", type=_date, help="end of phase B, the competition's end_date (default 4 weeks after "
                         "--final-start); the reveal comes after it")
     parser.add_argument("--dev-gold", help="a dev set in the same format: ships with its answers in the kit's dev/")
+    parser.add_argument("--feedback", choices=FEEDBACK, default="test",
+                        help="what the first phase scores: test = board A, a share of the test set, its answers in "
+                        "that phase's reference data (which Codabench serves to anyone); dev = the dev set of "
+                        "--dev-gold, every test answer sealed until the reveal (default test). With test, board A's "
+                        "answers can instead live in a private image on your own Codabench worker (python3 -m "
+                        "organizer image, then bundle --answers-image; docs/organizers.md section 3)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a task option for both boards, the value in YAML (e.g. k=[1,3]); repeatable")
     parser.add_argument("--no-check", action="store_true", help="do not lint the folder afterwards")
@@ -155,6 +185,14 @@ def parse_arguments(argv):
     for name in FAMILIES:
         start_of(name).arguments(parser)
     args = parser.parse_args(argv)
+    if args.feedback == "dev":
+        if not args.dev_gold:
+            parser.error("--feedback dev needs --dev-gold FILE: the feedback phase scores that dev set")
+        if args.ratio_a is not None or args.seed is not None:
+            parser.error("--ratio-a and --seed make board A; with --feedback dev the final phase scores every test "
+                         "unit and there is no board split")
+    args.ratio_a = 0.4 if args.ratio_a is None else args.ratio_a
+    args.seed = 2024 if args.seed is None else args.seed
     args.final_start = args.final_start or args.start + dt.timedelta(weeks=8)
     if args.final_start <= args.start:
         parser.error("--final-start must be after --start")
@@ -222,17 +260,25 @@ def build(out, args, start, test, dev, options):
     write_files(reference, test.reference)
     primary = family.leaderboard_keys(options)[0]
     files = start.files(args)
-    for board in ("A", "B"):
+    dev_feedback = args.feedback == "dev"
+    for board in ("all",) if dev_feedback else ("A", "B"):
         (reference / ("board_%s.yaml" % board)).write_text(
-            config_yaml(args.family, board, files, primary, args.language, options), encoding="utf-8")
-    progress.note("the board split")
-    boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
-    sizes = table["board"].value_counts()
-    empty = [board for board in ("A", "B") if not sizes.get(board, 0)]
-    if empty:
-        raise OrganizerError("--ratio-a %g puts board %s's share of the gold's %d units at none; give a share that "
-                             "leaves units on both boards (0.4 is usual)" % (args.ratio_a, empty[0], len(table)))
-    print("board split: %d units\n%s" % (len(table), "\n".join(counts(table, strata))))
+            config_yaml(args.family, board, files, primary, args.language, options, sealed=dev_feedback),
+            encoding="utf-8")
+    if dev_feedback:   # every test unit on the final phase: no split
+        notes = gold_notes(out)
+        print("final phase: all %d test units, sealed until the reveal; feedback phase: the %d dev units"
+              % (len(test.units), len(dev.units)))
+    else:
+        progress.note("the board split")
+        boards_file, table, strata, notes = make_boards(out, args.ratio_a, args.seed)
+        sizes = table["board"].value_counts()
+        empty = [board for board in ("A", "B") if not sizes.get(board, 0)]
+        if empty:
+            raise OrganizerError("--ratio-a %g puts board %s's share of the gold's %d units at none; give a share "
+                                 "that leaves units on both boards (0.4 is usual)" % (args.ratio_a, empty[0],
+                                                                                      len(table)))
+        print("board split: %d units\n%s" % (len(table), "\n".join(counts(table, strata))))
     for note in notes:   # e.g. labels of the label list that no gold sample has: the kit would speak of them
         print("warning: reference_data/%s" % note)
 
@@ -251,6 +297,9 @@ def build(out, args, start, test, dev, options):
                   ratio_b="%g%%" % round(100 * (1 - args.ratio_a), 2), sample=start.sample,
                   dev_sample=start.dev_sample,
                   dev_gold=code_list(sorted(dev.reference), args.language) if dev is not None else "")
+    if dev_feedback:   # the phases, the overview and the kit speak of the dev and test boards
+        values.update(n_test="{:,}".format(len(test.units)), n_dev="{:,}".format(len(dev.units)),
+                      **{key: text[key + "_dev"] for key in DEV_TEXTS})
     # made-up answers on public ids; a $ of the data is no field of the templates
     shown = start.example(without_answers(test, family, files), sample, options, text, args)
     values.update({k: v.replace("$", "$$") for k, v in shown.items()})
@@ -259,8 +308,8 @@ def build(out, args, start, test, dev, options):
     write_files(kit, {"README.md": kit_readme(values, dev is not None, start).encode("utf-8")})
     keys = ordered_keys(family.leaderboard_keys(options), primary)
     labels = column_labels(keys, text.get("columns", {}), values, family, args.language)
-    (out / "competition.yaml").write_text(competition_yaml(args, values, keys, labels, text["ascending"]),
-                                          encoding="utf-8")
+    (out / "competition.yaml").write_text(competition_yaml(args, values, keys, labels, text["ascending"],
+                                                           dev_feedback), encoding="utf-8")
     shutil.copyfile(ROOT / "logo.png", out / "logo.png")
 
 
@@ -284,15 +333,19 @@ def write_files(folder, files):
         path.write_bytes(data)
 
 
-def config_yaml(task, board, files, primary, language, options):
-    """A board config (or the dev set's, board ``all``) with every option and what it means."""
+def config_yaml(task, board, files, primary, language, options, sealed=False):
+    """A board config (or the dev set's, board ``all``; ``sealed``: the final phase's of every test unit) with every
+    option and what it means."""
     spec = families()[task].options
-    if board == "all":
+    if board == "all" and sealed:
+        lines = ["# config.yaml of the final phase's reference data: every test item, sealed until the reveal (the "
+                 "bundle renames this file)."]
+    elif board == "all":
         lines = ["# config.yaml of the dev set: the task and options of the competition, every item scored."]
     else:
         lines = ["# config.yaml of the board-%s phase's reference data (the bundle renames this file)." % board]
     lines += ["task: %s" % task, "board: %s" % board]
-    if board == "B":
+    if board == "B" or sealed:
         lines.append("report: sealed            # placeholders and no report while the phase runs; reveal: "
                      "python3 -m organizer reveal")
     if board != "all":
@@ -315,9 +368,12 @@ def page_html(page, values):
     if page == "overview":
         body = markdown_html(fill(values["task"], values)) + "\n" + markdown_html(fill(values["boards"], values))
     elif page == "data":
-        body = "\n".join(markdown_html(fill(values[k], values)) for k in ("inputs", "format", "check"))
+        body = "\n".join(markdown_html(fill(values[k], values)) for k in ("inputs", "format", "submit_phases", "check")
+                         if values.get(k))
     elif page == "evaluation":
         body = markdown_html(fill(values["metric"], values))
+        if values.get("phases"):   # --feedback dev: what each phase scores
+            body += "\n" + markdown_html(fill(values["phases"], values))
     else:
         body = markdown_html(fill(values["terms"], values))
     return "<h3>%s</h3>\n%s\n" % (_escape(heading), body)
@@ -340,7 +396,7 @@ def kit_readme(values, has_dev, start):
     parts = ["# " + f("kit_title"), f("task"), f("kit_intro" + dev),
              "## " + f("kit_files"), "\n".join(files),
              "## " + f("kit_setup"), f("kit_setup_text"), "    python3 -m pip install -r requirements.txt",
-             "## " + f("kit_submit"), f("format"),
+             "## " + f("kit_submit"), f("format")] + ([f("submit_phases")] if values.get("submit_phases") else []) + [
              "## " + f("kit_check"), "    python3 validate.py %s" % values["sample"], f("kit_check_text")]
     if has_dev:
         parts += ["## " + f("kit_dev"), "    python3 score_local.py dev/%s" % values["dev_sample"], f("kit_dev_text")]
@@ -348,17 +404,25 @@ def kit_readme(values, has_dev, start):
     return "\n\n".join(reflow(part) for part in parts) + "\n"
 
 
-def competition_yaml(args, values, keys, labels, ascending):
-    """competition.yaml (CodaLab v1, which Codabench imports): two phases, one leaderboard, the columns."""
+def competition_yaml(args, values, keys, labels, ascending, dev_feedback=False):
+    """competition.yaml (CodaLab v1, which Codabench imports): two phases, one leaderboard, the columns. With
+    ``dev_feedback`` the first phase scores the kit's dev set (reference_data_dev.zip) and the second every test unit,
+    sealed (reference_data_all.zip)."""
     q = lambda text: json.dumps(" ".join(str(text).split()), ensure_ascii=False)  # noqa: E731
     f = lambda key: fill(values[key], values)  # noqa: E731
     lines = [
         "# CodaLab v1 competition bundle definition (Codabench accepts v1 bundles too), made by",
         "# python3 -m organizer new.",
         "# Build the uploadable zip with: python3 -m organizer bundle %s OUT.zip" % Path(args.out).as_posix(),
+    ] + ([
+        "# reference_data_dev.zip is the dev phase's reference data: the kit's dev/ set, whose answers the kit ships.",
+        "# reference_data_all.zip is the final phase's, made from reference_data/: the public test inputs and no",
+        "# answer until python3 -m organizer reveal (the phase scores every test item, sealed).",
+    ] if dev_feedback else [
         "# reference_data_A.zip / _B.zip are each phase's reference data, made from reference_data/: the public",
         "# test inputs and the answers of that board only (none for the sealed board B until python3 -m organizer",
         "# reveal).",
+    ]) + [
         "title: %s" % q(args.title),
         "description: %s" % q(f("summary")),
         "image: logo.png",
@@ -370,9 +434,10 @@ def competition_yaml(args, values, keys, labels, ascending):
     ]
     lines += ["  %s: %s.html" % (page, page) for page in PAGES]
     lines.append("phases:")
+    zips = ("dev", "all") if dev_feedback else ("A", "B")
     phases = ((1, "a", args.start, "green", "default", 5, 100),
               (2, "b", args.final_start, "purple", "hide_results", 2, 5))
-    for number, board, start, color, mode, per_day, total in phases:
+    for (number, board, start, color, mode, per_day, total), data in zip(phases, zips):
         lines += [
             "  %d:" % number,
             "    phasenumber: %d" % number,
@@ -386,7 +451,7 @@ def competition_yaml(args, values, keys, labels, ascending):
             "    color: %s" % color,
             "    leaderboard_management_mode: %s" % mode,
             "    scoring_program: scoring_program.zip",
-            "    reference_data: reference_data_%s.zip" % board.upper(),
+            "    reference_data: reference_data_%s.zip" % data,
             "    starting_kit: starting_kit.zip",
         ]
     lines += ["leaderboard:", "  leaderboards:", "    Results: &RESULTS", "      label: %s" % q(f("leaderboard")),

@@ -24,8 +24,22 @@ to anyone: docs/organizers.md), so a phase's reference data holds
 and nothing of a sealed board's answers: while its phase runs, that board's
 reference data is the config and the public inputs only. ``reveal=True`` gives
 the sealed board's reference data with its answers and ``report: full``, for
-the reveal.
+the reveal. ``closed_phase_entries`` gives what replaces it once the final
+ranking is fixed: a config with ``report: closed`` and nothing else, so that a
+late submission or a re-run fails with one line and no score.
+
+With the answers in the competition's private scoring image (``answers_dir``:
+organizer/image.py), no phase's reference data holds any answer: the per-unit
+files go into the image (``answer_entries``), and config.yaml names their folder
+there.
+
+The dev phase (``dev``, made by ``organizer new --feedback dev``) scores the
+starting kit's dev set instead of test units: its reference data is the kit's
+``dev/config.yaml`` (with the title and labels) and the dev files it names,
+the very data participants have, scored whole as the kit's ``score_local.py``
+scores it. No test answer is in it.
 """
+import datetime as dt
 import json
 import shutil
 from pathlib import Path
@@ -34,7 +48,7 @@ import numpy as np
 import yaml
 
 from . import progress
-from .layout import board_config_bytes, place_submission
+from .layout import DEV, DEV_CONFIG, board_config_bytes, place_submission
 from scorer.api import Competition, public_positions
 from scorer.config import parse_config
 from scorer.digests import id_set
@@ -47,6 +61,13 @@ PUBLIC = "public"
 HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
           "# the public test inputs are in public/, and the gold files hold board {board}'s units only{sealed}.\n")
 SEALED = " (none: the board is sealed while its phase runs)"
+CLOSED_HEADER = ("# The reference data of board {board}'s phase once its final ranking is fixed, made by python3 -m "
+                 "organizer reveal:\n# nothing is scored any more (a late submission or a re-run fails with one line); "
+                 "the final ranking is the record the reveal wrote.\n")
+CLOSED_KEYS = ("task", "board", "primary_key", "options", "language", "title", "columns")   # the closed line and page
+IMAGE_HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
+                "# the public test inputs are in public/; the answers are not here but in {folder} of the\n"
+                "# competition's private scoring image (python3 -m organizer image).\n")
 
 
 class PhaseDataError(SystemExit):
@@ -55,21 +76,64 @@ class PhaseDataError(SystemExit):
 
 def phase_config(reference_dir, board, reveal=False):
     """(the board's config as a mapping, with the competition's title and labels; its Config on the whole gold)."""
+    name = DEV_CONFIG.as_posix() if board == DEV else "reference_data/board_%s.yaml" % board
+    ref_dir = Path(reference_dir).parent / DEV_CONFIG.parent if board == DEV else Path(reference_dir)
     raw = yaml.safe_load(board_config_bytes(reference_dir, board, reveal).decode("utf-8-sig"))
     if not isinstance(raw, dict):
-        raise PhaseDataError("reference_data/board_%s.yaml is not a mapping of keys" % board)
+        raise PhaseDataError("%s is not a mapping of keys" % name)
     try:
-        cfg = parse_config(raw, families(), ref_dir=str(reference_dir))
+        cfg = parse_config(raw, families(), ref_dir=str(ref_dir))
     except ScoringError as exc:
-        raise PhaseDataError("reference_data/board_%s.yaml: %s" % (board, exc.text("en")))
+        raise PhaseDataError("%s: %s" % (name, exc.text("en")))
     if cfg.one_board:
-        raise PhaseDataError("reference_data/board_%s.yaml names public_inputs, which only a phase's reference data "
-                             "has; the organizer's reference_data/ holds the whole gold and boards.csv" % board)
+        raise PhaseDataError("%s names public_inputs, which only a phase's reference data has; the organizer's "
+                             "reference_data/ holds the whole gold and boards.csv" % name)
+    if board == DEV and (cfg.board != "all" or cfg.boards_file or cfg.usage_column):
+        raise PhaseDataError("%s scores board %s of a split; the dev phase scores every dev item: write board: all "
+                             "and no boards" % (name, cfg.board))
     return raw, cfg
 
 
-def phase_entries(competition, board, reveal=False):
-    """``{path: bytes}`` of the reference data of ``board``'s phase (``reveal``: a sealed board, revealed)."""
+def phase_entries(competition, board, reveal=False, answers_dir=None):
+    """``{path: bytes}`` of the reference data of ``board``'s phase (``reveal``: a sealed board, revealed).
+
+    ``answers_dir``: the folder of the competition's scoring image that holds the board's answer files
+    (``python3 -m organizer image``): they are then left out, and config.yaml names that folder instead.
+    """
+    if board == DEV:
+        return dev_entries(competition)
+    raw, entries, answers, units = _phase_parts(competition, board, reveal)
+    if answers_dir is not None:
+        entries = {name: data for name, data in entries.items() if name not in answers}
+    config = {k: v for k, v in raw.items() if k != "boards"}
+    config["public_inputs"] = PUBLIC
+    if answers_dir is not None:
+        config["answers_dir"] = answers_dir
+    if units is not None:   # what the gold must hold, so that a gold that lost rows is refused, not scored
+        count, digest = id_set(sorted(units))
+        config["board_units"] = {"count": count, "sha256": digest}
+    if config.get("max_submission_mb") is None:
+        public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
+        config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
+    sealed = config.get("report") == "sealed"
+    text = HEADER.format(board=board, name="board_%s.yaml" % board, sealed=SEALED if sealed else "")
+    if answers_dir is not None:
+        text = IMAGE_HEADER.format(board=board, name="board_%s.yaml" % board, folder=answers_dir)
+    entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
+                              ).encode("utf-8")
+    return entries
+
+
+def answer_entries(competition, board):
+    """``{path: bytes}`` of the answer files of ``board`` (its units only, as its revealed phase would hold them):
+    what the competition's scoring image holds for the board, sealed or not."""
+    _, entries, answers, _ = _phase_parts(competition, board, reveal=True)
+    return {name: entries[name] for name in sorted(answers)}
+
+
+def _phase_parts(competition, board, reveal):
+    """(the board's config mapping, ``{path: bytes}`` of its phase's files but config.yaml, the names of the
+    answer files among them, the ids of the board's units: None on a sealed board, whose phase holds no answer)."""
     competition = Path(competition)
     reference_dir = competition / "reference_data"
     raw, cfg = phase_config(reference_dir, board, reveal)
@@ -100,17 +164,36 @@ def phase_entries(competition, board, reveal=False):
         elif units is not None:
             entries[cfg.files[slot]] = keep_units(path.read_bytes(), cfg.files[slot], rule, units)
             answers.add(cfg.files[slot])
-    config = {k: v for k, v in raw.items() if k != "boards"}
-    config["public_inputs"] = PUBLIC
-    if units is not None:   # what the gold must hold, so that a gold that lost rows is refused, not scored
-        count, digest = id_set(sorted(units))
-        config["board_units"] = {"count": count, "sha256": digest}
-    if config.get("max_submission_mb") is None:
-        public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)
-        config["max_submission_mb"] = round(submission_cap(None, public_bytes) / 2 ** 20, 3)
-    text = HEADER.format(board=board, name="board_%s.yaml" % board, sealed=SEALED if sealed else "")
-    entries["config.yaml"] = (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
-                              ).encode("utf-8")
+    return raw, entries, answers, units
+
+
+def closed_phase_entries(competition, board, closed_at):
+    """``{path: bytes}`` of ``board``'s phase once it is closed: ``config.yaml`` with ``report: closed`` and
+    ``closed_at`` (an aware datetime), no answers, no public inputs."""
+    raw, _ = phase_config(Path(competition) / "reference_data", board)
+    config = {k: raw[k] for k in CLOSED_KEYS if k in raw}
+    config.update(report="closed", closed_at=closed_at.astimezone(dt.timezone.utc).isoformat())
+    try:
+        parse_config(config, families())
+    except ScoringError as exc:
+        raise PhaseDataError("the closed config of board %s: %s" % (board, exc.text("en")))
+    text = CLOSED_HEADER.format(board=board)
+    return {"config.yaml": (text + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=1000)
+                            ).encode("utf-8")}
+
+
+def dev_entries(competition):
+    """``{path: bytes}`` of the dev phase's reference data: the kit's dev/config.yaml with the competition's title and
+    column labels, and the dev files it names (its gold, a list of sentences, ...), as the kit has them. The
+    baseline prediction beside them is not reference data, and stays out."""
+    competition = Path(competition)
+    raw, cfg = phase_config(competition / "reference_data", DEV)
+    family = families()[cfg.task]
+    entries = {"config.yaml": board_config_bytes(competition / "reference_data", DEV)}
+    for slot, name in cfg.files.items():
+        path = Path(cfg.path(slot))
+        if slot not in family.submission_slots and path.is_file():
+            entries[name] = path.read_bytes()   # a missing file: the family's message names it
     return entries
 
 

@@ -22,10 +22,12 @@ from . import SCORE
 from .phase_data import assemble_input
 from scorer.hosts import ORGANIZER_ENV
 
+TOKEN_ENV = "ORGANIZER_TOKEN"   # where the reveal reads the platform token (organizer/reveal.py)
+
 
 def organizer_env():
     """The environment of an organizer's local run: full reference-data messages and notes."""
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}   # the platform token stays with the client
     env[ORGANIZER_ENV] = "1"
     return env
 

@@ -1,4 +1,5 @@
 """What the organizer-tool tests share: every competition we ship, bundles built once, a bank oracle."""
+import contextlib
 import csv
 import io
 import zipfile
@@ -33,6 +34,45 @@ def built(competition, fmt="v1"):
     if key not in _BUILT:
         _BUILT[key] = bundle.build_v1(competition) if fmt == "v1" else bundle.build_v2(competition)
     return _BUILT[key]
+
+
+# organizer check's warning on every competition whose board-A phase holds board A's answers: Codabench serves them
+# to anyone (docs/organizers.md section 3); the shipped competitions and `organizer new`'s default get it
+PUBLIC_ANSWERS = "feedback-test-answers"
+
+
+def board_a_answers_only(problems):
+    """True when the one problem is the warning that board A's reference data holds its answers, on that zip."""
+    return [(p.level, p.code, p.where) for p in problems] == [
+        ("WARNING", PUBLIC_ANSWERS, "reference_data_A.zip/config.yaml")]
+
+
+def says_board_a_answers_only(stdout):
+    """True when a command's lint output (organizer check, bundle, new) is that warning and its summary line."""
+    lines = stdout.strip().splitlines()
+    warnings = [line for line in lines if line.startswith(("WARNING ", "ERROR "))]
+    return (len(warnings) == 1 and warnings[0].startswith("WARNING reference_data_A.zip/config.yaml: holds the "
+                                                          "answers of ")
+            and warnings[0].endswith("[%s]" % PUBLIC_ANSWERS)
+            and any(line.endswith(": 0 error(s), 1 warning(s)") for line in lines))
+
+
+def dev_feedback_competition(base):
+    """A competition made by ``organizer new --feedback dev`` in ``base``: multilabel, the demo's gold with its first
+    100 samples as the dev set and the other 2,900 as the test set. Returns its folder."""
+    from organizer.new import main
+
+    lines = (ROOT / "examples" / "multilabel" / "reference_data" / "gold.csv").read_text(encoding="utf-8").splitlines()
+    (base / "dev.csv").write_text("\n".join(lines[:101]) + "\n", encoding="utf-8")
+    (base / "test.csv").write_text("\n".join(lines[:1] + lines[101:]) + "\n", encoding="utf-8")
+    out = base / "competition"
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main([str(a) for a in ("multilabel", base / "test.csv", out, "--title", "Support tickets", "--labels",
+                                      ROOT / "examples" / "multilabel" / "reference_data" / "labels.txt",
+                                      "--dev-gold", base / "dev.csv", "--feedback", "dev", "--start", "2026-11-02",
+                                      "--no-check")])
+    assert code == 0
+    return out
 
 
 def members(data):

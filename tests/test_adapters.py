@@ -137,7 +137,7 @@ CHALLENGE_KEYS = {"title", "short_description", "description", "evaluation_detai
                   "leaderboard", "challenge_phases", "dataset_splits", "challenge_phase_splits"}
 PHASE_KEYS = {"id", "name", "description", "leaderboard_public", "start_date", "end_date", "max_submissions_per_day",
               "max_submissions_per_month", "max_submissions", "is_public", "codename", "test_annotation_file",
-              "is_submission_public"}
+              "is_submission_public", "is_restricted_to_select_one_submission"}
 PHASE_SPLIT_KEYS = {"challenge_phase_id", "leaderboard_id", "dataset_split_id", "visibility",
                     "leaderboard_decimal_precision", "is_leaderboard_order_descending"}
 
@@ -409,3 +409,67 @@ def test_an_annotation_without_config_names_no_path_of_the_worker(bank, tmp_path
     out, log = bank.submit("A", SAMPLE, annotation=annotation)
     assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
     assert "no_config.zip" in out["stderr"] and "/tmp" not in out["stderr"] and "evalai-" not in out["stderr"]
+
+
+def test_every_phase_shows_each_teams_submissions_unless_the_team_hides_them_and_board_b_follows_the_rule(tmp_path):
+    """A leaderboard lists public submissions only (calculate_distinct_sorted_leaderboard_data), and a submission is
+    public when the phase says so (challenge_submission: is_public defaults to is_submission_public, false in
+    EvalAI's model): board A's feedback board lists every team. Board B's phase follows competition.yaml's rule, as
+    Codabench's submission_rule does: without force_submission_to_leaderboard (Add) each team makes one submission
+    public, its entry (is_restricted_to_select_one_submission, which EvalAI refuses beside is_submission_public);
+    with it (Force_Last) every submission is public and the last one before the end is the entry."""
+    import shutil
+    config, files = evalai.challenge(ROOT)
+    a, b = (next(p for p in config["challenge_phases"] if p["codename"] == c) for c in ("board_a", "board_b"))
+    assert a["is_submission_public"] is True and not a.get("is_restricted_to_select_one_submission")
+    assert b["is_submission_public"] is False and b["is_restricted_to_select_one_submission"] is True
+    assert "Show on leaderboard" in files[b["description"]].decode("utf-8")
+    comp = tmp_path / "comp"
+    shutil.copytree(ROOT / "examples" / "keywords", comp)
+    text = (comp / "competition.yaml").read_text(encoding="utf-8")
+    (comp / "competition.yaml").write_text("force_submission_to_leaderboard: true\n" + text, encoding="utf-8")
+    config, files = evalai.challenge(comp)
+    check_challenge_zip(dict(files, **{"challenge_config.yaml": evalai.config_bytes(config)}))
+    for phase in config["challenge_phases"]:
+        assert phase["is_submission_public"] is True and "is_restricted_to_select_one_submission" not in phase
+    b = next(p for p in config["challenge_phases"] if p["codename"] == "board_b")
+    assert "last submission made before the phase ends" in files[b["description"]].decode("utf-8")
+
+
+def test_an_out_dir_named_like_a_zip_is_refused_in_one_line(tmp_path):
+    """OUT_DIR is a folder: given challenge.zip, the command once made a folder named challenge.zip."""
+    from helpers import organizer
+    proc = organizer("evalai", "examples/keywords", tmp_path / "challenge.zip")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "ends in .zip" in proc.stderr
+    assert str(tmp_path / "challenge") in proc.stderr and not (tmp_path / "challenge.zip").exists()
+    assert proc.stdout == ""
+
+
+def test_a_message_names_the_participants_file_not_evalais_stored_name(bank, tmp_path):
+    """EvalAI stores an upload as <uuid4><extension> and gives the worker that file; the participant never saw that
+    name, so the line says "your submitted file (.csv)" where score.py names the file."""
+    import uuid
+    stored = tmp_path / ("%s.csv" % uuid.uuid4())
+    stored.write_text("id,BIO_anno,class\n0,O,9\n", encoding="utf-8")
+    out, _ = bank.submit("A", stored)
+    assert out["status"] == "FAILED" and out["stderr"].count("\n") == 1
+    assert stored.name not in out["stderr"] and stored.stem[:8] not in out["stderr"]
+    assert out["stderr"].startswith("错误（提交文件有误）：你提交的文件（.csv）")
+    named = tmp_path / "bad.csv"
+    named.write_bytes(stored.read_bytes())
+    assert out["stderr"] == bank.submit("A", named)[0]["stderr"].replace("bad.csv", "你提交的文件（.csv）")
+    zipped = tmp_path / ("%s.zip" % uuid.uuid4())
+    zipped.write_bytes(bundle.zip_bytes({"preds.csv": stored.read_bytes()}))
+    out, _ = bank.submit("A", zipped)
+    assert zipped.stem not in out["stderr"] and "你提交的文件（.zip）/preds.csv" in out["stderr"]
+
+
+def test_the_closed_annotation_fails_every_run_with_one_line_and_no_score(bank, tmp_path):
+    """After the reveal the phase's annotation is OUT_closed.zip (report: closed): a late run, or a re-run, fails."""
+    from organizer.phase_data import closed_phase_entries
+    closed = tmp_path / "closed.zip"
+    closed.write_bytes(bundle.zip_bytes(closed_phase_entries(ROOT, "B", dt.datetime(2027, 3, 1,
+                                                                                    tzinfo=dt.timezone.utc))))
+    out, log = bank.submit("B", SAMPLE, annotation=closed)
+    assert out["status"] == "FAILED" and out["result"] is None and out["stdout"] == ""
+    assert out["stderr"].count("\n") == 1 and "2027-03-01 00:00" in out["stderr"] and "Traceback" not in log

@@ -1,7 +1,8 @@
 """Every rule of python3 -m organizer check is declared once (organizer/lint_rules.py) and breaks once here.
 
 Each case below damages the shipped competition (its built bundle, or a copy of its folder) in one way and
-expects the rule's code among the problems check reports. A rule without a case fails the suite, as does a
+expects the rule's code among the problems check reports; the rules of a feedback phase on the dev set damage a
+competition made by ``organizer new --feedback dev``. A rule without a case fails the suite, as does a
 code the linter flags without declaring it.
 """
 import datetime as dt
@@ -15,25 +16,33 @@ from helpers import ROOT
 from organizer import bundle, check
 from organizer import lint_rules
 from organizer.lint_rules import ERROR, FIELDS, RULES, WARNING
-from bundle_shared import built, members
 from organizer.inputs import OrganizerError
+from bundle_shared import PUBLIC_ANSWERS, board_a_answers_only, built, dev_feedback_competition, members
 
 NOW = dt.datetime(2026, 11, 25, 12, 0)
 CASES = {}
 
 
-def case(code, fmt="v1", now=NOW):
+def case(code, fmt="v1", now=NOW, dev=False):
+    """Register the edit that breaks rule ``code`` (``dev``: in the bundle of a competition whose feedback phase
+    scores the dev set)."""
     def register(edit):
-        CASES[code] = (fmt, now, edit)
+        CASES[code] = (fmt, now, edit, dev)
         return edit
     return register
+
+
+@pytest.fixture(scope="module")
+def dev_folder(tmp_path_factory):
+    return dev_feedback_competition(tmp_path_factory.mktemp("dev_feedback"))
 
 
 class Bundle:
     """A built bundle's entries and its parsed competition.yaml, to damage before zipping it again."""
 
-    def __init__(self, fmt):
-        self.entries = members(built(ROOT, fmt))
+    def __init__(self, fmt, source=ROOT):
+        self.source = source   # the competition folder it was built from
+        self.entries = members(built(source, fmt))
         self.comp = yaml.safe_load(self.entries["competition.yaml"])
         self.raw = None   # competition.yaml's bytes as given, instead of self.comp (None: no competition.yaml)
 
@@ -491,6 +500,15 @@ def _(b):
     b.config("B", b"report: sealed", b"report: full")
 
 
+@case(PUBLIC_ANSWERS, dev=True)
+def _(b):
+    # the final phase of every test item unsealed, with its answers: they would show while it runs
+    b.config("all", b"report: sealed", b"report: full")
+    inner = b.nested("reference_data_all.zip")
+    inner["gold.csv"] = (b.source / "reference_data" / "gold.csv").read_bytes()
+    b.put("reference_data_all.zip", inner)
+
+
 @case("sealed-v1-hide-results")
 def _(b):
     b.comp["phases"][2]["leaderboard_management_mode"] = "default"
@@ -508,12 +526,97 @@ def _(b):
 
 @case("v2-sealed-rule", "v2")
 def _(b):
-    b.comp["leaderboards"][0]["submission_rule"] = "Force_Best"
+    b.comp["leaderboards"][0]["submission_rule"] = "Force_Latest_Multiple"
+
+
+@pytest.mark.parametrize("sorting, refused", [("desc", False), ("asc", True)])
+def test_force_best_is_refused_on_a_sealed_phase_only_when_a_placeholder_would_stay_best(tmp_path, sorting, refused):
+    """Under Force_Best Codabench shows each team's best row: a re-run's real score beats the sealed -1 when the
+    primary column sorts desc, and never when it sorts asc (organizer/reveal_codabench.py)."""
+    b = Bundle("v2")
+    board = b.comp["leaderboards"][0]
+    board["submission_rule"] = "Force_Best"
+    min(board["columns"], key=lambda c: c["index"])["sorting"] = sorting
+    problems = check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)
+    assert ("v2-sealed-rule" in _codes(problems)) == refused, [str(p) for p in problems]
 
 
 @case("v2-private-output", "v2")
 def _(b):
     b.config("A", b"language: zh\n", b"language: zh\nprivate_output: true\n")
+
+
+# -- the answers in a private scoring image -------------------------------------------------------------------
+PRIVATE_TAG = "registry.example.org/team/answers:1"
+QUEUE = "80dfd1db-d95e-4007-a641-a44b51b744fe"
+
+
+def _into_image(b, board, folder=None):
+    """Board ``board``'s phase reads its answers from the image: answers_dir named, gold.csv taken out."""
+    b.config(board, b"public_inputs: public\n", b"public_inputs: public\nanswers_dir: %s\n"
+             % (folder or "/opt/competition/answers/%s" % board).encode())
+    inner = b.nested("reference_data_%s.zip" % board)
+    inner.pop("gold.csv", None)
+    b.put("reference_data_%s.zip" % board, inner)
+
+
+def _private(b):
+    b.comp["competition_docker_image"] = PRIVATE_TAG
+    b.comp["queue"] = QUEUE
+
+
+@case("answers-image-public")
+def _(b):
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["queue"] = QUEUE   # the public image is the only fault
+
+
+@case("answers-image-queue")
+def _(b):
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["competition_docker_image"] = PRIVATE_TAG
+
+
+@case("answers-image-mixed")
+def _(b):
+    _private(b)
+    _into_image(b, "B")   # board A's phase still holds board A's answers
+
+
+@case("answers-in-zip")
+def _(b):
+    _private(b)
+    b.config("A", b"public_inputs: public\n", b"public_inputs: public\nanswers_dir: /opt/competition/answers/A\n")
+    _into_image(b, "B")
+
+
+@case("answers-dir-board")
+def _(b):
+    _private(b)
+    _into_image(b, "A", "/opt/competition/answers/B")
+    _into_image(b, "B")
+
+
+@case("answers-image-ingestion")
+def _(b):
+    _private(b)
+    _into_image(b, "A")
+    _into_image(b, "B")
+    b.comp["phases"][1]["ingestion_program"] = "scoring_program.zip"
+
+
+@case("answers-not-checked")
+def _(b):
+    _private(b)
+    _into_image(b, "A")
+    _into_image(b, "B")
+
+
+@case("v1-queue")
+def _(b):
+    b.comp["queue"] = QUEUE
 
 
 @case("phase-ended", now=dt.datetime(2027, 2, 10))
@@ -595,6 +698,21 @@ def _(b):
 def _(b):
     dev = _kit_file(b, "dev/config.yaml")
     _kit(b, {"dev/config.yaml": dev.replace(b"primary_key: score", b"primary_key: nothing")})
+
+
+@case("dev-phase-kit", dev=True)
+def _(b):
+    inner = b.nested("reference_data_dev.zip")
+    inner["gold.csv"] = inner["gold.csv"].rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"   # one dev item less
+    b.put("reference_data_dev.zip", inner)
+
+
+@case("dev-phase-test-items", dev=True)
+def _(b):
+    inner = b.nested("reference_data_dev.zip")
+    test = (b.source / "reference_data" / "gold.csv").read_bytes()
+    inner["gold.csv"] += test.split(b"\n")[1] + b"\n"   # a test item and its answer
+    b.put("reference_data_dev.zip", inner)
 
 
 # -- Codabench v2 competition.yaml ---------------------------------------------------------------------------
@@ -783,9 +901,9 @@ def test_every_rule_says_where_it_comes_from():
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
-def test_each_rule_breaks(code, tmp_path, monkeypatch):
-    fmt, now, edit = CASES[code]
-    b = Bundle(fmt)
+def test_each_rule_breaks(code, tmp_path, monkeypatch, request):
+    fmt, now, edit, dev = CASES[code]
+    b = Bundle(fmt, request.getfixturevalue("dev_folder") if dev else ROOT)
     edit(b)
     if code == "kit-sample-crash":
         monkeypatch.setattr(check, "publish", lambda comp, submission: 1 / 0)
@@ -805,7 +923,14 @@ def test_each_path_rule_breaks(code, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("fmt", ["v1", "v2"])
 def test_the_shipped_bundle_breaks_no_rule(fmt, tmp_path):
-    assert check.check_path(Bundle(fmt).write(tmp_path / "bundle.zip"), now=NOW) == []
+    """Nothing to say but that board A's phase holds board A's answers, which Codabench serves to anyone."""
+    problems = check.check_path(Bundle(fmt).write(tmp_path / "bundle.zip"), now=NOW)
+    assert board_a_answers_only(problems), [str(p) for p in problems]
+
+
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+def test_a_bundle_whose_feedback_phase_scores_the_dev_set_breaks_no_rule(fmt, tmp_path, dev_folder):
+    assert check.check_path(Bundle(fmt, dev_folder).write(tmp_path / "bundle.zip"), now=NOW) == []
 
 
 def test_a_rule_message_is_its_template_filled():

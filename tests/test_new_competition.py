@@ -3,6 +3,8 @@
 The conversion lines and the commands are read from the docs' section "Start a competition" and run as
 written (from a folder laid out like the project root, with ../shared beside it). Each competition is then
 linted, its sample submission scored on both boards and checked with its own starting kit, unzipped alone.
+Each is made again with ``--feedback dev`` (the first phase scores the dev set, the final phase every test item,
+sealed): no test answer in anything uploaded, the dev phase scoring as the kit's score_local.py.
 """
 import csv
 import io
@@ -16,6 +18,7 @@ import zipfile
 import pytest
 import yaml
 
+from bundle_shared import says_board_a_answers_only, board_a_answers_only, members
 from helpers import ROOT, SHARED_DATA, read_scores, run_score
 from scorer.tasks.regression import LOWER_IS_BETTER
 
@@ -81,11 +84,12 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
     argv = argv[:6] + [str(out)] + argv[7:]
     proc = organizer(workspace, argv)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "%s: 0 error(s), 0 warning(s)" % out in proc.stdout.splitlines(), proc.stdout
+    assert says_board_a_answers_only(proc.stdout), proc.stdout   # board A's answers are public on Codabench
 
     problems = check.check_path(out)
     assert not check.has_errors(problems), [str(p) for p in problems]
-    assert not problems, [str(p) for p in problems]  # not even a warning
+    # not a warning, but that board A's answers are public on Codabench
+    assert board_a_answers_only(problems), [str(p) for p in problems]
 
     with zipfile.ZipFile(io.BytesIO(starting_kit_zip(out))) as archive:
         archive.extractall(tmp_path / "unzipped")
@@ -116,6 +120,59 @@ def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, fa
                    "--out", tmp_path / "dev_scores")
     assert dev.returncode == 0, dev.stdout + dev.stderr
     assert (tmp_path / "dev_scores" / "scores.txt").is_file()
+
+
+@pytest.fixture(scope="module")
+def dev_built(workspace):
+    """family -> its competition made by the docs' command with --feedback dev (made once, on first use)."""
+    def make(family):
+        argv = commands()[family]
+        out = workspace / (argv[6] + "_dev")
+        if not (out / "competition.yaml").is_file():
+            proc = organizer(workspace, argv[:6] + [str(out)] + argv[7:] + ["--feedback", "dev"])
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            assert "%s: 0 error(s), 0 warning(s)" % out in proc.stdout.splitlines(), proc.stdout
+        return out
+    return make
+
+
+@pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
+                                    "classification", "regression"])
+def test_new_with_dev_feedback_uploads_no_test_answer_and_scores_the_dev_set_as_the_kit(dev_built, family, tmp_path):
+    from organizer import bundle, check
+    from organizer.phase_data import assemble_input, phase_config
+    from scorer.tasks import families
+
+    out = dev_built(family)
+    for fmt in ("v1", "v2"):   # not even a warning: no phase that shows scores holds a test answer
+        problems = check.check_path(out, fmt)
+        assert not problems, [str(p) for p in problems]
+    # what Codabench would serve: the final phase's data holds no per-unit file, the dev phase's the kit's dev set
+    root = members(bundle.build_v2(out))
+    cfg = phase_config(out / "reference_data", "all")[1]
+    answers = {cfg.files[slot] for slot in families()[family].unit_files}
+    assert not answers & set(members(root["reference_data_all.zip"])), family
+    kit_dev = {p.relative_to(out / "starting_kit" / "dev").as_posix(): p.read_bytes()
+               for p in (out / "starting_kit" / "dev").rglob("*") if p.is_file()}
+    for name, data in members(root["reference_data_dev.zip"]).items():
+        assert name == "config.yaml" or kit_dev[name] == data, name
+    # the dev phase scores the kit's dev sample as the kit's score_local.py does; the final phase gives placeholders
+    with zipfile.ZipFile(io.BytesIO(root["starting_kit.zip"])) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    kit = tmp_path / "unzipped" / "starting_kit"
+    dev_sample = next(p for p in (kit / "dev").iterdir() if p.name.startswith(("sample_prediction", "submission")))
+    local = kit_tool(kit, "score_local.py", "dev/" + dev_sample.name, "--out", tmp_path / "local")
+    assert local.returncode == 0, local.stdout + local.stderr
+    inp = assemble_input(out / "reference_data", "dev", dev_sample, tmp_path / "dev" / "input")
+    run = run_score(inp, tmp_path / "dev" / "output")
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "dev" / "output" / "scores.json").read_bytes() == (tmp_path / "local" / "scores.json"
+                                                                         ).read_bytes()
+    sample = next(p for p in (kit / "sample_submission.csv", kit / "submission") if p.exists())
+    inp = assemble_input(out / "reference_data", "all", sample, tmp_path / "all" / "input")
+    run = run_score(inp, tmp_path / "all" / "output")
+    assert run.returncode == 0, run.stderr
+    assert set(read_scores(tmp_path / "all" / "output").values()) == {-1.0}
 
 
 def kit_tool(kit, script, *args):
@@ -195,10 +252,11 @@ def _scramble_answers(family, gold, out):
 ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn"}
 
 
-def test_a_chinese_competition_speaks_chinese_to_participants(built):
-    """Pages, README and column labels of the zh competitions: no English beyond names and code."""
-    for family in ("keywords", "bank_comments", "view_sentiment"):
-        folder = built[family]
+def test_a_chinese_competition_speaks_chinese_to_participants(built, dev_built):
+    """Pages, README and column labels of the zh competitions, with either feedback phase: no English beyond names
+    and code."""
+    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment")
+                   for f in (built.get, dev_built)]:
         texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
         texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))
 
@@ -209,7 +267,7 @@ def test_a_chinese_competition_speaks_chinese_to_participants(built):
             prose = re.sub(r"```.*?```|<pre[^>]*>.*?</pre>|`[^`]*`|<code>.*?</code>|<[^>]+>", "", text, flags=re.S)
             prose = re.sub(r"^    .*$", "", prose, flags=re.M)  # indented command lines
             words = set(re.findall(r"[A-Za-z]*[a-z]{2,}[A-Za-z]*", prose)) - ALLOWED_LATIN  # F1, PR: symbols
-            assert not words, (family, sorted(words))
+            assert not words, (folder.name, sorted(words))
 
 
 # -- the command's own rules, on a small hand-made gold ------------------------------------------------------

@@ -13,7 +13,8 @@
 # debootstrap (Python 3.11) and kept as localhost/scoring-program-base:bookworm for later runs,
 # instead of python:3.12-slim. The built image stays as localhost/scoring-program:check (its
 # layers make the next build fast); containers and temporary folders are removed on exit.
-# Set DOCKER_CHECK_BASE to build on another base image the engine already has.
+# Set DOCKER_CHECK_BASE to build on another base image the engine already has, DOCKER_CHECK_IMAGE to build
+# under another tag, and DOCKER_CHECK_BUILD_ONLY=1 to stop once the image is built (what other checks build on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -21,7 +22,7 @@ ROOT="$PWD"
 SKIP=77
 SUITE=bookworm
 BASE_IMAGE="${DOCKER_CHECK_BASE:-localhost/scoring-program-base:$SUITE}"
-IMAGE=localhost/scoring-program:check
+IMAGE="${DOCKER_CHECK_IMAGE:-localhost/scoring-program:check}"
 CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt   # Debian's ca-certificates; what pip trusts in the build
 RUN_TIMEOUT=300
 
@@ -131,6 +132,10 @@ if [ -n "$old_id" ] && [ "$old_id" != "$new_id" ]; then
   "${PODMAN[@]}" rmi "$old_id" >/dev/null 2>&1 || true   # the previous build, now untagged
 fi
 lap "build" $((SECONDS - t))
+if [ "${DOCKER_CHECK_BUILD_ONLY:-}" = 1 ]; then
+  say "built $IMAGE"
+  exit 0
+fi
 
 n_containers=0
 in_container() {

@@ -112,7 +112,9 @@ class EmotionCauseStart(Start):
                 "check_finds": texts["check_finds_" + options["mode"]],
                 "kit_check_finds": texts["kit_check_finds_" + options["mode"]],
                 "kit_warnings": warnings_list((["absent"] if subtasks == "both" else []) + ["no_pair", "neutral"],
-                                              texts)}
+                                              texts),
+                # --feedback dev: the dev set (subtask-1 gold) leaves the subtask-2 columns of its board empty
+                "dev_note": texts["dev_note_both"] if subtasks == "both" else ""}
 
 
 def _load(path, what):

@@ -38,7 +38,7 @@ import numpy as np
 from .boards import Boards, load_boards
 from .config import Config, load_config, parse_config, task_only
 from .discovery import SubmittedFile, find_files
-from .errors import ReferenceDataError, SubmissionError
+from .errors import PhaseClosed, ReferenceDataError, SubmissionError
 from .limits import check_size, reference_bytes, submission_cap
 from .problems import Message, Problems
 from .tables import unit_cells, unit_index
@@ -160,6 +160,7 @@ class Competition(Task):
 
     @classmethod
     def of(cls, cfg):
+        refuse_if_closed(cfg)
         family = families()[cfg.task]
         cap = _size_cap(cfg, family)
         if not cfg.one_board:
@@ -170,6 +171,8 @@ class Competition(Task):
             raise ReferenceDataError(NO_PUBLIC_INPUTS(folder=cfg.public_inputs, name=family.public_inputs))
         if cfg.report == "sealed":  # nothing is scored while the phase runs: its answers are not even there
             return cls(cfg, family, contract, cap)
+        if cfg.answers_dir is not None and not os.path.isdir(cfg.answers_dir):
+            raise ReferenceDataError(NO_ANSWERS_DIR(folder=cfg.answers_dir))
         reference = family.load_reference(cfg)
         check_board_units(reference.units, cfg, family)
         positions = public_positions(reference.contract, contract, cfg, family)
@@ -206,6 +209,7 @@ class Competition(Task):
         above ``OVERLAP_BYTES`` of input the reference is loaded first, as by the two calls.
         """
         cfg = load_config(ref_dir, families())
+        refuse_if_closed(cfg)   # before the submission is even looked at
         family = families()[cfg.task]
         task = Task(cfg, family, None, _size_cap(cfg, family))
         try:
@@ -248,6 +252,9 @@ class NoOfflineCheck(Exception):
 
 NO_PUBLIC_INPUTS = Message("reference.no_public_inputs", "config.yaml names public_inputs {folder!r}, but that folder "
                            "has no {name} (the public test inputs, as the starting kit has them).", None)
+NO_ANSWERS_DIR = Message("reference.no_answers_dir", "config.yaml names answers_dir {folder!r}, which is not a "
+                         "folder here: the answers are in the competition's scoring image (python3 -m organizer "
+                         "image), so the phase must run in that image.", None)
 NO_ANSWERS = Message("reference.sealed_no_answers", "board {board} is sealed: its reference data holds no answers to "
                      "score (reveal it with python3 -m organizer reveal).", None)
 ONE_BOARD = Message("reference.one_board", "this reference data holds the answers of board {board} only, so board "
@@ -256,6 +263,19 @@ NOT_PUBLIC = Message("reference.not_public", "{file}: {n} unit(s) of the gold ar
                      "{public} (first: {first}); the gold and the starting kit must list the same test items.", None)
 DIFFERENT_SHAPE = Message("reference.public_shape", "{file}: unit {unit} differs from the public test inputs {public}: "
                           "{what}; the gold and the starting kit must describe the same test items.", None)
+
+
+CLOSED = Message("run.closed", "board {board}'s phase closed on {at} and its final ranking is fixed, so no submission "
+                 "is scored any more (this one was not read); the final ranking is on the leaderboard.",
+                 "榜单 {board} 的阶段已于 {at} 结束，最终排名已确定，不再为任何提交评分（本次提交未被读取）；最终排名见排行榜。")
+
+
+def refuse_if_closed(cfg):
+    """A closed phase (``report: closed``, written by the organizer's reveal once the final ranking is fixed)
+    scores nothing: a late submission, or a re-run of any, fails with one line and writes no score."""
+    if cfg.report == "closed":
+        at = cfg.closed_at[:16].replace("T", " ") + " UTC"
+        raise PhaseClosed(CLOSED(board=cfg.board, at=at))
 
 
 BOARD_UNITS = Message("reference.board_units", "{file} holds {found} unit(s) of board {board}, {how} config.yaml's "

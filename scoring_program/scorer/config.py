@@ -13,10 +13,14 @@ Example::
     files: {gold: gold.csv, submission: "*.csv"}
     primary_key: score
     options: {scheme: iob2}
-    report: full                  # full, or sealed: placeholders only while the phase runs
+    report: full                  # full, or sealed: placeholders only while the phase runs, or closed:
+                                  # the phase has ended and its final ranking is fixed (nothing is scored)
+    closed_at: "2027-03-01T00:00:00+00:00"   # with report: closed only: when the phase ended
     public_inputs: public         # a phase's reference data (organizer tools write it): the contract comes
                                   # from the public test inputs in this folder, and the gold files hold the
                                   # answers of the scored board only (none at all on a sealed board)
+    answers_dir: /opt/competition/answers/A   # with public_inputs: the gold files are read from this folder
+                                  # of the scoring image instead of the reference data (which then holds none)
     board_units: {count: 2000, sha256: "9f86..."}   # with public_inputs: the units the gold must hold (their
                                   # number and digests.id_set's SHA-256 of their ids), written by the tools
     title: "Bank comments 2021"   # the page's title; organizer tools copy it from competition.yaml
@@ -24,6 +28,7 @@ Example::
     intervals: {resamples: 1000, level: 0.95, in_scores: false}
     feedback: {ladder: none, round_to: null, class_counts: true}   # board A only
 """
+import datetime as dt
 import fnmatch
 import os
 import re
@@ -38,7 +43,7 @@ from .problems import Message
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
 LANGUAGES = ("en", "zh")
-REPORTS = ("full", "sealed")
+REPORTS = ("full", "sealed", "closed")
 LADDERS = ("none", "fixed", "parameter_free")
 INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
 TITLE_MAX = 200
@@ -123,6 +128,9 @@ class Config:
     intervals: Intervals = Intervals()
     feedback: Feedback = Feedback()
     public_inputs: Optional[str] = None   # folder of the public test inputs (a phase's reference data)
+    closed_at: Optional[str] = None       # report: closed: when the phase ended (ISO 8601, UTC)
+    answers_dir: Optional[str] = None     # absolute folder outside the reference data holding the answer files
+    answer_slots: Tuple[str, ...] = ()    # the files read from answers_dir (the family's per-unit files)
     board_units: Optional[Tuple[int, str]] = None   # (count, SHA-256 of the ids) the board's gold must hold
 
     @property
@@ -135,13 +143,15 @@ class Config:
         return os.path.join(self.ref_dir, self.public_inputs)
 
     def path(self, slot):
-        """Absolute path of a reference file named in ``files``."""
-        return os.path.join(self.ref_dir, self.files[slot])
+        """Absolute path of a reference file named in ``files``: an answer file from ``answers_dir`` when the
+        config names one (the answers then live in the scoring image, not in the uploaded reference data)."""
+        folder = self.answers_dir if slot in self.answer_slots else self.ref_dir
+        return os.path.join(folder, self.files[slot])
 
 
 _TOP_KEYS = ("task", "board", "boards", "files", "primary_key", "options", "private_output", "language",
              "report", "max_submission_mb", "title", "columns", "intervals", "feedback", "public_inputs",
-             "board_units")
+             "closed_at", "answers_dir", "board_units")
 _INTERVAL_KEYS = ("resamples", "level", "seed", "in_scores")
 _FEEDBACK_KEYS = ("ladder", "ladder_step", "round_to", "class_counts")
 _BOARD_UNITS_KEYS = ("count", "sha256")
@@ -174,6 +184,12 @@ SPLIT_AND_PUBLIC = Message("config.split_and_public", "config.yaml: boards and p
                            "reference data with public_inputs holds the answers of its own board only, so it names no "
                            "boards: remove boards.", "config.yaml：同时给了 boards 和 public_inputs；带 public_inputs 的阶段参考"
                            "数据只含本榜单的答案，不需要 boards：请删除 boards。")
+ANSWERS_WITHOUT_PUBLIC = Message("config.answers_without_public", "config.yaml: answers_dir is {value} but "
+                                 "public_inputs is not given; answers outside the reference data hold one board's "
+                                 "units, as a phase's reference data does: add public_inputs (python3 -m organizer "
+                                 "bundle writes both).", "config.yaml：给了 answers_dir（{value}）却没有 public_inputs；"
+                                 "参考数据之外的答案只含一个榜单的单元，与阶段参考数据相同：请加上 public_inputs"
+                                 "（python3 -m organizer bundle 会同时写出两者）。")
 NOT_YAML = Message("config.not_yaml", "config.yaml is not valid UTF-8 YAML ({reason}).",
                    "config.yaml 不是合法的 UTF-8 YAML（{reason}）。")
 NO_REFERENCE_FOLDER = Message("config.no_reference_folder", "the reference data folder {path} does not exist; the "
@@ -221,7 +237,8 @@ def read_raw(path):
         raise ConfigError(NOT_YAML(reason=" ".join(str(exc).split())[:200]))
 
 
-SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "board_units")
+SPLIT_KEYS = ("board", "boards", "report", "private_output", "feedback", "public_inputs", "answers_dir",
+              "board_units")
 
 
 def task_only(raw):
@@ -285,11 +302,16 @@ def parse_config(raw, families, ref_dir="."):
     boards_file = _name_or_none(boards, "file")
     usage_column = _name_or_none(boards, "usage_column")
     public_inputs = _folder_or_none(raw, "public_inputs")
+    answers_dir = _outside_folder_or_none(raw, "answers_dir", ref_dir)
+    if answers_dir is not None and public_inputs is None:
+        raise ConfigError(ANSWERS_WITHOUT_PUBLIC(value=_show(answers_dir)))
     if boards_file is not None and usage_column is not None:
         raise ConfigError(TWO_SPLITS())
     if public_inputs is not None and (boards_file is not None or usage_column is not None):
         raise ConfigError(SPLIT_AND_PUBLIC())
-    if board != "all" and boards_file is None and usage_column is None and public_inputs is None:
+    report = _choice(raw, "report", REPORTS, "full")
+    closed_at = _closed_at(raw, report)
+    if board != "all" and boards_file is None and usage_column is None and public_inputs is None and not closed_at:
         raise ConfigError(NO_SPLIT(board=board))
     board_units = _board_units(raw, public_inputs)
 
@@ -297,7 +319,6 @@ def parse_config(raw, families, ref_dir="."):
     if not isinstance(private_output, bool):
         raise ConfigError(NOT_ALLOWED(key="private_output", value=_show(private_output), allowed="true, false"))
     language = _choice(raw, "language", LANGUAGES, "en")
-    report = _choice(raw, "report", REPORTS, "full")
     max_mb = raw.get("max_submission_mb")
     if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
         raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
@@ -312,7 +333,44 @@ def parse_config(raw, families, ref_dir="."):
                   boards_file=boards_file, usage_column=usage_column, private_output=private_output,
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
                   columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
-                  board_units=board_units)
+                  closed_at=closed_at, answers_dir=answers_dir,
+                  answer_slots=tuple(family.unit_files) if answers_dir else (), board_units=board_units)
+
+
+def _closed_at(raw, report):
+    """``closed_at`` as ISO 8601 in UTC: required with ``report: closed``, refused otherwise.
+
+    >>> _closed_at({"closed_at": "2027-03-01T08:00:00+08:00"}, "closed")
+    '2027-03-01T00:00:00+00:00'
+    """
+    value = raw.get("closed_at")
+    if report != "closed":
+        if value is not None:
+            raise ConfigError(NOT_ALLOWED(key="closed_at", value=_show(value), allowed="nothing unless report is "
+                                                                                    "closed"))
+        return None
+    when = aware_time(value)
+    if when is None:
+        raise ConfigError(NOT_ALLOWED(key="closed_at", value=_show(value), allowed="the date and time the phase "
+                                      "ended, ISO 8601 with its offset (e.g. 2027-03-01T00:00:00+00:00)"))
+    return when.isoformat()
+
+
+def aware_time(value):
+    """``value`` (ISO 8601 text, ``Z`` allowed, or a datetime YAML made) as a UTC datetime; None if it has no offset
+    or is no date and time.
+
+    >>> aware_time("2027-03-01T00:00:00Z").isoformat(), aware_time("2027-03-01"), aware_time("2027-03-01T00:00")
+    ('2027-03-01T00:00:00+00:00', None, None)
+    """
+    if isinstance(value, str) and "T" in value.upper():
+        try:
+            value = dt.datetime.fromisoformat(value.strip().upper().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if not isinstance(value, dt.datetime) or value.tzinfo is None:
+        return None
+    return value.astimezone(dt.timezone.utc)
 
 
 def _board_units(raw, public_inputs):
@@ -438,6 +496,28 @@ def _folder_or_none(raw, key):
         raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed="a folder inside the reference data, "
                                                                            "such as public"))
     return "/".join(parts)
+
+
+def _outside_folder_or_none(raw, key, ref_dir):
+    """An absolute folder outside the reference data (``/`` separated, no ``.`` or ``..`` part), or None.
+
+    >>> _outside_folder_or_none({"a": "/opt/competition/answers/A/"}, "a", "/app/input/ref")
+    '/opt/competition/answers/A'
+    """
+    value = raw.get(key)
+    if value is None:
+        return None
+    parts = value.split("/")[1:] if isinstance(value, str) and value.startswith("/") else []
+    if parts and parts[-1] == "":
+        parts.pop()
+    allowed = "an absolute folder of the scoring image outside the reference data, such as /opt/competition/answers/A"
+    if not parts or any(p in ("", ".", "..") or "\\" in p or "\0" in p for p in parts) or len(value) > 255:
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=allowed))
+    folder = "/" + "/".join(parts)
+    ref = os.path.abspath(ref_dir)
+    if os.path.commonpath([folder, ref]) == ref:   # inside the reference data: it would be uploaded
+        raise ConfigError(NOT_ALLOWED(key=key, value=_show(value), allowed=allowed))
+    return folder
 
 
 def _name_or_none(mapping, key):

@@ -59,6 +59,14 @@ class ReferenceDataError(ScoringError):
     kind = "reference"
 
 
+class PhaseClosed(ScoringError):
+    """The phase has ended and its final ranking is fixed: nothing is read or scored (exit 1, a failed run)."""
+
+    exit_code = 1
+    who = "phase closed"
+    kind = "closed"
+
+
 class OutputError(ScoringError):
     """OUTPUT cannot be written (exit 3): a problem of the platform or of the run, not of the submission."""
 

@@ -19,6 +19,7 @@ _WHO_ZH = {
     "competition configuration error": "竞赛配置错误",
     "reference data error": "参考数据错误",
     "internal error": "评分程序内部错误",
+    "phase closed": "阶段已结束",
 }
 
 

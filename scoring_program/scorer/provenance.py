@@ -77,7 +77,11 @@ def short(digest):
     return digest[:SHORT]
 
 
-def record(program, config_path, ref_dir):
-    """The organizer's provenance record of a run, as JSON text."""
-    return json.dumps({"program_sha256": program, "config_sha256": file_digest(config_path),
-                       "reference_sha256": tree_digests(ref_dir)}, indent=1, sort_keys=True) + "\n"
+def record(program, config_path, ref_dir, answers_dir=None):
+    """The organizer's provenance record of a run, as JSON text (with the answer files' digests when they are
+    read from a folder of the scoring image, ``answers_dir``)."""
+    found = {"program_sha256": program, "config_sha256": file_digest(config_path),
+             "reference_sha256": tree_digests(ref_dir)}
+    if answers_dir is not None:
+        found["answers_sha256"] = tree_digests(answers_dir)
+    return json.dumps(found, indent=1, sort_keys=True) + "\n"

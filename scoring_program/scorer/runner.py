@@ -87,7 +87,7 @@ def run(input_dir, output_dir, competition=None):
     program = provenance.program_digest()
     if private:
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
-            program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir)))
+            program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir, _answers_read(comp.cfg))))
         if comp.advice_failure:
             _privately(private, lambda: write_text(os.path.join(private, ADVICE_FAILURE), comp.advice_failure))
     cfg = comp.cfg
@@ -108,6 +108,13 @@ def run(input_dir, output_dir, competition=None):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
     return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language),
                      result=published.result, submission=submission)
+
+
+def _answers_read(cfg):
+    """The image folder the run reads its answers from, or None (none there, or none read on a sealed board)."""
+    if cfg.answers_dir is None or cfg.report == "sealed" or not os.path.isdir(cfg.answers_dir):
+        return None
+    return cfg.answers_dir
 
 
 def _ladder_history(comp, input_dir):

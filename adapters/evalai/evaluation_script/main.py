@@ -18,6 +18,13 @@ whole traceback written to that stderr file, so evaluate() never raises:
   stream, outside the submission's files, which only the challenge's hosts read
   (the worker logs: apps/challenges/views.py, ``get_worker_logs``, hosts only).
 
+EvalAI stores each upload under a random name, ``<uuid4><extension>``
+(apps/base/utils.py ``SubmissionArtifactFileName``), and the worker passes that
+file (``extract_submission_data``); neither the file nor ``submission_metadata``
+(``SubmissionSerializer``'s fields) keeps the name the participant uploaded. So a
+message names such a file "your submitted file (.csv)" instead of the stored name,
+which the participant never saw.
+
 ``test_annotation_file`` is a zip (or folder) of one phase's reference data, as
 ``python3 -m organizer bundle`` makes it: config.yaml, the public test inputs and
 the answers of that phase's board only (none on a sealed board; a raw
@@ -32,6 +39,7 @@ valid. ``submission_result``, which the participant can read, holds the scores o
 a board that is not sealed.
 """
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -40,6 +48,7 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPLITS = {"A": "public_split", "B": "private_split"}
+STORED_NAME = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[^./\\]{1,16})?$")
 
 
 def _engine():
@@ -88,6 +97,7 @@ def _messages():
                 "组织者可在本挑战赛的 EvalAI worker 日志中查看详细信息。")
         Message("evalai.no_split", "config.yaml: board is {board}, which has no EvalAI dataset split; allowed: "
                 "{allowed}.", "config.yaml：board 为 {board}，没有对应的 EvalAI 数据集划分；允许：{allowed}。")
+        Message("evalai.your_file", "your submitted file ({ext})", "你提交的文件（{ext}）")
     return MESSAGES
 
 
@@ -130,7 +140,8 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
     except ScoringError as exc:         # the submission's or config.yaml's mistake: score.py's line
         # the worker's temporary folders mean nothing to a participant: the annotation file is named instead
         shown = exc.text(lang).replace(os.path.join(tmp, "ref"), os.path.basename(str(test_annotation_file)))
-        _say(sys.stderr, i18n.error_line(exc.who, shown.replace(tmp, "."), lang))
+        shown = _participants_name(shown.replace(tmp, "."), user_submission_file, messages, lang)
+        _say(sys.stderr, i18n.error_line(exc.who, shown, lang))
         if exc.kind != "submission":
             _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
     except Exception as exc:            # a bug of ours: a short line for the participant, the traceback in the log
@@ -140,6 +151,20 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return {}
+
+
+def _participants_name(text, submission_file, messages, lang):
+    """``text`` with EvalAI's stored name of the submission (a UUID) said as the participant knows the file.
+
+    >>> _participants_name("0f8fad5b-d9cb-469f-a165-70867728950e.csv line 2: x",
+    ...                    "/w/0f8fad5b-d9cb-469f-a165-70867728950e.csv", _messages(), "en")
+    'your submitted file (.csv) line 2: x'
+    """
+    stored = os.path.basename(str(submission_file))
+    if not STORED_NAME.match(stored):
+        return text
+    ext = os.path.splitext(stored)[1] or "?"
+    return text.replace(stored, messages["evalai.your_file"](ext=ext).text(lang))
 
 
 def _language(ref_dir):
