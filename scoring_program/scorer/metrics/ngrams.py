@@ -1,0 +1,112 @@
+"""N-grams of token codes and their clipped counts, for every text of a batch at once.
+
+An n-gram is coded from the code of its (n-1)-gram prefix and its last token: the pair of two integers is one
+int64 key, grouped exactly (``cells.group_keys``), so an n-gram's code is exact whatever its order. Counts are
+per (text, n-gram) pair, from the same grouping of ``text * width + code`` keys; the matches of a hypothesis
+against a reference are ``min(count in hypothesis, count in reference)`` summed over its n-grams.
+
+>>> codes, offsets = np.array([0, 1, 0, 1, 0, 1, 1]), np.array([0, 4, 7])   # "a b a b" and "a b b"
+>>> [(o.tolist(), i.tolist()) for o, i in ngram_codes(codes, offsets, 2)][1]   # bigrams: ab ba ab | ab bb
+([0, 0, 0, 1, 1], [0, 1, 0, 0, 2])
+"""
+import numpy as np
+
+from ..cells import group_keys
+
+
+def flat_references(references, reference_segment=None):
+    """(reference texts, the hypothesis each belongs to): ``references`` is one sequence of reference texts per
+    hypothesis, or a flat sequence of texts with ``reference_segment`` saying whose each is.
+
+    >>> texts, seg = flat_references([["a", "b"], ["c"]])
+    >>> texts, seg.tolist()
+    (['a', 'b', 'c'], [0, 0, 1])
+    """
+    if reference_segment is not None:
+        return list(references), np.asarray(reference_segment, dtype=np.int64)
+    texts, seg = [], []
+    for i, refs in enumerate(references):
+        if isinstance(refs, str):
+            raise TypeError("references of hypothesis %d: give a sequence of strings, not a string" % i)
+        texts.extend(refs)
+        seg.extend([i] * len(refs))
+    return texts, np.asarray(seg, dtype=np.int64)
+
+
+def check_references(reference_segment, n):
+    """Every hypothesis has a reference and every reference a hypothesis (ValueError otherwise)."""
+    if len(reference_segment) and (reference_segment.min() < 0 or reference_segment.max() >= n):
+        raise ValueError("a reference belongs to no hypothesis")
+    if n and np.bincount(reference_segment, minlength=n).min() == 0:
+        raise ValueError("hypothesis %d has no reference" % int(np.argmin(np.bincount(reference_segment, minlength=n))))
+
+
+def ngram_codes(codes, offsets, max_order):
+    """Per order n = 1..max_order: (text of each n-gram, code of each n-gram), n-grams in text order; codes of
+    one order are comparable across texts. ``codes``: token codes (>= 0), text i holding
+    ``codes[offsets[i]:offsets[i+1]]``."""
+    codes = np.asarray(codes, dtype=np.int64)
+    n_tok = len(codes)
+    lengths = np.diff(offsets)
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    room = np.repeat(offsets[1:], lengths) - np.arange(n_tok)   # tokens from each position to its text's end
+    width = int(codes.max()) + 1 if n_tok else 1
+    out = [(owner, codes)]
+    prev = codes   # code of the n-gram starting at each position (valid where room >= n)
+    for n in range(2, max_order + 1):
+        valid = np.flatnonzero(room >= n)
+        key = prev[valid] * width + codes[valid + n - 1]
+        grams, _ = group_keys(key)
+        out.append((owner[valid], grams))
+        prev = np.full(n_tok, -1, dtype=np.int64)
+        prev[valid] = grams
+    return out
+
+
+def matches_per_reference(hyp, ref, ref_text_segment, n_refs):
+    """Per reference text r: (sum over its n-grams g of min(count in the hypothesis of its segment, count in r),
+    its n-gram count). ``hyp``, ``ref``: (text, code) of the n-grams of one order, hypotheses numbered by
+    segment and references by reference text; ``ref_text_segment[r]``: the segment of reference r."""
+    width = int(max(hyp[1].max() if len(hyp[1]) else 0, ref[1].max() if len(ref[1]) else 0)) + 1
+    h_key, h_count = _distinct(hyp[0] * width + hyp[1])
+    r_codes, r_first = group_keys(ref[0] * width + ref[1])
+    r_count = np.bincount(r_codes).astype(np.int64)
+    r_row = ref[0][r_first]
+    r_key = ref_text_segment[r_row] * width + ref[1][r_first]
+    found = _lookup(h_key, h_count, r_key)
+    match = np.bincount(r_row, weights=np.minimum(found, r_count), minlength=n_refs).astype(np.int64)
+    total = np.bincount(ref[0], minlength=n_refs).astype(np.int64)
+    return match, total
+
+
+def clipped_matches(hyp, ref, ref_text_segment, n_segments):
+    """Per segment: sum over its hypothesis's n-grams g of min(count in the hypothesis, the largest count of g
+    in any one of its references) (BLEU's clipping against several references)."""
+    width = int(max(hyp[1].max() if len(hyp[1]) else 0, ref[1].max() if len(ref[1]) else 0)) + 1
+    h_key, h_count = _distinct(hyp[0] * width + hyp[1])
+    r_codes, r_first = group_keys(ref[0] * width + ref[1])
+    r_count = np.bincount(r_codes).astype(np.int64)
+    r_key = ref_text_segment[ref[0][r_first]] * width + ref[1][r_first]
+    m_codes, m_first = group_keys(r_key)   # the same n-gram of several references of one segment: the largest
+    most = np.zeros(len(m_first), dtype=np.int64)
+    np.maximum.at(most, m_codes, r_count)
+    found = _lookup(r_key[m_first], most, h_key)
+    return np.bincount(h_key // width, weights=np.minimum(h_count, found), minlength=n_segments).astype(np.int64)
+
+
+def _distinct(key):
+    """The distinct keys and how often each occurs."""
+    codes, first = group_keys(key)
+    return key[first], np.bincount(codes).astype(np.int64)
+
+
+def _lookup(keys, values, wanted):
+    """``values`` at the position of each of ``wanted`` in ``keys`` (distinct), 0 where absent."""
+    if not len(wanted):
+        return np.zeros(0, dtype=np.int64)
+    if not len(keys):
+        return np.zeros(len(wanted), dtype=np.int64)
+    both, _ = group_keys(np.concatenate([keys, wanted]))
+    table = np.zeros(int(both.max()) + 1, dtype=np.int64)
+    table[both[:len(keys)]] = values
+    return table[both[len(keys):]]
