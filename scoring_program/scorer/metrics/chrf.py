@@ -27,7 +27,7 @@ helping character n-grams", WMT 2017; sacreBLEU 2.x ``metrics/chrf.py``.
 """
 import numpy as np
 
-from .ngrams import check_references, flat_references, matches_per_reference, ngram_codes
+from .ngrams import best_reference, check_references, flat_references, matches_per_reference, ngram_codes
 from .text_norm import is_space, spans, to_texts, code_spans, token_offsets
 
 CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2
@@ -77,20 +77,6 @@ def statistics(hypotheses, references, reference_segment=None, char_order=CHAR_O
     score = chrf(table, char_order, word_order, beta)
     best = best_reference(score, ref_seg, n)
     return {name: table[name][best] for name in names}
-
-
-def best_reference(score, ref_seg, n):
-    """Per segment, the position of its reference with the highest score, the first on a tie.
-
-    >>> best_reference(np.array([1.0, 3.0, 3.0, 2.0]), np.array([0, 0, 0, 1]), 2).tolist()
-    [1, 3]
-    """
-    order = np.lexsort((np.arange(len(score)), -score, ref_seg))
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = ref_seg[order][1:] != ref_seg[order][:-1]
-    out = np.empty(n, dtype=np.int64)
-    out[ref_seg[order][first]] = order[first]
-    return out
 
 
 def _words(texts):

@@ -41,6 +41,20 @@ def check_references(reference_segment, n):
         raise ValueError("hypothesis %d has no reference" % int(np.argmin(np.bincount(reference_segment, minlength=n))))
 
 
+def best_reference(score, ref_seg, n):
+    """Per segment, the position of its reference with the highest score, the first on a tie.
+
+    >>> best_reference(np.array([1.0, 3.0, 3.0, 2.0]), np.array([0, 0, 0, 1]), 2).tolist()
+    [1, 3]
+    """
+    order = np.lexsort((np.arange(len(score)), -score, ref_seg))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = ref_seg[order][1:] != ref_seg[order][:-1]
+    out = np.empty(n, dtype=np.int64)
+    out[ref_seg[order][first]] = order[first]
+    return out
+
+
 def ngram_codes(codes, offsets, max_order):
     """Per order n = 1..max_order: (text of each n-gram, code of each n-gram), n-grams in text order; codes of
     one order are comparable across texts. ``codes``: token codes (>= 0), text i holding
@@ -73,7 +87,7 @@ def matches_per_reference(hyp, ref, ref_text_segment, n_refs):
     r_count = np.bincount(r_codes).astype(np.int64)
     r_row = ref[0][r_first]
     r_key = ref_text_segment[r_row] * width + ref[1][r_first]
-    found = _lookup(h_key, h_count, r_key)
+    found = lookup(h_key, h_count, r_key)
     match = np.bincount(r_row, weights=np.minimum(found, r_count), minlength=n_refs).astype(np.int64)
     total = np.bincount(ref[0], minlength=n_refs).astype(np.int64)
     return match, total
@@ -90,7 +104,7 @@ def clipped_matches(hyp, ref, ref_text_segment, n_segments):
     m_codes, m_first = group_keys(r_key)   # the same n-gram of several references of one segment: the largest
     most = np.zeros(len(m_first), dtype=np.int64)
     np.maximum.at(most, m_codes, r_count)
-    found = _lookup(r_key[m_first], most, h_key)
+    found = lookup(r_key[m_first], most, h_key)
     return np.bincount(h_key // width, weights=np.minimum(h_count, found), minlength=n_segments).astype(np.int64)
 
 
@@ -100,7 +114,7 @@ def _distinct(key):
     return key[first], np.bincount(codes).astype(np.int64)
 
 
-def _lookup(keys, values, wanted):
+def lookup(keys, values, wanted):
     """``values`` at the position of each of ``wanted`` in ``keys`` (distinct), 0 where absent."""
     if not len(wanted):
         return np.zeros(0, dtype=np.int64)
