@@ -236,9 +236,13 @@ def tokens_of(texts, starts, ends):
     codes, first = code_spans(texts.cp, starts, ends)
     offsets = token_offsets(texts, starts)
 
-    def vocabulary():
-        return [texts.cp[s:e].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-                for s, e in zip(starts[first].tolist(), ends[first].tolist())]
+    made = []
+
+    def vocabulary():   # made once, when first asked
+        if not made:
+            made.append([texts.cp[s:e].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+                         for s, e in zip(starts[first].tolist(), ends[first].tolist())])
+        return made[0]
 
     return Tokens(codes, offsets, vocabulary)
 
@@ -389,3 +393,24 @@ TOKENIZERS = {"13a": _tokens_13a, "zh": _tokens_zh, "char": _tokens_char, "none"
 def words(strings):
     """Tokens split at whitespace (``str.split()``)."""
     return _tokens_none(list(strings))
+
+
+def exact_matches(hypotheses, references, reference_segment):
+    """Per hypothesis: 1 when it equals one of its references once both are stripped of whitespace at their
+    ends (``str.strip``), else 0; ``references`` flat, ``reference_segment`` the hypothesis of each.
+
+    >>> exact_matches([" a b", "c"], ["a b ", "x", "C"], np.array([0, 1, 1])).tolist()
+    [1, 0]
+    """
+    hypotheses = list(hypotheses)
+    n = len(hypotheses)
+    texts = to_texts([s.strip() for s in hypotheses] + [s.strip() for s in references])
+    lengths = np.diff(texts.offsets)
+    code = np.full(len(texts), -1, dtype=np.int64)
+    some = np.flatnonzero(lengths > 0)
+    if len(some):
+        code[some] = code_spans(texts.cp, texts.offsets[some], texts.offsets[some + 1])[0]
+    out = np.zeros(n, dtype=np.int64)
+    np.maximum.at(out, np.asarray(reference_segment, dtype=np.int64), (code[n:] == code[np.asarray(
+        reference_segment, dtype=np.int64)]).astype(np.int64))
+    return out
