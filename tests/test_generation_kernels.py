@@ -221,3 +221,20 @@ def test_porter_equals_nltk():
 def test_statistics_refuse_a_hypothesis_without_reference():
     with pytest.raises(ValueError):
         bleu.statistics(["a", "b"], ["x"], reference_segment=[0])
+
+
+def test_rouge_lsum_on_summaries_of_several_sentences():
+    """Summaries of 1 to 4 lines whose sentences repeat words: the hits of one reference sentence may use hypothesis
+    tokens another one used, and rouge-score's counts cap them."""
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"])
+    rng = random.Random(SEED + 1)
+    small = ["a", "b", "c", "a b", "b a", "c a", "a a"]
+    hyps, refs = [], []
+    for _ in range(300):
+        hyps.append("\n".join(rng.choice(small) for _ in range(rng.randint(1, 4))))
+        refs.append(["\n".join(rng.choice(small) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(1, 2))])
+    stats = rouge.statistics(hyps, refs, types=("rougeLsum",))
+    for i, expected in enumerate(_rouge_oracle(scorer, hyps, refs)):
+        for measure, value in zip(rouge.MEASURES, expected["rougeLsum"]):
+            assert abs(stats["rougeLsum_" + measure][i] - value) <= TOL, (hyps[i], refs[i])
+    assert rouge.statistics(["a"], [["a\na"]], types=("rougeLsum",))["rougeLsum_precision"].tolist() == [1.0]
