@@ -277,40 +277,35 @@ def _isolated_regexp(texts, cp, isolated, padded):
     seg_last = np.zeros(n, dtype=bool)   # the last code point of its text
     seg_last[texts.offsets[1:][np.diff(texts.offsets) > 0] - 1] = True
     digit = (cp >= _ZERO) & (cp <= _NINE)
-    point = (cp == _DOT) | (cp == _COMMA)
+    pts = np.flatnonzero((cp == _DOT) | (cp == _COMMA))   # the points: the only places rules 2 and 3 change
+    first_in_text = seg_first[pts]
+    follows_point = np.zeros(len(pts), dtype=bool)
+    follows_point[1:] = (pts[1:] == pts[:-1] + 1) & ~first_in_text[1:]
     # rule 2: runs of points; what precedes a run: 0 nothing, 1 a digit, 2 anything else
-    run_start = point.copy()
-    run_start[1:] &= ~point[:-1] | seg_first[1:n]
-    pos = _position_in_run(run_start, point)
-    before = np.zeros(n, dtype=np.int8)
-    has_prev = ~seg_first[:n]
-    prev_digit = np.zeros(n, dtype=bool)
-    prev_digit[1:] = digit[:-1]
-    before[has_prev] = np.where(prev_digit[has_prev], 1, 2)
-    if padded:
-        before[~has_prev] = 2
-    run_before = _spread(run_start, point, before)
-    second = point & np.where(run_before == 2, pos % 2 == 1, pos % 2 == 0)
-    gap[:-1] |= second
-    gap[1:] |= second
+    prev_digit = digit[np.maximum(pts - 1, 0)] & ~first_in_text
+    before = np.where(first_in_text, 2 if padded else 0, np.where(prev_digit, 1, 2))
+    pos = _position_in_run(~follows_point)
+    run_before = before[_run_first(~follows_point)]
+    second = pts[np.where(run_before == 2, pos % 2 == 1, pos % 2 == 0)]
+    gap[second] = True
+    gap[second + 1] = True
     # rule 3: runs of points with no space inside, on the text rule 2 made
-    run_start = point.copy()
-    run_start[1:] &= ~point[:-1] | seg_first[1:n] | gap[1:n]
-    pos = _position_in_run(run_start, point)
-    last = point.copy()
-    last[:-1] &= ~point[1:] | seg_first[1:n] | gap[1:n]
+    joined = follows_point & ~gap[pts]
+    pos = _position_in_run(~joined)
+    last = np.ones(len(pts), dtype=bool)
+    last[:-1] = ~joined[1:]
+    is_second = np.zeros(n, dtype=bool)
+    is_second[second] = True
     # what follows the last point of a run: 0 nothing, 1 a digit, 2 anything else (a space included)
-    spaced = (gap[1:] & ~seg_last) | second   # a space after it in its own text (not the next text's)
-    after = np.full(n, 2, dtype=np.int8)
-    nxt_digit = np.zeros(n, dtype=bool)
-    nxt_digit[:-1] = digit[1:]
-    after[nxt_digit & ~spaced] = 1
-    after[seg_last & ~spaced] = 2 if padded else 0
-    run_length = _spread(run_start, point, _run_lengths(run_start, last, n))
-    run_after = _spread_back(last, point, after)
-    first_of_pair = point & (pos % 2 == 1) & ((pos < run_length) | (run_after == 2))
-    gap[:-1] |= first_of_pair
-    gap[1:] |= first_of_pair
+    spaced = (gap[pts + 1] & ~seg_last[pts]) | is_second[pts]   # a space after it in its own text
+    after = np.where(seg_last[pts] & ~spaced, 2 if padded else 0,
+                     np.where(~spaced & digit[np.minimum(pts + 1, n - 1)] & ~seg_last[pts], 1, 2))
+    run_first = _run_first(~joined)
+    run_last = _run_last(last)
+    run_length = run_last - run_first + 1
+    first_of_pair = pts[(pos % 2 == 1) & ((pos < run_length) | (after[run_last] == 2))]
+    gap[first_of_pair] = True
+    gap[first_of_pair + 1] = True
     # rule 4: a digit then a hyphen (nothing above puts a space between them)
     hyphen_after_digit = np.zeros(n, dtype=bool)
     hyphen_after_digit[1:] = (cp[1:] == _HYPHEN) & digit[:-1] & ~seg_first[1:n]
@@ -319,32 +314,24 @@ def _isolated_regexp(texts, cp, isolated, padded):
     return gap
 
 
-def _position_in_run(run_start, member):
-    """1-based position of each member in its run (runs begin at ``run_start``)."""
-    idx = np.arange(len(member))
-    start_at = np.maximum.accumulate(np.where(run_start, idx, -1))
-    return np.where(member, idx - start_at + 1, 0)
+def _position_in_run(starts):
+    """1-based position of each item in its run (runs of consecutive items begin where ``starts``)."""
+    idx = np.arange(len(starts))
+    return idx - _run_first(starts) + 1
 
 
-def _spread(run_start, member, value):
-    """The value at each run's first member, given to every member of the run."""
-    idx = np.arange(len(member))
-    start_at = np.maximum.accumulate(np.where(run_start, idx, 0))
-    return np.where(member, value[start_at], 0)
+def _run_first(starts):
+    """Index of the first item of each item's run."""
+    return np.maximum.accumulate(np.where(starts, np.arange(len(starts)), 0)) if len(starts) else \
+        np.zeros(0, dtype=np.int64)
 
 
-def _spread_back(run_last, member, value):
-    """The value at each run's last member, given to every member of the run."""
-    idx = np.arange(len(member))[::-1]
-    last_at = np.minimum.accumulate(np.where(run_last[::-1], idx, len(member) - 1))[::-1]
-    return np.where(member, value[last_at], 0)
-
-
-def _run_lengths(run_start, run_last, n):
-    """At each run's first member, the run's length."""
-    out = np.zeros(n, dtype=np.int64)
-    out[np.flatnonzero(run_start)] = np.flatnonzero(run_last) - np.flatnonzero(run_start) + 1
-    return out
+def _run_last(lasts):
+    """Index of the last item of each item's run (runs end where ``lasts``)."""
+    n = len(lasts)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    return np.minimum.accumulate(np.where(lasts, np.arange(n), n - 1)[::-1])[::-1]
 
 
 def _v13a(text):
