@@ -307,8 +307,8 @@ def sample_columns(c, g, p, counted, on_board):
     where counted and 0 elsewhere (the ratios made when asked: none kept between)."""
     w = counted[on_board]
     cb, gb, pb = (np.where(w, np.asarray(a, dtype=np.int64)[on_board], 0) for a in (c, g, p))
-    return [Each(w), Each(lambda: safe_div(cb, pb), 1), Each(lambda: safe_div(cb, gb), 1),
-            Each(lambda: safe_div(2 * cb, pb + gb), 1), Each(cb), Each(gb), Each(pb)]
+    return [Each(w), Each(lambda: prf(cb, pb, gb)[0], 1), Each(lambda: prf(cb, pb, gb)[1], 1),
+            Each(lambda: prf(cb, pb, gb)[2], 1), Each(cb), Each(gb), Each(pb)]
 
 
 def _strata(rows, n_units):
@@ -327,7 +327,7 @@ def _keyword_items(cells, cfg):
 
 
 def _sample_section(c, g, p, present, on_board, counted, legacy):
-    f = safe_div(2 * c, p + g)
+    f = prf(c, p, g)[2]
     board = on_board
     counts = [int(board.sum()), int(counted.sum()), int((board & ~present).sum()),
               int((board & present & (p == 0)).sum()), int((board & (f == 1)).sum()),
@@ -349,7 +349,7 @@ def _size_section(c, g, p, counted):
     size = np.minimum(g, SIZE_TOP)
     n = np.bincount(size, minlength=SIZE_TOP + 1)
     mean = lambda v: safe_div(np.bincount(size, weights=v, minlength=SIZE_TOP + 1), n)  # noqa: E731
-    mp, mr, mf = mean(safe_div(c, p)), mean(safe_div(c, g)), mean(safe_div(2 * c, p + g))
+    mp, mr, mf = (mean(v) for v in prf(c, p, g))
     right, gold = np.bincount(size, weights=c, minlength=SIZE_TOP + 1), np.bincount(size, weights=g, minlength=SIZE_TOP + 1)
     shown = [k for k in range(SIZE_TOP + 1) if n[k]]
     names = ["%d+" % k if k == SIZE_TOP else str(k) for k in shown]
