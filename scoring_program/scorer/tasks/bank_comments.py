@@ -18,7 +18,8 @@ from .. import advice, digests, report
 from ..cells import Cells, Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.kappa import kappa_from_confusions
+from ..metrics.confusion import accuracy as class_accuracy, margins
+from ..metrics.kappa import cohen_kappa
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
@@ -343,10 +344,9 @@ class BankComments(TaskFamily):
         cells, S = w S1 + (1 - w) S2; accuracy = the cells' trace over their total (0 without a comment)."""
         sums = np.asarray(sums, dtype=float)
         p, r, f1 = prf(sums[..., 0], sums[..., 1], sums[..., 2])
-        cells = sums[..., 3:].reshape(sums.shape[:-1] + (len(CLASSES), len(CLASSES)))
-        kappa = kappa_from_confusions(cells)
-        total = cells.sum(axis=(-2, -1))
-        accuracy = np.divide(np.trace(cells, axis1=-2, axis2=-1), total, out=np.zeros_like(total), where=total > 0)
+        right, gold, pred = margins(sums[..., 3:].reshape(sums.shape[:-1] + (len(CLASSES), len(CLASSES))))
+        kappa = cohen_kappa(right, gold, pred)
+        accuracy = class_accuracy(right, gold)
         w = float(cfg.options["ner_weight"])
         return {"score": w * f1 + (1.0 - w) * kappa, "ner_f1": f1, "kappa": kappa, "ner_precision": p,
                 "ner_recall": r, "class_accuracy": accuracy}

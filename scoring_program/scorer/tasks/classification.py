@@ -39,6 +39,7 @@ from ..config import NOT_ALLOWED, Check, Option
 from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
 from ..metrics import class_scores
 from ..metrics import confusion as cm
+from ..metrics.kappa import cohen_kappa, quadratic_kappa
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
 from ..tables import header_names
@@ -511,8 +512,8 @@ class Classification(TaskFamily):
         # two classes sit on the table's scale as (other, positive): binary is the second
         p, r, f = cm.averaged(right, pred, gold, opts["average"], positive=1)
         out.update(precision=p, recall=r, f1=f, accuracy=cm.accuracy(right, gold),
-                   balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cm.cohen_kappa(right, gold, pred),
-                   quadratic_weighted_kappa=cm.quadratic_kappa(squared, gold, pred, np.arange(width)),
+                   balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cohen_kappa(right, gold, pred),
+                   quadratic_weighted_kappa=quadratic_kappa(squared, gold, pred, np.arange(width)),
                    mcc=cm.matthews(right, gold, pred))
         return out
 

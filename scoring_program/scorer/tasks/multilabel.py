@@ -27,6 +27,7 @@ from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
+from ..metrics.averages import CLASS_RULES, class_mask
 from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import prf, safe_div
@@ -125,7 +126,7 @@ OPTIONS = {
     "beta": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v <= 100),
                                "null (no F-beta columns) or a number in (0, 100]"),
                    "beta of the F-beta columns"),
-    "classes": Option("gold_or_predicted", ml.CLASS_RULES, "which classes the class averages cover"),
+    "classes": Option("gold_or_predicted", CLASS_RULES, "which classes the class averages cover"),
     "both_empty": Option("zero", ml.BOTH_EMPTY_RULES,
                          "what a sample with empty gold and empty prediction scores in sample averages: 0, 1, "
                          "or left out (skip)"),
@@ -505,7 +506,7 @@ class Multilabel(TaskFamily):
         scores, sums = self.reduce(units, cfg)
         tp_class, pred_class, gold_class = (sums["classes"][k * n_classes:(k + 1) * n_classes].astype(np.int64)
                                             for k in range(3))
-        mask = ml.class_mask(pred_class, gold_class, opts["classes"])
+        mask = class_mask(pred_class, gold_class, opts["classes"])
         class_ap = by_class.result()
         # macro AP ranks the samples of each class against each other: no sum over samples, its own formula here
         scores["macro_ap"] = float(class_ap[mask].mean()) if mask.any() else 0.0
@@ -540,7 +541,7 @@ class Multilabel(TaskFamily):
         if group == "classes":
             c = sums.shape[-1] // 3
             tp, pred, gold = sums[..., :c], sums[..., c:2 * c], sums[..., 2 * c:]
-            cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(tp, pred, gold, ml.class_mask(pred, gold, opts["classes"]),
+            cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(tp, pred, gold, class_mask(pred, gold, opts["classes"]),
                                                                 beta)
             return {"class_avg_f1": cf1, "class_avg_precision": cp, "class_avg_recall": cr, "macro_f1": macro_f1,
                     "macro_fbeta": macro_fb}
