@@ -6,7 +6,8 @@ n_classes): the gold relevance grade of every class, 0 = not relevant. A class
 is relevant when its grade is > 0. Ties never reach this module: the ranking
 is the list order, decided by the caller.
 
-- AP@k = sum_{r<=k} P(r) rel(r) / D, with D = |relevant| (trec_eval
+- AP@k = sum_{r<=k} P(r) rel(r) / D (``ties.average_precision``, one item a
+  rank), with D = |relevant| (trec_eval
   ``map_cut``, and the source document: relevant at ranks 1, 2, 5 with 10
   relevant in all gives (1/1 + 2/2 + 3/5)/10 = 0.26) or D = min(k, |relevant|)
   (Kaggle ``apk``);
@@ -27,6 +28,7 @@ A sample with no relevant class scores 0 on every metric here.
 """
 import numpy as np
 
+from . import ties
 from .prf import safe_div
 
 MAP_DENOMINATORS = ("relevant", "min_k_relevant")
@@ -52,16 +54,12 @@ def average_precision(grades_at, grades, k, denominator="relevant"):
     >>> average_precision(at, np.ones((1, 10)), 10).tolist()   # the document's example
     [0.26]
     """
-    rel = np.asarray(grades_at) > 0
-    hits = np.cumsum(rel, axis=1)
-    precision_at = hits / np.arange(1, rel.shape[1] + 1)
-    total = (precision_at * rel).sum(axis=1)
     n_relevant = (np.asarray(grades) > 0).sum(axis=1)
     if denominator == "min_k_relevant":
         n_relevant = np.minimum(n_relevant, k)
     elif denominator != "relevant":
         raise ValueError("unknown denominator %r" % denominator)
-    return np.atleast_1d(safe_div(total, n_relevant))
+    return np.atleast_1d(ties.average_precision(np.asarray(grades_at) > 0, n_relevant))
 
 
 def _gain(g, gain):
