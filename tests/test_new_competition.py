@@ -68,12 +68,12 @@ def organizer(project, argv):
 
 def test_the_docs_give_a_command_for_each_family():
     assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
-                                         "view_sentiment", "classification", "regression"])
+                                         "view_sentiment", "classification", "regression", "qa"])
     assert len(conversions()) == 7
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression"])
+                                    "classification", "regression", "qa"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_zip
@@ -137,7 +137,7 @@ def dev_built(workspace):
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression"])
+                                    "classification", "regression", "qa"])
 def test_new_with_dev_feedback_uploads_no_test_answer_and_scores_the_dev_set_as_the_kit(dev_built, family, tmp_path):
     from organizer import bundle, check
     from organizer.phase_data import assemble_input, phase_config
@@ -206,6 +206,9 @@ def test_the_public_inputs_hold_no_answer(built):
         assert not set(header) & columns, (family, header)
     text = (built["emotion_cause"] / "starting_kit" / "Subtask_1_test.json").read_text(encoding="utf-8")
     assert "emotion-cause_pairs" not in text and '"emotion"' not in text
+    import json
+    questions = json.loads((built["qa"] / "starting_kit" / "test_public.json").read_text(encoding="utf-8"))
+    assert {key for q in questions for key in q} == {"id", "title", "context", "question"}
 
 
 def test_the_sample_submission_is_made_without_the_answers(workspace, tmp_path, monkeypatch):
@@ -239,6 +242,14 @@ def _scramble_answers(family, gold, out):
                 utterance["emotion"] = "joy"
         out.write_text(json.dumps(data), encoding="utf-8")
         return
+    if family == "qa":   # each question gets the next one's gold answers
+        data = json.loads(gold.read_text(encoding="utf-8"))
+        qas = [qa for article in data["data"] for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
+        answers = [qa["answers"] for qa in qas]
+        for qa, moved in zip(qas, answers[1:] + answers[:1]):
+            qa["answers"] = moved
+        out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return
     sep = "\t" if gold.read_text(encoding="utf-8").split("\n", 1)[0].count("\t") else ","
     frame = pd.read_csv(gold, sep=sep, dtype=str, keep_default_na=False)
     for column in ANSWERS[family] & set(frame.columns):
@@ -255,7 +266,7 @@ ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleva
 def test_a_chinese_competition_speaks_chinese_to_participants(built, dev_built):
     """Pages, README and column labels of the zh competitions, with either feedback phase: no English beyond names
     and code."""
-    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment")
+    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment", "qa")
                    for f in (built.get, dev_built)]:
         texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
         texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))

@@ -197,3 +197,24 @@ def test_a_missing_question_scores_zero_and_is_warned_about(tmp_path):
     assert "1 question(s) have no entry" in page and "q2" in page
     proc, out = score(tmp_path, ref, {"predictions.json": '{"q1": "secret answer one", "q2": "", "q3": "x"}'}, "b")
     assert abs(read_scores(out)["f1"] - 200.0 / 3) <= TOL
+
+
+def test_the_kit_warns_of_answers_longer_than_their_passage_and_of_empty_answers():
+    """The warnings read the passages of the public inputs (the kit's contract), never a gold answer."""
+    from types import SimpleNamespace
+
+    from scorer.tasks.qa import FAMILY, QAContract, QASubmission
+
+    contract = QAContract(["q1", "q2", "q3"], passages=["short passage", "a passage", "the third passage"])
+    answers = np.array(["short passage and then much more", "", "third"], dtype=object)
+    sub = QASubmission(answers, np.array([True, True, True]))
+    cfg = SimpleNamespace(options={"rules": "squad_v1.1"})
+    found = [p.text("en") for p in FAMILY.advice(sub, contract, cfg)]
+    assert any("1 answer(s) are longer than their passage: q1" in t for t in found), found
+    assert any("1 answer(s) are empty" in t and "q2" in t for t in found), found
+    cfg = SimpleNamespace(options={"rules": "squad_v2"})   # an empty answer is a legitimate "no answer" there
+    assert not any("are empty" in p.text("en") for p in FAMILY.advice(sub, contract, cfg))
+    every_empty = QASubmission(np.array(["", "", ""], dtype=object), np.array([True, True, True]))
+    assert [p.key for p in FAMILY.advice(every_empty, contract, cfg)] == ["qa.advice_all_empty"]
+    same = QASubmission(np.array(["x", "x", "x"], dtype=object), np.array([True, True, False]))
+    assert [p.key for p in FAMILY.advice(same, contract, cfg)] == ["qa.advice_absent", "qa.advice_same"]
