@@ -68,12 +68,12 @@ def organizer(project, argv):
 
 def test_the_docs_give_a_command_for_each_family():
     assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
-                                         "view_sentiment", "classification", "regression", "qa"])
-    assert len(conversions()) == 7
+                                         "view_sentiment", "classification", "regression", "qa", "generation"])
+    assert len(conversions()) == 8
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression", "qa"])
+                                    "classification", "regression", "qa", "generation"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_zip
@@ -137,7 +137,7 @@ def dev_built(workspace):
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression", "qa"])
+                                    "classification", "regression", "qa", "generation"])
 def test_new_with_dev_feedback_uploads_no_test_answer_and_scores_the_dev_set_as_the_kit(dev_built, family, tmp_path):
     from organizer import bundle, check
     from organizer.phase_data import assemble_input, phase_config
@@ -196,6 +196,7 @@ def built(workspace):
 
 
 ANSWERS = {"bank_comments": {"BIO_anno", "class"}, "keywords": {"keywords"}, "multilabel": {"labels", "grades"},
+           "generation": {"reference"},
            "view_sentiment": {"View", "Opinion"}, "classification": {"label"}, "regression": {"value"}}
 
 
@@ -260,13 +261,14 @@ def _scramble_answers(family, gold, out):
 
 
 # names, not English: the kit's own name, programs, formats and measures
-ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn"}
+ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn",
+                 "chrF", "Lsum"}
 
 
 def test_a_chinese_competition_speaks_chinese_to_participants(built, dev_built):
     """Pages, README and column labels of the zh competitions, with either feedback phase: no English beyond names
     and code."""
-    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment", "qa")
+    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment", "qa", "generation")
                    for f in (built.get, dev_built)]:
         texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
         texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))
