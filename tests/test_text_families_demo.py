@@ -1,0 +1,82 @@
+"""The seeded demos of tools/demo.sh for qa and generation: the generators give the same bytes for a seed, organizer
+new makes a competition of them that lints, and the kit's sample scores on board A as independent implementations
+score it (SQuAD 2.0's normalisation restated here; sacreBLEU)."""
+import collections
+import csv
+import json
+import re
+import string
+
+import pytest
+
+from helpers import organizer, read_scores
+
+
+def demo(family, out):
+    proc = organizer("demo", family, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def new(family, data, out, gold, dev):
+    proc = organizer("new", family, data / gold, out, "--title", "Demo " + family, "--dev-gold", data / dev)
+    assert proc.returncode == 0 and " 0 error(s)" in proc.stdout, proc.stdout + proc.stderr
+    return out
+
+
+def board_a(comp):
+    with open(comp / "reference_data" / "boards.csv", encoding="utf-8") as fh:
+        return {row["id"] for row in csv.DictReader(fh) if row["board"] == "A"}
+
+
+def score_a(comp, tmp_path):
+    proc = organizer("score", comp, "A", comp / "starting_kit" / "submission", tmp_path / "scored")
+    assert proc.returncode == 0, proc.stderr
+    return read_scores(tmp_path / "scored" / "output")
+
+
+def normalise(text):
+    """SQuAD's normalize_answer, restated."""
+    text = "".join(c for c in text.lower() if c not in set(string.punctuation))
+    return " ".join(re.sub(r"\b(a|an|the)\b", " ", text).split())
+
+
+def squad_f1(prediction, gold):
+    p, g = normalise(prediction).split(), normalise(gold).split()
+    if not p or not g:
+        return float(p == g)
+    common = sum((collections.Counter(p) & collections.Counter(g)).values())
+    return 0.0 if common == 0 else 2 * common / (len(p) + len(g))
+
+
+def test_the_qa_demo(tmp_path):
+    data = demo("qa", tmp_path / "data")
+    first = (data / "test.json").read_bytes()
+    assert demo("qa", tmp_path / "again").joinpath("test.json").read_bytes() == first
+    comp = new("qa", data, tmp_path / "comp", "test.json", "dev.json")
+    gold = {q["id"]: [a["text"] for a in q["answers"]] for a in json.loads(first)["data"]
+            for p in a["paragraphs"] for q in p["qas"]}
+    assert any(not g for g in gold.values()) and any(g for g in gold.values())
+    predictions = json.loads((comp / "starting_kit" / "submission" / "predictions.json").read_text(encoding="utf-8"))
+    on_a = sorted(board_a(comp))
+    f1 = [max(squad_f1(predictions[q], g) for g in (gold[q] or [""])) for q in on_a]
+    assert score_a(comp, tmp_path)["f1"] == pytest.approx(100 * sum(f1) / len(f1), abs=1e-9)
+
+
+def test_the_generation_demo(tmp_path):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    data = demo("generation", tmp_path / "data")
+    assert demo("generation", tmp_path / "again").joinpath("test.csv").read_bytes() == \
+        (data / "test.csv").read_bytes()
+    comp = new("generation", data, tmp_path / "comp", "test.csv", "dev.csv")
+    refs = collections.defaultdict(list)
+    with open(data / "test.csv", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            refs[row["id"]].append(row["reference"])
+    with open(comp / "starting_kit" / "submission" / "predictions.csv", encoding="utf-8") as fh:
+        hyps = {row["id"]: row["text"] for row in csv.DictReader(fh)}
+    on_a = sorted(board_a(comp))
+    most = max(len(refs[i]) for i in on_a)
+    streams = [[refs[i][k] if k < len(refs[i]) else None for i in on_a] for k in range(most)]
+    expected = sacrebleu.corpus_bleu([hyps[i] for i in on_a], streams).score
+    assert score_a(comp, tmp_path)["bleu"] == pytest.approx(expected, abs=1e-9)
