@@ -19,6 +19,7 @@ from typing import Any, List
 import numpy as np
 
 from ..cells import Cells
+from ..discovery import SPREADSHEET, WORKBOOK_SUFFIXES
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index
@@ -100,6 +101,8 @@ def parse_texts(file, column, what, error=SubmissionError):
     """(form, the raw entries): ids, texts and lines as read, before any id is looked up. ``what`` names a value
     in messages (a Message: "answer", "text")."""
     form = form_of(file.name)
+    if file.name.lower().endswith(WORKBOOK_SUFFIXES):   # predictions.xlsx matches predictions.*: said for what it is
+        raise error(SPREADSHEET(name=clip(file.name, 80), patterns="'predictions.csv'"))
     if form == "table":
         table = read_table(file, ("id", column), error, separators=(",", "\t"), fullwidth=False)
         return form, table
