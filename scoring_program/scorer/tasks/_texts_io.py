@@ -24,17 +24,18 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index
 from ..textio import decode
+from ._ecac_io import JSON_REASONS   # json's own reasons in each language, declared once
 
 BAD_JSON = Message("texts.bad_json", "{file} line {line} column {column} is not valid JSON ({reason}); save the file "
                    "with json.dump (or one json.dumps per line for .jsonl).",
                    "{file} 第 {line} 行第 {column} 列不是合法的 JSON（{reason}）；请用 json.dump 保存文件"
-                   "（.jsonl 文件每行用一次 json.dumps）。")
+                   "（predictions.jsonl 这样的文件每行用一次 json.dumps）。")
 EMPTY_FILE = Message("texts.empty", "{file} is empty; write one {what} per test id.",
                      "{file} 是空文件；请为每个测试 id 写一个{what}。")
 NOT_AN_OBJECT = Message("texts.not_an_object", "{file} holds a JSON {kind}, not one object {{id: {what}}}; write "
                         "json.dump({{id: {what}, ...}}) (or name the file .jsonl for one object per line).",
                         "{file} 是一个 JSON {kind}，而不是一个对象 {{id: {what}}}；请写 json.dump({{id: {what}, ...}})"
-                        "（每行一个对象的文件请命名为 .jsonl）。")
+                        "（每行一个对象的文件请命名为 predictions.jsonl）。")
 LINE_NOT_AN_OBJECT = Message("texts.line_not_an_object", "{where}: the line holds a JSON {kind}, not an object "
                              "{{\"id\": ..., \"{column}\": ...}}; write one such object per line.",
                              "{where}：该行是一个 JSON {kind}，而不是对象 {{\"id\": ..., \"{column}\": ...}}；"
@@ -86,7 +87,7 @@ def read_json(data, name, error):
     try:
         return json.loads(text, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as exc:
-        raise error(BAD_JSON(file=name, line=exc.lineno, column=exc.colno, reason=exc.msg))
+        raise error(BAD_JSON(file=name, line=exc.lineno, column=exc.colno, reason=JSON_REASONS.get(exc.msg, exc.msg)))
     except (ValueError, RecursionError) as exc:
         raise error(BAD_JSON(file=name, line=1, column=1, reason=Reason(exc, named=False)))
 
@@ -123,7 +124,7 @@ def parse_texts(file, column, what, error=SubmissionError):
         try:
             entry = json.loads(raw, object_pairs_hook=_Pairs)
         except json.JSONDecodeError as exc:
-            raise error(BAD_JSON(file=name, line=number, column=exc.colno, reason=exc.msg))
+            raise error(BAD_JSON(file=name, line=number, column=exc.colno, reason=JSON_REASONS.get(exc.msg, exc.msg)))
         except (ValueError, RecursionError) as exc:
             raise error(BAD_JSON(file=name, line=number, column=1, reason=Reason(exc, named=False)))
         if not isinstance(entry, _Pairs):

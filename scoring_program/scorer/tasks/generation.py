@@ -93,15 +93,18 @@ SEGMENT_ROWS = (Message("generation.report.on_board", "segments on this board", 
                         "提交中没有对应文本（按空文本计分）"),
                 Message("generation.report.empty", "empty hypotheses", "空的生成文本"),
                 Message("generation.report.exact", "hypotheses equal to a reference", "与某条参考文本相同"))
-BLEU_TITLE = Message("generation.report.bleu", "BLEU: n-gram precisions and lengths", "BLEU：n 元组精确率与长度")
-BLEU_HEADERS = (Message("generation.report.order", "n", "n"),
-                Message("generation.report.matches", "matching n-grams", "匹配的 n 元组"),
-                Message("generation.report.totals", "hypothesis n-grams", "生成文本的 n 元组"),
+BLEU_TITLE = Message("generation.report.bleu", "BLEU: n-gram precisions and lengths", "BLEU：N 元组精确率与长度")
+BLEU_HEADERS = (Message("generation.report.order", "n", "阶数"),
+                Message("generation.report.matches", "matching n-grams", "匹配的 N 元组"),
+                Message("generation.report.totals", "hypothesis n-grams", "生成文本的 N 元组"),
                 Message("generation.report.precision", "precision (%)", "精确率（%）"))
 BLEU_NOTE = Message("generation.report.bleu_note", "Hypothesis tokens {hyp:,}, reference tokens {ref:,} (the "
                     "reference closest in length for each segment); length ratio {ratio:.4f}, brevity penalty "
                     "{bp:.4f}.", "生成文本 {hyp:,} 个词，参考文本 {ref:,} 个词（每条取长度最接近的参考）；长度比 "
                     "{ratio:.4f}，长度惩罚 {bp:.4f}。")
+BLEU_CHART = Message("generation.report.bleu_chart", "BLEU's n-gram precisions (%)", "BLEU 的 N 元组精确率（%）")
+ROUGE_CHART = Message("generation.report.rouge_chart", "ROUGE F, precision and recall (%)",
+                      "ROUGE 的 F 值、精确率与召回率（%）")
 ROUGE_TITLE = Message("generation.report.rouge", "ROUGE", "ROUGE")
 ROUGE_HEADERS = (Message("generation.report.measure", "measure", "指标"), Message("generation.report.f", "F", "F"),
                  Message("generation.report.p", "precision", "精确率"), Message("generation.report.r", "recall", "召回率"))
@@ -109,7 +112,7 @@ ROUGE_HEADERS = (Message("generation.report.measure", "measure", "指标"), Mess
 GOLD_EMPTY_ID = Message("reference.generation.no_reference", "{file} has no reference row for id {id}.", None)
 NOTE_EMPTY_REFERENCE = Message("generation.note.empty_reference", "{file} has {n} empty reference(s) (first ids: "
                                "{ids}); an empty reference has no n-gram, so only an empty hypothesis matches it.",
-                               "{file} 有 {n} 条空的参考文本（前几个 id：{ids}）；空参考文本没有 n 元组，只有空的生成文本"
+                               "{file} 有 {n} 条空的参考文本（前几个 id：{ids}）；空参考文本没有 N 元组，只有空的生成文本"
                                "与之匹配。")
 ADVICE_ABSENT = Message("generation.advice_absent", "{n} test id(s) have no text, so each is scored as an empty "
                         "hypothesis: {ids}. Write one text for every id of the test inputs.",
@@ -252,10 +255,7 @@ class Generation(TaskFamily):
                            + [report.Text(SIGNATURE_NOTE, "note")]),
             _segments_section(sub, q, columns, len(references)),
             _bleu_section(stats),
-            report.Section(ROUGE_TITLE, [report.Table(list(ROUGE_HEADERS), [
-                [name, scores[key + "_f"], scores[key + "_p"], scores[key + "_r"]]
-                for name, key in (("ROUGE-1", "rouge1"), ("ROUGE-2", "rouge2"), ("ROUGE-L", "rougel"),
-                                  ("ROUGE-Lsum", "rougelsum"))], digits=2)]),
+            _rouge_section(scores),
         ]
         return Result(scores, sections, summary, units)
 
@@ -323,6 +323,16 @@ def _segments_section(sub, q, columns, n_refs):
                                                                        in zip(SEGMENT_ROWS, counts)])])
 
 
+def _rouge_section(scores):
+    kinds = (("ROUGE-1", "rouge1"), ("ROUGE-2", "rouge2"), ("ROUGE-L", "rougel"), ("ROUGE-Lsum", "rougelsum"))
+    rows = [[name, scores[key + "_f"], scores[key + "_p"], scores[key + "_r"]] for name, key in kinds]
+    chart = report.Bars(ROUGE_CHART, [r[0] for r in rows], [(report.SERIES_F1, [r[1] for r in rows]),
+                                                            (report.SERIES_PRECISION, [r[2] for r in rows]),
+                                                            (report.SERIES_RECALL, [r[3] for r in rows])],
+                        top=100.0, digits=2)
+    return report.Section(ROUGE_TITLE, [report.Table(list(ROUGE_HEADERS), rows, digits=2), chart])
+
+
 def _bleu_section(stats):
     rows = []
     for order in range(1, bleu.MAX_ORDER + 1):
@@ -331,7 +341,9 @@ def _bleu_section(stats):
     ratio = float(bleu.length_ratio(stats))
     bp = float(bleu.brevity_penalty(stats))
     note = BLEU_NOTE(hyp=int(stats["hyp_len"]), ref=int(stats["ref_len"]), ratio=ratio, bp=bp)
-    return report.Section(BLEU_TITLE, [report.Table(list(BLEU_HEADERS), rows, caption=note, digits=2)])
+    chart = report.Bars(BLEU_CHART, [str(r[0]) for r in rows], [(BLEU_HEADERS[3], [r[3] for r in rows])], top=100.0,
+                        digits=2)
+    return report.Section(BLEU_TITLE, [report.Table(list(BLEU_HEADERS), rows, caption=note, digits=2), chart])
 
 
 FAMILY = Generation()

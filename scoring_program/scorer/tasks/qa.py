@@ -83,18 +83,20 @@ RULE_TEXTS = {
     "squad_v2": Message("qa.rules.squad_v2", "SQuAD 2.0 (evaluate-v2.0.py): lower-cased, ASCII punctuation and the "
                         "articles a/an/the removed, split at whitespace; F1 over the common tokens; an empty answer "
                         "is right exactly on an unanswerable question; no-answer threshold {thresh}.",
-                        "SQuAD 2.0（evaluate-v2.0.py）：转为小写，去掉 ASCII 标点和冠词 a/an/the，按空白切分；F1 "
+                        "SQuAD 2.0 官方评测脚本：转为小写，去掉 ASCII 标点和冠词 a/an/the，按空白切分；F1 "
                         "按共同词计算；空答案仅在无答案的问题上算对；无答案阈值 {thresh}。"),
     "squad_v1.1": Message("qa.rules.squad_v1.1", "SQuAD 1.1 (evaluate-v1.1.py): lower-cased, ASCII punctuation and "
                           "the articles a/an/the removed, split at whitespace; F1 over the common tokens.",
-                          "SQuAD 1.1（evaluate-v1.1.py）：转为小写，去掉 ASCII 标点和冠词 a/an/the，按空白切分；F1 "
+                          "SQuAD 1.1 官方评测脚本：转为小写，去掉 ASCII 标点和冠词 a/an/the，按空白切分；F1 "
                           "按共同词计算。"),
     "cmrc2018": Message("qa.rules.cmrc2018", "CMRC 2018 (cmrc2018_evaluate.py): lower-cased and stripped, Chinese "
                         "and English punctuation removed; each Chinese character one token, other runs cut into "
                         "words; F1 over the longest common substring of tokens.",
-                        "CMRC 2018（cmrc2018_evaluate.py）：转为小写并去掉首尾空白，去掉中英文标点；每个汉字为一个"
+                        "CMRC 2018 官方评测脚本：转为小写并去掉首尾空白，去掉中英文标点；每个汉字为一个"
                         "词，其余连续字符切分为单词；F1 按最长公共子串计算。"),
 }
+RULE_NAMES = {"squad_v2": "SQuAD 2.0", "squad_v1.1": "SQuAD 1.1", "cmrc2018": "CMRC 2018"}
+NO_THRESHOLD = Message("qa.rules.no_threshold", "1 (no probabilities given)", "1（未提供概率）")
 RULES_TITLE = Message("qa.report.rules_title", "How answers are compared", "答案的比较方式")
 SUMMARY = Message("qa.summary", "{n} questions on this board ({answerable} answerable, {unanswerable} unanswerable); "
                   "rules {rules}.", "本榜单 {n} 个问题（{answerable} 个有答案，{unanswerable} 个无答案）；规则 {rules}。")
@@ -105,6 +107,9 @@ QUESTION_HEADERS = (Message("qa.report.which", "questions", "问题"), Message("
                     Message("qa.report.absent", "no entry", "未作答"))
 QUESTION_ROWS = (Message("qa.report.all", "all", "全部"), Message("qa.report.answerable", "answerable", "有答案"),
                  Message("qa.report.unanswerable", "unanswerable", "无答案"))
+QUESTIONS_CHART = Message("qa.report.questions_chart", "Exact match and F1 (%) by kind of question",
+                          "按问题类型的完全匹配与 F1（%）")
+SERIES_EXACT = Message("qa.report.series_exact", "exact match", "完全匹配")
 QUESTION_NOTE = Message("qa.report.questions_note", "Scores in percent. A question with no entry in the submission "
                         "scores 0.", "分数为百分数。提交中没有条目的问题得 0 分。")
 BEST_TITLE = Message("qa.report.best", "Best no-answer threshold", "最佳无答案阈值")
@@ -323,7 +328,7 @@ class QA(TaskFamily):
             return found
         if empty.any() and cfg.options["rules"] != "squad_v2":
             shown = advice.units_where(contract.units, empty)
-            found.append(ADVICE_EMPTY(n=advice.count(len(shown)), ids=advice.ids(shown), rules=cfg.options["rules"]))
+            found.append(ADVICE_EMPTY(n=advice.count(len(shown)), ids=advice.ids(shown), rules=RULE_NAMES[cfg.options["rules"]]))
         passages = getattr(contract, "passages", None)
         if passages is not None:
             answer_len = np.fromiter(map(len, sub.answers), dtype=np.int64, count=len(sub.answers))
@@ -352,11 +357,11 @@ class QA(TaskFamily):
             scores.update(best)
         scores = {key: scores[key] for key in self.leaderboard_keys(cfg.options)}
         summary = SUMMARY(n=advice.count(len(q)), answerable=advice.count(answerable.sum()),
-                          unanswerable=advice.count((~answerable).sum()), rules=rules)
+                          unanswerable=advice.count((~answerable).sum()), rules=RULE_NAMES[rules])
         sections = [_questions_section(cols, answerable, sub.answers[q], sub.present[q], rules),
                     report.Section(RULES_TITLE, [report.Text(RULE_TEXTS[rules](
                         thresh="%g" % cfg.options["na_prob_thresh"] if cfg.options["no_answer_probabilities"]
-                        else "1 (no probabilities given)"))])]
+                        else NO_THRESHOLD()))])]
         if best is not None:
             sections.append(report.Section(BEST_TITLE, [report.Table(list(BEST_HEADERS), [
                 ["F1", best["best_f1"], best["best_f1_thresh"]],
@@ -484,8 +489,11 @@ def _questions_section(cols, answerable, answers, present, rules):
         exact, f1 = squad.scores(cols["exact"][rows_of].sum(), cols["f1"][rows_of].sum(), n)
         rows.append([label, n, float(exact), float(f1), int((present & (answers == ""))[rows_of].sum()),
                      int((~present)[rows_of].sum())])
+    chart = report.Bars(QUESTIONS_CHART, [r[0] for r in rows], [(SERIES_EXACT, [r[2] for r in rows]),
+                                                                (report.SERIES_F1, [r[3] for r in rows])],
+                        top=100.0, digits=2)
     return report.Section(QUESTIONS_TITLE, [report.Table(list(QUESTION_HEADERS), rows, caption=QUESTION_NOTE,
-                                                         digits=2)])
+                                                         digits=2), chart])
 
 
 FAMILY = QA()
