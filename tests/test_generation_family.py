@@ -205,3 +205,30 @@ def test_the_kit_warns_of_copied_sources_empty_texts_and_one_text_for_all():
     same = GenerationSubmission(np.array(["t", "t", "t"], dtype=object), np.array([True, True, False]))
     assert [p.key for p in FAMILY.advice(same, contract, SimpleNamespace(options={}))] == [
         "generation.advice_absent", "generation.advice_same"]
+
+
+def test_segments_scored_a_few_at_a_time_give_the_same_keys(tmp_path, monkeypatch):
+    """The counts are made CHUNK segments at a time (bounded memory): chunks of 7 segments, references of one id
+    spread over the gold file, give sacreBLEU's and rouge-score's numbers all the same."""
+    from scorer.tasks import generation
+
+    ids, hyps, refs = corpus(8, n=45)
+    rows = [(i, r) for i, these in zip(ids, refs) for r in these]
+    random.Random(2).shuffle(rows)   # an id's references far apart in the file
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([("id", "reference")] + rows)
+    order = {i: [r for j, r in rows if j == i] for i in ids}
+    monkeypatch.setattr(generation, "CHUNK", 7)
+    proc, out = score(tmp_path, {"gold.csv": buf.getvalue(), "config.yaml": config()},
+                      dict([predictions(ids, hyps, "csv")]))
+    assert proc.returncode == 0, proc.stderr
+    assert_keys(read_scores(out), expected(hyps, [order[i] for i in ids]))
+
+
+def test_chrf_and_chrf_pp_counted_together_equal_each_alone():
+    from scorer.metrics import chrf
+
+    ids, hyps, refs = corpus(9)
+    both = chrf.statistics_both(hyps, refs)
+    assert all((both[0][k] == v).all() for k, v in chrf.statistics(hyps, refs).items())
+    assert all((both[1][k] == v).all() for k, v in chrf.statistics(hyps, refs, word_order=2).items())

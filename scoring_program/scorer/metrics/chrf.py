@@ -47,6 +47,27 @@ def statistics(hypotheses, references, reference_segment=None, char_order=CHAR_O
                beta=BETA, lowercase=False, whitespace=False):
     """The per-segment columns of ``stat_columns`` (int64 arrays). ``whitespace``: keep whitespace in the
     character n-grams (sacreBLEU's ``whitespace=True``); ``references`` as in ``ngrams.flat_references``."""
+    table, ref_seg, n = _per_reference(hypotheses, references, reference_segment, char_order, word_order, lowercase,
+                                       whitespace)
+    return _best(table, ref_seg, n, char_order, word_order, beta)
+
+
+def statistics_both(hypotheses, references, reference_segment=None, lowercase=False):
+    """(chrF's columns, chrF++'s columns) with sacreBLEU's defaults, the character n-grams counted once: what
+    ``statistics`` gives with word orders 0 and 2 (each keeps the counts of its own best reference)."""
+    plus = CHRF_PLUS_PLUS_WORD_ORDER
+    table, ref_seg, n = _per_reference(hypotheses, references, reference_segment, CHAR_ORDER, plus, lowercase, False)
+    return _best(table, ref_seg, n, CHAR_ORDER, 0, BETA), _best(table, ref_seg, n, CHAR_ORDER, plus, BETA)
+
+
+def _best(table, ref_seg, n, char_order, word_order, beta):
+    names = stat_columns(char_order, word_order)
+    best = best_reference(chrf(table, char_order, word_order, beta), ref_seg, n)
+    return {name: table[name][best] for name in names}
+
+
+def _per_reference(hypotheses, references, reference_segment, char_order, word_order, lowercase, whitespace):
+    """({column: its value per reference text}, the segment of each reference, the number of segments)."""
     hypotheses = list(hypotheses)
     n = len(hypotheses)
     ref_texts, ref_seg = flat_references(references, reference_segment)
@@ -73,10 +94,7 @@ def statistics(hypotheses, references, reference_segment=None, char_order=CHAR_O
             hyp_total = np.bincount(hyp[0], minlength=n).astype(np.int64)[ref_seg]
             per_ref.append((np.where(ref_total > 0, hyp_total, 0), ref_total, match))
     names = stat_columns(char_order, word_order)
-    table = {name: per_ref[k // 3][k % 3] for k, name in enumerate(names)}
-    score = chrf(table, char_order, word_order, beta)
-    best = best_reference(score, ref_seg, n)
-    return {name: table[name][best] for name in names}
+    return {name: per_ref[k // 3][k % 3] for k, name in enumerate(names)}, ref_seg, n
 
 
 def _words(texts):

@@ -283,21 +283,43 @@ class Generation(TaskFamily):
         return digests.per_unit(np.arange(n), n, sub.texts.astype(str), sub.present)
 
 
+CHUNK = 4000   # segments whose n-grams are coded at once: memory bounded, the hash tables kept in cache
+
+
 def segment_columns(hypotheses, references, owner, options):
     """The per-segment columns of ``SEGMENT_COLUMNS`` for ``hypotheses`` and the flat ``references`` (``owner``:
-    the hypothesis of each)."""
+    the hypothesis of each), computed ``CHUNK`` segments at a time (a segment's counts are its own: the n-gram
+    codes of one chunk need not be comparable with another's)."""
+    owner = np.asarray(owner, dtype=np.int64)
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(0, len(hypotheses) + CHUNK, CHUNK))
+    parts = []
+    for k, start in enumerate(range(0, max(len(hypotheses), 1), CHUNK)):
+        these = order[bounds[k]:bounds[k + 1]]
+        parts.append(_chunk_columns(hypotheses[start:start + CHUNK], [references[i] for i in these.tolist()],
+                                    owner[these] - start, options))
+    table = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    return {"segments": Ones(len(hypotheses)), "bleu": Each(table["bleu"]), "chrf": Each(table["chrf"]),
+            "chrf_pp": Each(table["chrf_pp"]), "rouge": Each(table["rouge"]), "exact": Each(table["exact"])}
+
+
+def _chunk_columns(hypotheses, references, owner, options):
     lower = options["lowercase"]
+    n = len(hypotheses)
+    if not n:
+        return {"bleu": np.zeros((0, len(bleu.STAT_COLUMNS)), dtype=np.int64),
+                "chrf": np.zeros((0, len(CHRF_COLUMNS)), dtype=np.int64),
+                "chrf_pp": np.zeros((0, len(CHRFPP_COLUMNS)), dtype=np.int64),
+                "rouge": np.zeros((0, len(ROUGE_COLUMNS))), "exact": np.zeros(0, dtype=np.int64)}
     b = bleu.statistics(hypotheses, references, owner, tokenizer=options["bleu_tokenizer"], lowercase=lower)
-    c = chrf.statistics(hypotheses, references, owner, lowercase=lower)
-    cpp = chrf.statistics(hypotheses, references, owner, word_order=chrf.CHRF_PLUS_PLUS_WORD_ORDER, lowercase=lower)
+    c, cpp = chrf.statistics_both(hypotheses, references, owner, lowercase=lower)
     r = rouge.statistics(hypotheses, references, owner, tokenizer=options["rouge_tokenizer"],
                          stem=options["rouge_stem"])
-    exact = text_norm.exact_matches(hypotheses, references, owner)
-    return {"segments": Ones(len(hypotheses)),
-            "bleu": Each(np.stack([b[k] for k in bleu.STAT_COLUMNS], axis=1)),
-            "chrf": Each(np.stack([c[k] for k in CHRF_COLUMNS], axis=1)),
-            "chrf_pp": Each(np.stack([cpp[k] for k in CHRFPP_COLUMNS], axis=1)),
-            "rouge": Each(np.stack([r[k] for k in ROUGE_COLUMNS], axis=1)), "exact": Each(exact)}
+    return {"bleu": np.stack([b[k] for k in bleu.STAT_COLUMNS], axis=1),
+            "chrf": np.stack([c[k] for k in CHRF_COLUMNS], axis=1),
+            "chrf_pp": np.stack([cpp[k] for k in CHRFPP_COLUMNS], axis=1),
+            "rouge": np.stack([r[k] for k in ROUGE_COLUMNS], axis=1),
+            "exact": text_norm.exact_matches(hypotheses, references, owner)}
 
 
 def signatures(options, n_refs):
