@@ -283,7 +283,7 @@ class Generation(TaskFamily):
         return digests.per_unit(np.arange(n), n, sub.texts.astype(str), sub.present)
 
 
-CHUNK = 4000   # segments whose n-grams are coded at once: memory bounded, the hash tables kept in cache
+CHUNK = 1000   # segments whose n-grams are coded at once: memory bounded, the hash tables kept in cache
 
 
 def segment_columns(hypotheses, references, owner, options):
