@@ -19,7 +19,6 @@ from typing import Any, List
 import numpy as np
 
 from ..cells import Cells
-from ..discovery import SPREADSHEET, WORKBOOK_SUFFIXES
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index
@@ -53,6 +52,11 @@ DUPLICATE_ID = Message("texts.duplicate_id", "{where}: id {id} is given twice; k
                        "{where}：id {id} 出现了两次；每个 id 只保留一个{what}。")
 UNKNOWN_ID = Message("texts.unknown_id", "{where}: id {id} is not in the test set ({n} entries with unknown ids); use "
                      "the ids of the test inputs.", "{where}：id {id} 不在测试集中（共 {n} 项 id 未知）；请使用测试输入中的 id。")
+WORKBOOK = Message("texts.workbook", "{file} is a spreadsheet workbook, not a text file; in Excel: File > Save As > "
+                   "'CSV UTF-8 (Comma delimited) (*.csv)', name it predictions.csv and upload that file.",
+                   "{file} 是电子表格工作簿，不是文本文件；请在 Excel 中选择“文件 > 另存为 > CSV UTF-8（逗号分隔）(*.csv)”，"
+                   "命名为 predictions.csv 后上传该文件。")
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 KINDS = {dict: Message("texts.kind.object", "object", "对象"), list: Message("texts.kind.array", "array", "数组"),
          str: Message("texts.kind.string", "string", "字符串"), bool: Message("texts.kind.boolean", "boolean", "布尔值"),
          int: Message("texts.kind.number", "number", "数字"), float: Message("texts.kind.number2", "number", "数字"),
@@ -103,7 +107,7 @@ def parse_texts(file, column, what, error=SubmissionError):
     in messages (a Message: "answer", "text")."""
     form = form_of(file.name)
     if file.name.lower().endswith(WORKBOOK_SUFFIXES):   # predictions.xlsx matches predictions.*: said for what it is
-        raise error(SPREADSHEET(name=clip(file.name, 80), patterns="'predictions.csv'"))
+        raise error(WORKBOOK(file=clip(file.name, 80)))
     if form == "table":
         table = read_table(file, ("id", column), error, separators=(",", "\t"), fullwidth=False)
         return form, table
