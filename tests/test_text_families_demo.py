@@ -9,7 +9,7 @@ import string
 
 import pytest
 
-from helpers import organizer, read_scores
+from helpers import ROOT, organizer, read_scores
 
 
 def demo(family, out):
@@ -80,3 +80,22 @@ def test_the_generation_demo(tmp_path):
     streams = [[refs[i][k] if k < len(refs[i]) else None for i in on_a] for k in range(most)]
     expected = sacrebleu.corpus_bleu([hyps[i] for i in on_a], streams).score
     assert score_a(comp, tmp_path)["bleu"] == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("family", ["qa", "generation"])
+def test_rescore_ranks_the_demo_submissions_and_finds_the_identical_ones(family, tmp_path):
+    """The organizer's rescore on examples/<family>: every submission scored on both boards, the tiers drawn from
+    the per-unit tables, and two teams that sent the same answers found alike (``unit_answers``)."""
+    import shutil
+
+    sample = ROOT / "examples" / family / "starting_kit" / "submission"
+    (name, ), = [tuple(p.name for p in sample.iterdir())]
+    data = (sample / name).read_text(encoding="utf-8")
+    subs = tmp_path / "subs"
+    for team, text in (("team_a", data), ("team_b", data), ("team_c", data.replace("a", "o"))):
+        (subs / team).mkdir(parents=True)
+        (subs / team / name).write_text(text, encoding="utf-8")
+    proc = organizer("rescore", ROOT / "examples" / family, "B", subs, tmp_path / "out")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(3 scored, 0 failed" in proc.stdout and "1 groups of similar submissions" in proc.stdout, proc.stdout
+    shutil.rmtree(subs)
