@@ -144,6 +144,7 @@ GOLD = [{"id": "q1", "answers": ["Secret Answer One"]}, {"id": "q2", "answers": 
     ({"predictions.json": '{"q1": "a", "q9": "b"}'}, ["predictions.json", "q9", "not in the test set"]),
     ({"predictions.json": '{"q1": "a", "q1": "b"}'}, ["'q1' is given twice"]),
     ({"predictions.json": '{"q1": 3}'}, ["JSON number", "not a string"]),
+    ({"predictions.json": '{"q1": {"text": "a"}}'}, ["JSON object", "not a string"]),
     ({"predictions.json": '["q1", "a"]'}, ["JSON array", "not one object"]),
     ({"predictions.json": '{"q1": "a",}'}, ["predictions.json line 1", "not valid JSON"]),
     ({"predictions.csv": "id,text\nq1,a\n"}, ["predictions.csv"]),

@@ -224,8 +224,7 @@ class QA(TaskFamily):
         entries = _entries(reference_json(read_reference_bytes(cfg, "gold"), name), name, GOLD_NOT_LIST)
         ids, answers, owner = [], [], []
         for n, entry in enumerate(entries, start=1):
-            fields = dict(entry)
-            qid, golds = fields.get("id"), fields.get("answers")
+            qid, golds = entry.get("id"), entry.get("answers")
             if not isinstance(qid, str):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"id\" is no string"))
             if not isinstance(golds, list) or not all(isinstance(g, str) for g in golds):
@@ -255,8 +254,7 @@ class QA(TaskFamily):
             data = fh.read()
         entries = _entries(reference_json(data, self.public_inputs), self.public_inputs, GOLD_NOT_LIST)
         ids, passages = [], []
-        for n, entry in enumerate(entries, start=1):
-            fields = dict(entry)
+        for n, fields in enumerate(entries, start=1):
             if not isinstance(fields.get("id"), str) or not isinstance(fields.get("context", ""), str):
                 raise ReferenceDataError(PUBLIC_ENTRY(file=self.public_inputs, n=n,
                                                       what="its \"id\" or \"context\" is no string"))
@@ -469,11 +467,11 @@ def _probabilities(probs, units, problems):
 
 
 def _entries(value, name, message):
-    """The entries of a JSON list (each a _Pairs object), else ReferenceDataError."""
-    if not isinstance(value, list) or isinstance(value, _Pairs):
+    """The entries of a JSON list (each an object), else ReferenceDataError."""
+    if not isinstance(value, list):
         raise ReferenceDataError(message(file=name, kind=kind(value).texts["en"]))
     for n, entry in enumerate(value, start=1):
-        if not isinstance(entry, _Pairs):
+        if not isinstance(entry, dict):
             raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="it is a JSON %s, not an object"
                                                 % kind(entry).texts["en"]))
     return value
