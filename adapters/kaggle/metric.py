@@ -509,7 +509,8 @@ class QALayout(Layout):
         return upload
 
 
-LAYOUTS = {"view_sentiment": ViewLayout(), "emotion_cause": EcacLayout(), "qa": QALayout()}   # the families whose files are no table
+# the families whose files are no table
+LAYOUTS = {"view_sentiment": ViewLayout(), "emotion_cause": EcacLayout(), "qa": QALayout()}
 
 
 def layouts():

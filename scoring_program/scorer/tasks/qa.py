@@ -326,7 +326,8 @@ class QA(TaskFamily):
             return found
         if empty.any() and cfg.options["rules"] != "squad_v2":
             shown = advice.units_where(contract.units, empty)
-            found.append(ADVICE_EMPTY(n=advice.count(len(shown)), ids=advice.ids(shown), rules=RULE_NAMES[cfg.options["rules"]]))
+            found.append(ADVICE_EMPTY(n=advice.count(len(shown)), ids=advice.ids(shown),
+                                      rules=RULE_NAMES[cfg.options["rules"]]))
         passages = getattr(contract, "passages", None)
         if passages is not None:
             answer_len = np.fromiter(map(len, sub.answers), dtype=np.int64, count=len(sub.answers))
