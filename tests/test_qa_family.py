@@ -219,3 +219,18 @@ def test_the_kit_warns_of_answers_longer_than_their_passage_and_of_empty_answers
     assert [p.key for p in FAMILY.advice(every_empty, contract, cfg)] == ["qa.advice_all_empty"]
     same = QASubmission(np.array(["x", "x", "x"], dtype=object), np.array([True, True, False]))
     assert [p.key for p in FAMILY.advice(same, contract, cfg)] == ["qa.advice_absent", "qa.advice_same"]
+
+
+def test_a_board_without_questions_scores_zero_not_a_crash():
+    """The kernels on no question at all (a board of a phase's reference data that holds none of a mask's units)."""
+    from types import SimpleNamespace
+
+    from scorer.tasks.qa import FAMILY, QAReference, QAContract, QASubmission
+
+    ref = QAReference(QAContract(["q1", "q2"]), strata=None, answers=["x"], owner=np.array([0]),
+                      answerable=np.array([True, False]))
+    sub = QASubmission(np.array(["x", ""], dtype=object), np.array([True, True]))
+    for rules in ("squad_v2", "squad_v1.1", "cmrc2018"):
+        cfg = SimpleNamespace(options={"rules": rules, "no_answer_probabilities": False, "na_prob_thresh": 1.0},
+                              language="en")
+        assert FAMILY.score(ref, sub, np.zeros(2, dtype=bool), cfg).scores["f1"] == 0.0

@@ -26,6 +26,9 @@ CASES = [
     ("regression", {}), ("regression", {"rmsle": False, "smape_zero": "skip"}),
     ("classification", {}), ("classification", {"average": "weighted",
                                                 "ordinal_order": ["good", "okay", "excellent", "poor", "terrible"]}),
+    ("qa", {}),
+    ("generation", {}), ("generation", {"bleu_tokenizer": "char", "lowercase": True, "rouge_stem": True,
+                                        "rouge_tokenizer": "chinese"}),
 ]
 
 

@@ -119,6 +119,8 @@ def to_texts(strings, transform=None):
         cp = _codepoints(joined)
         lengths = np.fromiter(map(len, strings), dtype=np.int64, count=n)
         return Texts(cp, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
+    if not n:   # no text: no separator to join them by (the batch would hold no separator, not -1 of them)
+        return Texts(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
     sep = separator_for(strings)
     if sep is None:   # every separator is used by the texts themselves: one text at a time
         return to_texts([transform(s) for s in strings])

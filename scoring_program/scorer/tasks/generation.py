@@ -292,7 +292,7 @@ def segment_columns(hypotheses, references, owner, options):
     codes of one chunk need not be comparable with another's)."""
     owner = np.asarray(owner, dtype=np.int64)
     order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(0, len(hypotheses) + CHUNK, CHUNK))
+    bounds = np.searchsorted(owner[order], np.arange(0, max(len(hypotheses), 1) + CHUNK, CHUNK))
     parts = []
     for k, start in enumerate(range(0, max(len(hypotheses), 1), CHUNK)):
         these = order[bounds[k]:bounds[k + 1]]
