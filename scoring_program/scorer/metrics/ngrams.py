@@ -80,38 +80,52 @@ def ngram_codes(codes, offsets, max_order):
 def matches_per_reference(hyp, ref, ref_text_segment, n_refs):
     """Per reference text r: (sum over its n-grams g of min(count in the hypothesis of its segment, count in r),
     its n-gram count). ``hyp``, ``ref``: (text, code) of the n-grams of one order, hypotheses numbered by
-    segment and references by reference text; ``ref_text_segment[r]``: the segment of reference r."""
-    width = int(max(hyp[1].max() if len(hyp[1]) else 0, ref[1].max() if len(ref[1]) else 0)) + 1
-    h_key, h_count = _distinct(hyp[0] * width + hyp[1])
-    r_codes, r_first = group_keys(ref[0] * width + ref[1])
-    r_count = np.bincount(r_codes).astype(np.int64)
-    r_row = ref[0][r_first]
-    r_key = ref_text_segment[r_row] * width + ref[1][r_first]
-    found = lookup(h_key, h_count, r_key)
-    match = np.bincount(r_row, weights=np.minimum(found, r_count), minlength=n_refs).astype(np.int64)
+    segment and references by reference text; ``ref_text_segment[r]``: the segment of reference r.
+
+    The (segment, n-gram) pairs of both sides are coded together once, then each reference's pairs by
+    (reference, code): two groupings instead of one per side and a look-up.
+
+    >>> match, total = matches_per_reference((np.array([0, 0, 1]), np.array([5, 5, 7])),
+    ...                                      (np.array([0, 0, 0, 1, 2]), np.array([5, 5, 5, 7, 6])),
+    ...                                      np.array([0, 1, 1]), 3)
+    >>> match.tolist(), total.tolist()
+    ([2, 1, 0], [3, 1, 1])
+    """
+    codes, h_count, pair_ref, pair_code, pair_count, _ = _coded_pairs(hyp, ref, ref_text_segment)
+    match = np.bincount(pair_ref, weights=np.minimum(h_count[pair_code], pair_count),
+                        minlength=n_refs).astype(np.int64)
     total = np.bincount(ref[0], minlength=n_refs).astype(np.int64)
     return match, total
 
 
 def clipped_matches(hyp, ref, ref_text_segment, n_segments):
     """Per segment: sum over its hypothesis's n-grams g of min(count in the hypothesis, the largest count of g
-    in any one of its references) (BLEU's clipping against several references)."""
+    in any one of its references) (BLEU's clipping against several references).
+
+    >>> clipped_matches((np.array([0, 0, 0, 1]), np.array([5, 5, 5, 7])),
+    ...                 (np.array([0, 1, 1, 2]), np.array([5, 5, 5, 6])), np.array([0, 0, 1]), 2).tolist()
+    [2, 0]
+    """
+    codes, h_count, pair_ref, pair_code, pair_count, code_segment = _coded_pairs(hyp, ref, ref_text_segment)
+    most = np.zeros(len(h_count), dtype=np.int64)
+    np.maximum.at(most, pair_code, pair_count)   # the same n-gram in several references of a segment: the largest
+    return np.bincount(code_segment, weights=np.minimum(h_count, most), minlength=n_segments).astype(np.int64)
+
+
+def _coded_pairs(hyp, ref, ref_text_segment):
+    """The (segment, n-gram) pairs of hypotheses and references coded together: (the codes, each code's count in
+    the hypotheses, and per (reference text, code) pair: its reference, its code, its count; each code's
+    segment)."""
     width = int(max(hyp[1].max() if len(hyp[1]) else 0, ref[1].max() if len(ref[1]) else 0)) + 1
-    h_key, h_count = _distinct(hyp[0] * width + hyp[1])
-    r_codes, r_first = group_keys(ref[0] * width + ref[1])
-    r_count = np.bincount(r_codes).astype(np.int64)
-    r_key = ref_text_segment[ref[0][r_first]] * width + ref[1][r_first]
-    m_codes, m_first = group_keys(r_key)   # the same n-gram of several references of one segment: the largest
-    most = np.zeros(len(m_first), dtype=np.int64)
-    np.maximum.at(most, m_codes, r_count)
-    found = lookup(r_key[m_first], most, h_key)
-    return np.bincount(h_key // width, weights=np.minimum(h_count, found), minlength=n_segments).astype(np.int64)
-
-
-def _distinct(key):
-    """The distinct keys and how often each occurs."""
-    codes, first = group_keys(key)
-    return key[first], np.bincount(codes).astype(np.int64)
+    segment = np.concatenate([hyp[0], ref_text_segment[ref[0]]]).astype(np.int64)
+    codes, first = group_keys(segment * width + np.concatenate([hyp[1], ref[1]]))
+    n_codes = len(first)
+    n_hyp = len(hyp[0])
+    h_count = np.bincount(codes[:n_hyp], minlength=n_codes).astype(np.int64)
+    ref_codes = codes[n_hyp:]
+    pairs, pair_first = group_keys(ref[0].astype(np.int64) * max(n_codes, 1) + ref_codes)
+    pair_count = np.bincount(pairs, minlength=len(pair_first)).astype(np.int64)
+    return codes, h_count, ref[0][pair_first], ref_codes[pair_first], pair_count, segment[first]
 
 
 def lookup(keys, values, wanted):
