@@ -99,3 +99,32 @@ def test_rescore_ranks_the_demo_submissions_and_finds_the_identical_ones(family,
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(3 scored, 0 failed" in proc.stdout and "1 groups of similar submissions" in proc.stdout, proc.stdout
     shutil.rmtree(subs)
+
+
+def test_a_qa_competition_with_no_answer_probabilities(tmp_path):
+    """--option no_answer_probabilities=true: the kit's sample holds na_probs.json beside predictions.json, the
+    competition lints, and board A's scores have SQuAD 2.0's best-threshold keys."""
+    data = demo("qa", tmp_path / "data")
+    out = tmp_path / "comp"
+    proc = organizer("new", "qa", data / "test.json", out, "--title", "Demo qa", "--option",
+                     "no_answer_probabilities=true")
+    assert proc.returncode == 0 and " 0 error(s)" in proc.stdout, proc.stdout + proc.stderr
+    assert sorted(p.name for p in (out / "starting_kit" / "submission").iterdir()) == ["na_probs.json",
+                                                                                      "predictions.json"]
+    scores = score_a(out, tmp_path)
+    assert {"best_f1", "best_exact", "best_f1_thresh", "best_exact_thresh"} <= set(scores)
+    # every probability 0 is no threshold any question passes: the best is the plain score or starting empty
+    assert scores["best_f1"] >= scores["f1"]
+
+
+@pytest.mark.parametrize("family", ["qa", "generation"])
+def test_every_key_label_fits_a_leaderboard_column(family):
+    """Codabench's column title takes 36 characters (organizer/start/render.py, LABEL_MAX): every key's label,
+    in both languages."""
+    from organizer.start.render import LABEL_MAX
+    from scorer.tasks import families
+
+    fam = families()[family]
+    for key, message in fam.key_labels.items():
+        for lang in ("en", "zh"):
+            assert len(message().text(lang)) <= LABEL_MAX, (key, lang, message().text(lang))

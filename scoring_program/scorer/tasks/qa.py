@@ -73,11 +73,10 @@ KEY_LABELS = {
     "has_ans_exact": Message("qa.key.has_ans_exact", "Exact match (answerable questions)", "完全匹配（有答案的问题）"),
     "no_ans_f1": Message("qa.key.no_ans_f1", "F1 (unanswerable questions)", "F1（无答案的问题）"),
     "no_ans_exact": Message("qa.key.no_ans_exact", "Exact match (unanswerable questions)", "完全匹配（无答案的问题）"),
-    "best_f1": Message("qa.key.best_f1", "Best F1 (best no-answer threshold)", "最佳 F1（最佳无答案阈值）"),
-    "best_exact": Message("qa.key.best_exact", "Best exact match (best no-answer threshold)",
-                          "最佳完全匹配（最佳无答案阈值）"),
+    "best_f1": Message("qa.key.best_f1", "Best F1 (best threshold)", "最佳 F1（最佳无答案阈值）"),
+    "best_exact": Message("qa.key.best_exact", "Best exact match (best threshold)", "最佳完全匹配（最佳无答案阈值）"),
     "best_f1_thresh": Message("qa.key.best_f1_thresh", "Threshold of the best F1", "最佳 F1 的阈值"),
-    "best_exact_thresh": Message("qa.key.best_exact_thresh", "Threshold of the best exact match", "最佳完全匹配的阈值"),
+    "best_exact_thresh": Message("qa.key.best_exact_thresh", "Threshold of the best EM", "最佳完全匹配的阈值"),
 }
 RULE_TEXTS = {
     "squad_v2": Message("qa.rules.squad_v2", "SQuAD 2.0 (evaluate-v2.0.py): lower-cased, ASCII punctuation and the "
