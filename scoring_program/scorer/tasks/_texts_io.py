@@ -115,7 +115,7 @@ def parse_texts(file, column, what, error=SubmissionError):
         raise error(WORKBOOK(file=clip(file.name, 80)))
     if form == "table":
         table = read_table(file, ("id", column), error, separators=(",", "\t"), fullwidth=False)
-        return form, table
+        return form, (table, column)
     data = file.read_bytes()
     name = file.name
     if form == "json":
@@ -157,9 +157,9 @@ def read_texts(parsed, units, problems, what):
     (empty, repeated or unknown ids; values that are no string)."""
     form, raw = parsed
     if form == "table":
-        table = raw
+        table, column = raw
         position = match_ids(table, "id", units, problems, fullwidth=True)
-        return Texts(table.name, position, table.cells(raw.columns[1]).tolist(), np.asarray(table.line))
+        return Texts(table.name, position, table.cells(column).tolist(), np.asarray(table.line))
     name, ids, values, lines, wrong = raw
     bad = np.zeros(len(ids), dtype=bool)
     found = []   # (line, problem)

@@ -343,7 +343,7 @@ class QA(TaskFamily):
     def score(self, ref, sub, mask, cfg):
         rules = cfg.options["rules"]
         q = np.flatnonzero(mask)
-        cols, raw, golds, owner = question_scores(ref, sub, q, cfg)
+        cols, raw = question_scores(ref, sub, q, cfg)
         answerable = ref.answerable[q]
         keys = tuple(KEYS[rules])
         units = [Units("questions", keys, QUESTION_COLUMNS, question_table(cols["exact"], cols["f1"], answerable),
@@ -400,7 +400,7 @@ def question_table(exact, f1, answerable):
 
 def question_scores(ref, sub, q, cfg):
     """(per-question columns after the no-answer threshold, the same before it (squad_v2 with probabilities, else
-    None), gold answers, their question) of the questions at positions ``q``."""
+    None)) of the questions at positions ``q``."""
     rules = cfg.options["rules"]
     rank = np.full(len(ref.answerable), -1, dtype=np.int64)
     rank[q] = np.arange(len(q))
@@ -410,15 +410,15 @@ def question_scores(ref, sub, q, cfg):
     predictions = sub.answers[q].tolist()
     predicted = sub.present[q]
     if rules == "cmrc2018":
-        return cmrc.question_columns(predictions, golds, owner, predicted=predicted), None, golds, owner
+        return cmrc.question_columns(predictions, golds, owner, predicted=predicted), None
     version = "v2.0" if rules == "squad_v2" else "v1.1"
     if rules == "squad_v2" and cfg.options["no_answer_probabilities"]:
         probs = np.nan_to_num(sub.probs[q], nan=0.0)
         cols = squad.question_columns(predictions, golds, owner, version, predicted=predicted, na_probs=probs,
                                       na_prob_thresh=cfg.options["na_prob_thresh"])
         raw = squad.question_columns(predictions, golds, owner, version, predicted=predicted)
-        return cols, raw, golds, owner
-    return squad.question_columns(predictions, golds, owner, version, predicted=predicted), None, golds, owner
+        return cols, raw
+    return squad.question_columns(predictions, golds, owner, version, predicted=predicted), None
 
 
 def _best(raw, answerable, sub, q):
