@@ -315,9 +315,11 @@ def _chunk_columns(hypotheses, references, owner, options):
     c, cpp = chrf.statistics_both(hypotheses, references, owner, lowercase=lower)
     r = rouge.statistics(hypotheses, references, owner, tokenizer=options["rouge_tokenizer"],
                          stem=options["rouge_stem"])
-    return {"bleu": np.stack([b[k] for k in bleu.STAT_COLUMNS], axis=1),
-            "chrf": np.stack([c[k] for k in CHRF_COLUMNS], axis=1),
-            "chrf_pp": np.stack([cpp[k] for k in CHRFPP_COLUMNS], axis=1),
+    # counts of one segment's n-grams: 32 bits hold them (a segment is far below 2^31 characters), half the memory
+    # of the kept table; they are summed in 64 bits (_per_unit.Each)
+    return {"bleu": np.stack([b[k] for k in bleu.STAT_COLUMNS], axis=1).astype(np.int32),
+            "chrf": np.stack([c[k] for k in CHRF_COLUMNS], axis=1).astype(np.int32),
+            "chrf_pp": np.stack([cpp[k] for k in CHRFPP_COLUMNS], axis=1).astype(np.int32),
             "rouge": np.stack([r[k] for k in ROUGE_COLUMNS], axis=1),
             "exact": text_norm.exact_matches(hypotheses, references, owner)}
 
