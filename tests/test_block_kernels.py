@@ -22,6 +22,8 @@ from scorer.tokens import numbers
 from scorer.tables import _first_rows
 from scorer.vocabulary import Vocabulary
 
+from helpers import split_tokens
+
 WORDS = st.sampled_from(["a", "b", "ab", " a", "A", "ａ", "字", "long keyword X", "long keyword Y", "\u3000b"])
 CELLS = st.lists(st.lists(WORDS, max_size=4).map("_".join), max_size=12)
 
@@ -475,7 +477,7 @@ def test_a_number_of_megabytes_is_read_in_pieces():
 def test_a_token_is_named_from_its_own_bytes(rows, chunk, limit):
     import scorer.tagcodes as tagcodes_module
     from scorer.quoting import clip
-    from scorer.tagcodes import split_tokens, token_holds, token_text
+    from scorer.tagcodes import token_holds, token_text
     cells = Cells.from_strings(rows)
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)

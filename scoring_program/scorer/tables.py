@@ -35,7 +35,6 @@ from .textio import decode_with_codec, normalise_newlines, parse_table, plain_ut
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BLANK_LINE_BYTES = re.compile(rb"\n[ \t]*\r?\n")   # the same on bytes without a lone CR
-_PADDED = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")
 _NOT_SPACE = re.compile(rb"[^\t-\r\x1c- ]")             # a byte that is no ASCII white space
 CSV_FIELD_LIMIT = 131072                                 # csv.field_size_limit(): physical_lines' reader stops there
 
@@ -540,19 +539,6 @@ def missing_ids(table, units, position, problems, what="id", limit=5):
     problems.add(MISSING_IDS.at(table.name, what=what, n=len(missing), shown=shown))
 
 
-def strip_cells(series):
-    """``series.str.strip()``, but free when no value has surrounding whitespace (the usual case).
-
-    One join and one regex search in C decide; only a padded column pays the per-value strip.
-
-    >>> strip_cells(pd.Series(["a", " b"])).tolist(), strip_cells(pd.Series(["a", "b"])).tolist()
-    (['a', 'b'], ['a', 'b'])
-    """
-    if not len(series) or not _PADDED.search("\x00".join(series.tolist())):
-        return series
-    return series.str.strip()
-
-
 # -- reference and public tables -----------------------------------------------------------------------------------
 def read_reference_bytes(cfg, slot):
     """The bytes of the reference file named by ``files.<slot>`` in config.yaml."""
@@ -603,11 +589,6 @@ def reference_table(cfg, slot, columns):
     return table_of(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
 
 
-def read_reference_table(cfg, slot, columns):
-    """``reference_table`` as a pandas DataFrame of strings."""
-    return reference_table(cfg, slot, columns).frame
-
-
 def public_table(folder, name, columns):
     """A public test-input table (no answers) in ``folder`` as a Table, or None when the folder has none."""
     path = os.path.join(folder, name)
@@ -621,15 +602,6 @@ def read_public_units(folder, name, column):
     """The unit ids (stripped, as UnitIds) of a public test-input table in ``folder``, or None without one."""
     table = public_table(folder, name, [column])
     return None if table is None else reference_units(table, column)[1]
-
-
-def reference_ids(frame, name, column="id"):
-    """The stripped id column of a reference table; a repeated id is an organizer error."""
-    ids = strip_cells(frame[column])
-    dup = ids.duplicated()
-    if dup.any():
-        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=name, column=column, id=ids[dup].iloc[0]))
-    return ids
 
 
 def reference_units(table, column="id"):

@@ -12,7 +12,6 @@ per row or per token.
 >>> encode(["B-X I-X O", "", "O Y"], ["O", "B-X", "I-X"]).codes.tolist()
 [1, 2, 0, 0, -1]
 """
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,21 +34,6 @@ class Encoded:
         ends = np.cumsum(self.counts)
         row = int(np.searchsorted(ends, token_index, side="right"))
         return row, int(token_index - (ends[row] - self.counts[row]))
-
-
-def split_tokens(text):
-    """The tokens of one string, cut exactly where ``encode`` cuts (at every character <= U+0020).
-
-    Messages quote a token by its position from ``encode``; ``str.split`` cuts
-    elsewhere (not at U+0001, but at U+3000), so it would quote the wrong one.
-
-    >>> split_tokens(" B-X\x01O  I-X\u3000O ")
-    ['B-X', 'O', 'I-X\u3000O']
-    """
-    return [t for t in _SEPARATORS.split(text) if t]
-
-
-_SEPARATORS = re.compile("[\\x00-\\x%02x]+" % SEPARATOR_MAX)
 
 
 def encode(strings, vocabulary):
@@ -153,8 +137,8 @@ def _run_bounds(buf, lo, hi, edges, scratch):
 
 
 def token_span(cells, row, k):
-    """(start, end) in the buffer of token ``k`` (0-based) of cell ``row``, as ``split_tokens`` cuts it; the cell
-    is read CHUNK_BYTES at a time, so naming a token of a long cell costs no copy of the cell."""
+    """(start, end) in the buffer of token ``k`` (0-based) of cell ``row``, cut as ``encode`` cuts (at every byte up
+    to U+0020); the cell is read CHUNK_BYTES at a time, so naming a token of a long cell costs no copy of the cell."""
     lo, hi = int(cells.start[row]), int(cells.end[row])
     scratch = np.zeros(min(CHUNK_BYTES, max(hi - lo, 1)) + 1, dtype=bool)
     seen = 0
