@@ -8,11 +8,11 @@ plain Python where Python has the answer.
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from scorer import csvscan
-from scorer.cells import Cells, Index, duplicated, factorize, offset_dtype
+from scorer.bytelevel import csvscan
+from scorer.bytelevel.cells import Cells, Index, duplicated, factorize, offset_dtype
 from scorer.metrics.sets import code_cells, code_items
-from scorer.tagcodes import encode_cells
-from scorer.tokens import coded, numbers, token_counts
+from scorer.bytelevel.tagcodes import encode_cells
+from scorer.bytelevel.tokens import coded, numbers, token_counts
 
 from helpers import split_tokens
 

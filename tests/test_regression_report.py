@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from scorer import report
-from scorer.cells import Cells
+from scorer.bytelevel.cells import Cells
 from scorer.tables import UnitIds
 from scorer.tasks.base import Contract
 from scorer.tasks.regression import FAMILY, GRID, POINTS_MAX, RegressionReference

@@ -14,8 +14,8 @@ sys.path.insert(0, str(ROOT))
 
 from scorer.errors import ScoringError  # noqa: E402
 from scorer.runner import run  # noqa: E402
-from scorer.tagcodes import encode  # noqa: E402
-from scorer.tokens import numbers  # noqa: E402
+from scorer.bytelevel.tagcodes import encode  # noqa: E402
+from scorer.bytelevel.tokens import numbers  # noqa: E402
 from helpers import split_tokens  # noqa: E402
 from organizer.phase_data import assemble_reference  # noqa: E402
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import group_keys
+from .bytelevel.cells import group_keys
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_LEVEL = 0.95

@@ -25,10 +25,10 @@ import re
 
 import numpy as np
 
-from . import csvscan
-from .cells import Cells, Index, duplicated, factorize, joined
+from .bytelevel import csvscan
+from .bytelevel.cells import Cells, Index, duplicated, factorize, joined
 from .errors import ReferenceDataError, clip
-from .lazy import pandas as pd
+from .bytelevel.lazy import pandas as pd
 from .problems import Message
 from .quoting import has_unsafe
 from .textio import decode_with_codec, normalise_newlines, parse_table, plain_utf8, utf8_bytes
@@ -83,6 +83,8 @@ MISSING_IDS = Message("table.missing_ids", "{file}: {n} {what}(s) of the test se
 NO_REFERENCE_FILE = Message("reference.no_file", "the {slot} file {file} named in config.yaml is not in the reference "
                             "data.", None)
 NO_REFERENCE_COLUMN = Message("reference.no_column", "{file} has no column {column} (columns: {columns}).", None)
+REPEATED_REFERENCE_COLUMN = Message("reference.repeated_column", "{file}: the header names the column {column} twice "
+                                    "(spaces around a name do not count); name each column once.", None)
 REPEATED_REFERENCE_ID = Message("reference.repeated_id", "{file} repeats {column} {id}.", None)
 EMPTY_REFERENCE_ID = Message("reference.empty_id", "{where}: the {column} is empty; every test item needs an id that "
                              "a submission can name.", None)
@@ -556,7 +558,11 @@ def table_of(data, name, columns=()):
         raw, codec = decode_with_codec(data, name, ReferenceDataError)
         sep = sniff_separator(raw.split("\n", 1)[0])
         frame = parse_table(utf8_bytes(data, raw, codec), name, ReferenceDataError, sep=sep)
-        table = Table(name, [str(c) for c in frame.columns], np.arange(len(frame)) + 2, sep, frame=frame)
+        names = [str(c) for c in frame.columns]
+        repeated = [c for k, c in enumerate(names) if c in names[:k]]
+        if repeated:   # pandas renames a repeated name, but not one that only spaces around it set apart
+            raise ReferenceDataError(REPEATED_REFERENCE_COLUMN(file=name, column=repeated[0]))
+        table = Table(name, names, np.arange(len(frame)) + 2, sep, frame=frame)
     absent = [c for c in columns if c not in table.columns]
     if absent:
         raise ReferenceDataError(NO_REFERENCE_COLUMN(file=name, column=absent[0], columns=",".join(table.columns)))

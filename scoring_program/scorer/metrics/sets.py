@@ -14,9 +14,9 @@ unique integers, never a Python loop per row.
 """
 import numpy as np
 
-from ..cells import Cells, Index, concatenate_freeing, factorize, find_all
-from ..lazy import pandas as pd
-from ..vocabulary import Vocabulary
+from ..bytelevel.cells import Cells, Index, concatenate_freeing, factorize, find_all
+from ..bytelevel.lazy import pandas as pd
+from ..bytelevel.vocabulary import Vocabulary
 
 NORMALISATIONS = ("strip", "nfkc", "casefold")
 CELL_BLOCK = 1 << 16   # cells split and coded per pass: the items of one block are the only temporaries

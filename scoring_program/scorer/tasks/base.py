@@ -57,7 +57,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import resampling
-from ..cells import group_keys
+from ..bytelevel.cells import group_keys
 from ..config import Option
 from ..problems import Message
 from ..tables import read_table

@@ -38,7 +38,7 @@ from ..metrics import regression as rg
 from ..problems import Message
 from ..tables import indexed_units, check_reference_ids, match_ids, missing_ids, read_public_units, reference_table
 from ..tables import unit_index
-from ..tokens import numbers
+from ..bytelevel.tokens import numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import Each, Ones, column_sums
 
@@ -506,7 +506,7 @@ def _check_swapped(table, units):
 
 
 def _cells(texts):
-    from ..cells import Cells
+    from ..bytelevel.cells import Cells
     return Cells.from_strings(texts)
 
 

@@ -29,7 +29,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
-from ..cells import Cells, Index, factorize, group_keys
+from ..bytelevel.cells import Cells, Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Tally
@@ -382,7 +382,7 @@ def _opinions(cells, labels):
     Cells spelled exactly as a label are coded at once; the others as ``labels.get(text.strip().lower(), -1)``,
     without a Python string per cell (``_loose_opinions``).
 
-    >>> from scorer.cells import Cells
+    >>> from scorer.bytelevel.cells import Cells
     >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu", "\u3000Pos ", "正面"]), LABEL_SETS["either"]).tolist()
     [0, 2, -1, 1, 0, 0]
     """

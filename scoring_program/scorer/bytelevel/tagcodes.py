@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cells import Cells, joined, offset_value
-from .quoting import clip
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
 CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
@@ -168,15 +167,16 @@ def _run_end(buf, start, hi):
 
 
 def token_text(cells, row, k, limit=None):
-    """Token ``k`` of cell ``row`` as text; with ``limit``, cut as ``quoting.clip(text, limit)`` cuts it, from its
-    first bytes only (a character has at most 4 bytes)."""
+    """Token ``k`` of cell ``row`` as text; with ``limit``, its first ``limit + 1`` characters at most, read from its
+    first bytes only (a character has at most 4 bytes): enough for a message to cut it at ``limit`` characters as
+    it would cut the whole token (``quoting.clip``), without copying a long one."""
     start, end = token_span(cells, row, k)
     if limit is None:
         return bytes(cells.buf[start:end]).decode("utf-8", "surrogatepass")
     stop = min(end, start + 4 * (limit + 1))
     while stop < end and (cells.buf[stop] & 0xC0) == 0x80:  # not inside a character
         stop -= 1
-    return clip(bytes(cells.buf[start:stop]).decode("utf-8", "surrogatepass"), limit)
+    return bytes(cells.buf[start:stop]).decode("utf-8", "surrogatepass")[:limit + 1]
 
 
 def token_holds(cells, row, k, text):

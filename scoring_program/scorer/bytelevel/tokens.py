@@ -54,12 +54,9 @@ class Tokens:
         rows, first = np.unique(self.row[hits], return_index=True)
         return dict(zip(rows.tolist(), hits[first].tolist()))
 
-    def text(self, token):
-        """The token as the participant wrote it (read from its own bytes: a long cell is not copied)."""
-        return token_text(self.column, int(self.row[token]), int(self.position[token]))
-
-    def quoted(self, token, limit=40):
-        """The token cut as ``quoting.clip(text, limit)`` cuts it, from its first bytes only."""
+    def text(self, token, limit=None):
+        """The token as the participant wrote it (read from its own bytes: a long cell is not copied); with
+        ``limit``, its first ``limit + 1`` characters at most (``tagcodes.token_text``)."""
         return token_text(self.column, int(self.row[token]), int(self.position[token]), limit)
 
     def holds(self, token, text):
