@@ -39,7 +39,7 @@ from . import ROOT
 from .bundle import (REFERENCE_ZIP, as_datetime, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
                      sorted_phases, zip_bytes)
 from .layout import board_configs
-from scorer.api import ordered_keys
+from scorer.outputs import ordered_keys
 from scorer.config import parse_config
 from scorer.errors import ScoringError
 from scorer.tasks import families

@@ -29,7 +29,7 @@ from .bundle import folder_entries, load_yaml, program_dir
 from .inputs import OrganizerError, Parser, competition_yaml, new_folder
 from .layout import board_configs
 from .phase_data import answer_entries, write_entries
-from scorer.provenance import tree_digest
+from scorer.publish.provenance import tree_digest
 
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
 # Codabench's replacement of a metadata command's variables in the scoring step (kind "program", is_scoring, no

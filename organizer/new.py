@@ -49,7 +49,7 @@ from .boards import counts, gold_notes, make_boards
 from .start import FAMILIES, start_of
 from .start.base import code_list
 from .start.render import column_labels, fill, markdown_html, reflow, texts
-from scorer.api import ordered_keys
+from scorer.outputs import ordered_keys
 from scorer.config import parse_config
 from scorer.errors import ScoringError
 from scorer.tasks import families

@@ -70,7 +70,7 @@ from .redact import redact
 from .layout import load_board_config
 from .phase_data import PhaseDataError, closed_phase_entries, phase_config, phase_entries, write_entries
 from .rescore import score_here
-from scorer import provenance
+from scorer.publish import provenance
 from scorer.tasks import families
 
 DIFFERS = 1

@@ -137,7 +137,7 @@ STATUSES = {"Finished": FINISHED, "Failed": FAILED, "Cancelled": FAILED}   # any
 DONE = ("Finished", "Failed", "Cancelled")
 DECIMALS = 10          # SubmissionScore.score: DecimalField(max_digits=20, decimal_places=10)
 TOLERANCE = 0.5 * 10 ** -DECIMALS + 1e-15
-SEALED = -1.0          # scorer/published.py: every key of a sealed board
+SEALED = -1.0          # scorer/publish/policy.py: every key of a sealed board
 PAUSE = 3.0            # seconds between two reads of a running submission
 LATE_ENTRY = re.compile(r"its leaderboard entry (\S+) was made after the end")   # final_record.plan's note
 

@@ -101,7 +101,7 @@ from .http_api import NUMBER, ApiError, Client, RevealError, listing, mapping, n
 from scorer.config import aware_time
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
-SEALED = -1.0                 # every key of a sealed board's run (scorer/published.py)
+SEALED = -1.0                 # every key of a sealed board's run (scorer/publish/policy.py)
 VISIBILITY = {1: "hosts only", 2: "owner and hosts", 3: "public"}
 SPLITS = {"A": "public_split", "B": "private_split"}   # the split codenames organizer evalai writes
 PACE = 60 / 55                # seconds between two calls: below EvalAI's 60 a minute per user

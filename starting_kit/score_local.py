@@ -27,7 +27,7 @@ def main(argv=None):
     utf8_output()
     require_packages("score_local.py")
     find_engine()
-    from scorer.public_check import score_dev
+    from scorer.kit import score_dev
 
     config = find_config()
     run = score_dev(os.path.abspath(args.prediction), os.path.abspath(args.dev), os.path.abspath(args.out),

@@ -123,7 +123,7 @@ def main(argv=None):
     utf8_output()
     require_packages("validate.py")
     find_engine()
-    from scorer.public_check import NO_CONFIG, check, report_lines
+    from scorer.kit import NO_CONFIG, check, report_lines
 
     config = args.config or find_config()
     if config is None or not os.path.isfile(config):

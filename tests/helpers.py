@@ -100,7 +100,7 @@ def run_score_process(input_dir, output_dir, cwd=None, program=SCORE):
 
 def score_in_process(input_dir, output_dir):
     """score.py's main() in this interpreter: (exit code, stdout, stderr). Much faster than a process."""
-    from scorer.cli import main
+    from scorer.platform.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

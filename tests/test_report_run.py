@@ -15,7 +15,7 @@ from helpers import ROOT, as_platform, in_english, read_scores_json, run_score, 
 from organizer import bundle
 from organizer import check as check_bundle
 from organizer.phase_data import assemble_reference
-from scorer import provenance
+from scorer.publish import provenance
 from scorer.config import parse_config
 from scorer.errors import ConfigError
 from scorer.problems import MESSAGES
@@ -156,7 +156,7 @@ def test_the_program_digest_is_the_same_from_a_copy(tmp_path):
     (copy / "scorer" / "__pycache__").mkdir()
     (copy / "scorer" / "__pycache__" / "x.pyc").write_bytes(b"cache")
     assert provenance.program_digest(str(copy)) == provenance.program_digest()
-    (copy / "scorer" / "report.py").write_text("# changed\n", encoding="utf-8")
+    (copy / "scorer" / "report" / "charts.py").write_text("# changed\n", encoding="utf-8")
     assert provenance.program_digest(str(copy)) != provenance.program_digest()
 
 
@@ -179,7 +179,7 @@ PAGE_KEYS = re.compile(r"^(report\.|[a-z]+\.report\.|[a-z]+\.unit$)")
 
 
 def test_every_page_message_has_english_and_chinese_with_the_same_fields():
-    import scorer.runner  # noqa: F401  (declares the runner's messages)
+    import scorer.platform.runner  # noqa: F401  (declares the runner's messages)
 
     found = [m for k, m in MESSAGES.items() if PAGE_KEYS.match(k)]
     assert len(found) > 30

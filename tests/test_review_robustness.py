@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.errors import ScoringError  # noqa: E402
-from scorer.runner import run  # noqa: E402
+from scorer.platform.runner import run  # noqa: E402
 from scorer.bytelevel.tagcodes import encode  # noqa: E402
 from scorer.bytelevel.tokens import numbers  # noqa: E402
 from helpers import split_tokens  # noqa: E402

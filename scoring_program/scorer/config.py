@@ -132,6 +132,7 @@ class Config:
     answers_dir: Optional[str] = None     # absolute folder outside the reference data holding the answer files
     answer_slots: Tuple[str, ...] = ()    # the files read from answers_dir (the family's per-unit files)
     board_units: Optional[Tuple[int, str]] = None   # (count, SHA-256 of the ids) the board's gold must hold
+    file: Optional[str] = None            # the config.yaml it was read from (None: a mapping given in code)
 
     @property
     def one_board(self):
@@ -225,7 +226,7 @@ def language_of(input_dir):
 def load_config(ref_dir, families):
     """Read and validate ``ref_dir/config.yaml`` against the registered task families."""
     path = find_config(ref_dir)
-    return parse_config(read_raw(path), families, ref_dir=os.path.dirname(path))
+    return parse_config(read_raw(path), families, ref_dir=os.path.dirname(path), file=path)
 
 
 def read_raw(path):
@@ -254,7 +255,7 @@ def task_only(raw):
     return out
 
 
-def parse_config(raw, families, ref_dir="."):
+def parse_config(raw, families, ref_dir=".", file=None):
     if not isinstance(raw, dict):
         raise ConfigError(NOT_A_MAPPING())
     unknown = sorted(set(map(str, raw)) - set(_TOP_KEYS))
@@ -334,7 +335,7 @@ def parse_config(raw, families, ref_dir="."):
                   language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
                   columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
                   closed_at=closed_at, answers_dir=answers_dir,
-                  answer_slots=tuple(family.unit_files) if answers_dir else (), board_units=board_units)
+                  answer_slots=tuple(family.unit_files) if answers_dir else (), board_units=board_units, file=file)
 
 
 def _closed_at(raw, report):

@@ -33,7 +33,7 @@ the EvalAI dataset split the scores go to: board A -> ``public_split``, board B
 -> ``private_split`` (``SPLITS``, or ``split_codenames={"A": ..., "B": ...}``).
 Each phase links the split of its board (``python3 -m organizer evalai`` writes
 that challenge_config.yaml). A board whose config says ``report: sealed`` is not
-scored: its split gets the placeholder -1 for every key (scorer/published.py),
+scored: its split gets the placeholder -1 for every key (scorer/publish/policy.py),
 and what the participant reads says only that the submission was received and is
 valid. ``submission_result``, which the participant can read, holds the scores of
 a board that is not sealed.
@@ -123,7 +123,7 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
         _say(sys.stderr, "ERROR (internal error): the evaluation script cannot start; the organizers see the "
                          "details in the challenge's EvalAI worker logs.")
         return {}
-    from scorer.cli import HIDDEN_REFERENCE, INTERNAL
+    from scorer.platform.cli import HIDDEN_REFERENCE, INTERNAL
 
     messages = _messages()
     in_log = messages["evalai.worker_log"]
@@ -183,8 +183,8 @@ def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
     from scorer.api import Competition
     from scorer.errors import ConfigError
     from scorer.outputs import format_number
-    from scorer.cli import SAID_SCORED
-    from scorer.published import publish
+    from scorer.platform.cli import SAID_SCORED
+    from scorer.publish.policy import publish
 
     comp = Competition.open(ref_dir)
     cfg = comp.cfg

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice, charts, digests, report
+from .. import advice, digests, report
+from ..report import charts
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import regression as rg

@@ -9,11 +9,12 @@ organizer reproduces it with the organizer tools.
 import os
 import sys
 
-from . import hosts, i18n, report
-from .config import language_of
-from .errors import OutputError, ReferenceDataError, ScoringError, printable
-from .problems import Message
-from .outputs import OUTPUT_FILES, format_number, write_text
+from .. import i18n, report
+from ..config import language_of
+from ..errors import OutputError, ReferenceDataError, ScoringError, printable
+from ..outputs import OUTPUT_FILES, format_number, write_text
+from ..problems import Message
+from . import hosts
 from .runner import PRIVATE_DIR, PRIVATE_FILES, run
 
 SAID_SCORED = Message("run.scored", "Scored board {board}. {summary}", "已评测榜单 {board}。{summary}")
