@@ -27,8 +27,7 @@ import numpy as np
 from _measure import table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scoring_program"))
-from scorer.publish import ladder  # noqa: E402
-from scorer.config import Feedback  # noqa: E402
+from scorer.public import Feedback, ladder  # noqa: E402
 
 N, PUBLIC = 10000, 4000
 

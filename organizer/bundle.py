@@ -39,7 +39,7 @@ from .layout import board_configs, with_labels
 from .answers_image import answers_folder
 from .lint_rules import RULES, V2, flag_fields, v1_field_problems
 from .phase_data import phase_entries
-from scorer.config import task_only
+from scorer.public import task_only
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MACOSX"}

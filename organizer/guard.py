@@ -73,7 +73,7 @@ def provenance(settings):
     """The baked program's scorer/publish/provenance.py: the one definition of a program's digest."""
     if settings["program"] not in sys.path:
         sys.path.insert(0, settings["program"])
-    from scorer.publish import provenance as module
+    from scorer.public import provenance as module
     return module
 
 

@@ -31,12 +31,7 @@ from . import progress
 from .layout import load_board_config, place_submission
 from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
-from scorer import report
-from scorer.publish import ladder
-from scorer.api import Competition
-from scorer.publish.policy import History, publish, round_all
-from scorer.config import Feedback
-from scorer.errors import ScoringError
+from scorer.public import Competition, Feedback, History, ScoringError, ladder, publish, report, round_all
 from .inputs import OrganizerError, Parser, cannot_read, existing_folder, read_bytes, refused, write_file
 
 STATE = "ladder_state.json"

@@ -127,7 +127,7 @@ from . import final_record
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
 from .final_record import FAILED, FINISHED, PENDING, Phase, Row, Submission
 from .http_api import DECIMAL, ApiError, Client, RevealError, mapping, need, phase_not_over
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 RULES = {"Force_Last": "last", "Add": "chosen", "Add_And_Delete": "chosen", "Add_And_Delete_Multiple": "chosen",
          "Force_Best": "best", "Force_Latest_Multiple": "best"}

@@ -98,7 +98,7 @@ from . import http_api
 from .bundle import load_yaml
 from .final_record import FAILED, FINISHED, PENDING, Phase, Row, Submission
 from .http_api import NUMBER, ApiError, Client, RevealError, listing, mapping, need, origin_of, phase_not_over
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
 SEALED = -1.0                 # every key of a sealed board's run (scorer/publish/policy.py)

@@ -38,11 +38,10 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import yaml
 
 from .errors import ConfigError, clip
-from .problems import Message
+from .problems import LANGUAGES, Message
 
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
-LANGUAGES = ("en", "zh")
 REPORTS = ("full", "sealed", "closed")
 LADDERS = ("none", "fixed", "parameter_free")
 INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
