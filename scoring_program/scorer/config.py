@@ -38,7 +38,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import yaml
 
 from .errors import ConfigError, clip
-from .problems import LANGUAGES, Message
+from .i18n import LANGUAGES
+from .problems import Message
 
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")

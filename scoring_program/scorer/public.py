@@ -39,7 +39,7 @@ EXPORTS = {
     "report": "report", "format_number": "outputs", "ordered_keys": "outputs",
     # problems and messages: the errors and their exit codes, the texts in both languages, quoting
     "ScoringError": "errors", "SubmissionError": "errors", "ReferenceDataError": "errors", "ConfigError": "errors",
-    "Message": "problems", "MESSAGES": "problems", "LANGUAGES": "problems", "error_line": "i18n",
+    "Message": "problems", "MESSAGES": "problems", "LANGUAGES": "i18n", "error_line": "i18n",
     "clip": "quoting", "printable": "quoting",
     # the starting kit's tools (validate.py, score_local.py)
     "kit": "kit",
