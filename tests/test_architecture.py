@@ -23,6 +23,7 @@ DOC = ROOT / "docs" / "architecture.md"
 THIRD_PARTY = {"numpy", "pandas", "yaml"}
 TOOLS = ("organizer", "adapters", "benchmarks", "starting_kit")   # the folders that use the scorer from outside
 PUBLIC = "public"
+PLATFORM_FOLDERS = ("INPUT/", "OUTPUT/", "res/", "ref/")   # folders of a run, not of the project
 FENCED = "bytelevel"   # a package that imports nothing of the scorer outside itself
 
 
@@ -284,3 +285,49 @@ def test_a_public_name_is_imported_on_first_use_only():
     assert out[0] == "['scorer', 'scorer.public']"
     assert out[1] == "[]"   # the config's time reader brings no family
     assert importlib.import_module("scorer.public").Competition.__module__ == "scorer.api"
+
+
+# -- the doc's names ------------------------------------------------------------------------------------------------
+def stale_names(text, known):
+    """The backticked names of ``text`` that name nothing: a file or folder (``runner.py``, ``publish/``) found
+    under neither scorer/ nor the project, or ``module.name`` (a module of scorer/ by its dotted name or, when that
+    is unique, its last part) without that attribute. Names with ``<``, spaces or calls are prose, not names."""
+    by_last = {}
+    for name in known:
+        by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    files = [str(p.relative_to(ROOT)) for folder in (PROGRAM, ROOT / "starting_kit") for p in folder.rglob("*")]
+    stale = []
+    for token in sorted(set(re.findall(r"`([^`]+)`", text))):
+        if token.startswith(PLATFORM_FOLDERS):
+            continue
+        if re.fullmatch(r"[\w/.]+(\.py|\.md|/)", token):
+            bare = token.rstrip("/")
+            if not ((ROOT / bare).exists() or any(f == bare or f.endswith("/" + bare) for f in files)):
+                stale.append(token)
+        elif re.fullmatch(r"[a-z_]\w*(\.\w+)+", token) and not token.endswith((".txt", ".json", ".yaml")):
+            parts = token.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                head = ".".join(parts[:cut])
+                module = head if head in known else (by_last.get(head) or [None, None])[0] \
+                    if len(by_last.get(head, [])) == 1 else None
+                if module is not None:
+                    found = importlib.import_module("scorer" if module == "__init__" else "scorer." + module)
+                    for attr in parts[cut:]:
+                        found = getattr(found, attr, None)
+                    if found is None:
+                        stale.append(token)
+                    break
+    return stale
+
+
+def test_every_file_module_and_name_the_doc_gives_is_there():
+    import scorer  # noqa: F401  (the modules are imported as the program imports them)
+
+    known = {m: p for m, p in modules().items() if m != "score"}
+    text = DOC.read_text(encoding="utf-8")
+    assert stale_names(text, known) == []
+    # the check is not blind: names of the layout before scorer/publish/ and scorer/platform/ are stale
+    assert stale_names("`published.py`, `published.OVERLAP_UNITS`, `runner.no_such_function`, `cli.main`", known) \
+        == ["published.py", "runner.no_such_function"]
+    readme = (SCORER / "bytelevel" / "README.md").read_text(encoding="utf-8")
+    assert stale_names(readme, known) == []

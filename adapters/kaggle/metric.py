@@ -18,7 +18,7 @@ is one of those two classes.
 
 The adapter writes the two DataFrames into the family's files (one row per row
 id; the row id column becomes the family's id column) and scores them with
-``scorer.api`` (``Competition.from_raw``, ``read_files``, ``scores``), exactly
+``scorer.public`` (``Competition.from_raw``, ``read_files``, ``scores``), exactly
 as score.py reads those files, on every row of the solution it is given: the
 Public rows score board A, the Private rows board B.
 
