@@ -296,3 +296,21 @@ def test_the_page_names_every_score_and_shows_it_to_4_decimals_or_as_the_board_r
                           % key, page)
         assert shown, key
         assert shown.group(1) == label and shown.group(2) == "%.*f" % (digits, float(scores[key])), (key, shown.groups())
+
+
+@pytest.mark.parametrize("board, language", [("A", "zh"), ("B", "en")])   # B: a sealed board's placeholders
+def test_a_run_reads_config_yaml_once_and_prints_in_its_language(tmp_path, monkeypatch, capsys, board, language):
+    """score.py finds and reads config.yaml once a run: the footer's digest, the provenance record and what it
+    prints take the config the Competition read."""
+    import scorer.config as config
+    from scorer.platform import cli
+
+    base = phase(tmp_path, board, edit=lambda raw: raw.update(language=language))
+    found, read = [], []
+    monkeypatch.setattr(config, "find_config", lambda ref, real=config.find_config: found.append(ref) or real(ref))
+    monkeypatch.setattr(config, "read_raw", lambda path, real=config.read_raw: read.append(path) or real(path))
+    code, outcome = cli.run_once(str(base), str(tmp_path / "out"))
+    assert code == 0 and outcome.language == language
+    assert len(found) == 1 and len(read) == 1
+    said = capsys.readouterr().out
+    assert cli.SAID_WROTE(files=str(tmp_path / "out")).text(language) in said

@@ -86,8 +86,7 @@ def run_once(input_dir, output_dir, competition=None):
         lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
                      lang), None
-    # the config's language: of the Competition given (read from the same config.yaml), else read again
-    lang = competition.cfg.language if competition is not None else language_of(input_dir)
+    lang = outcome.language
     if outcome.sealed:
         _say(outcome.summary)
         _say(SAID_PLACEHOLDERS().text(lang))

@@ -79,6 +79,7 @@ class RunResult:
     scores: dict
     summary: str
     sealed: bool = False
+    language: str = "en"         # the config's, for what score.py prints (config.yaml is read once a run)
     result: object = None        # the board's Result (None on a sealed board)
     submission: object = None    # the submission as the family read it
 
@@ -117,7 +118,7 @@ def run(input_dir, output_dir, competition=None):
         if notes and (cfg.private_output or hosts.organizer_run()):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
     return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language),
-                     result=published.result, submission=submission)
+                     language=cfg.language, result=published.result, submission=submission)
 
 
 def _answers_read(cfg):
@@ -237,7 +238,7 @@ def _run_sealed(comp, published, output_dir, digests):
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.sealed_page(page_title(comp), cfg.board, SEALED_VALUE, n_items, cfg.language,
                                   footer(digests), warnings_sections(comp)))
-    return RunResult(cfg.board, values, summary, sealed=True)
+    return RunResult(cfg.board, values, summary, sealed=True, language=cfg.language)
 
 
 def _privately(private, work):
