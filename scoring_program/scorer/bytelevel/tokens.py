@@ -234,11 +234,39 @@ def plain_decimals(cells, starts, lengths):
         value = _one_word_shape(words.at(starts) & _MASKS[longest], longest)
         if value is not None:
             return value
+    byte = _token_bytes(words, starts, lengths, longest)
+    shapes = _shapes(byte, lengths)
+    if shapes is None:
+        return None
+    shape, dpos, epos, lead, exp_sign, n_dot, n_mark = shapes
+    groups = _shape_groups(shape)
+    values = np.empty(n)
+    for at in groups:
+        if len(groups) == 1:
+            at = slice(None)
+        i = 0 if len(groups) == 1 else int(at[0])
+        value = _one_shape(byte, at, int(lengths[i]), int(dpos[i]), int(epos[i]), int(lead[i]), bool(exp_sign[i]),
+                           bool(n_dot[i]), bool(n_mark[i]))
+        if value is None:
+            return None
+        values[at] = value
+    return values
+
+
+def _token_bytes(words, starts, lengths, longest):
+    """The tokens as rows of bytes, (tokens, ``longest`` rounded up to 8), zero past each token's end."""
     width = 8 * -(-longest // 8)
-    byte = np.empty((n, width // 8), dtype=np.uint64)
+    byte = np.empty((len(starts), width // 8), dtype=np.uint64)
     for w in range(width // 8):
         byte[:, w] = words.at(starts + 8 * w) & _MASKS[np.clip(lengths - 8 * w, 0, 8)]
-    byte = byte.view(np.uint8)                                  # (n, width), zero past each token
+    return byte.view(np.uint8)
+
+
+def _shapes(byte, lengths):
+    """(shape code, place of the dot, place of the e, leading sign, exponent's sign, has a dot, has an e) of each
+    token (rows of ``_token_bytes``), the code equal for tokens whose digits are at the same places; None unless
+    every token is ``[+-]digits[.digits][(e|E)[+-]digits]`` with 1 to 3 digits in the exponent."""
+    n, width = byte.shape
     digit = (byte - np.uint8(48)) < 10
     dot = byte == 46
     mark = (byte | np.uint8(32)) == 101                          # e or E
@@ -264,26 +292,18 @@ def plain_decimals(cells, starts, lengths):
     if not ok.all():
         return None
     shape = ((lengths * 32 + dpos) * 32 + epos) * 4 + lead * 2 + exp_sign
+    return shape, dpos, epos, lead, exp_sign, n_dot, n_mark
+
+
+def _shape_groups(shape):
+    """The tokens of each shape, as arrays of positions (one group: every token)."""
     kinds = np.flatnonzero(np.bincount(shape))
     if len(kinds) == 1:
-        groups = [rows]
-    elif len(kinds) <= FEW_SHAPES:
-        groups = [np.flatnonzero(shape == kind) for kind in kinds.tolist()]
-    else:
-        order = np.argsort(shape, kind="stable")
-        cut = np.flatnonzero(np.diff(shape[order])) + 1
-        groups = np.split(order, cut)
-    values = np.empty(n)
-    for at in groups:
-        if len(groups) == 1:
-            at = slice(None)
-        i = 0 if len(groups) == 1 else int(at[0])
-        value = _one_shape(byte, at, int(lengths[i]), int(dpos[i]), int(epos[i]), int(lead[i]), bool(exp_sign[i]),
-                           bool(n_dot[i]), bool(n_mark[i]))
-        if value is None:
-            return None
-        values[at] = value
-    return values
+        return [np.arange(len(shape))]
+    if len(kinds) <= FEW_SHAPES:
+        return [np.flatnonzero(shape == kind) for kind in kinds.tolist()]
+    order = np.argsort(shape, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(shape[order])) + 1)
 
 
 _DIGIT_HIGH = np.uint64(0x3030303030303030)   # '0'..'9' are 0x30..0x39: high nibble 3
