@@ -297,7 +297,10 @@ def stale_names(text, known):
         by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
     files = [str(p.relative_to(ROOT)) for folder in (PROGRAM, ROOT / "starting_kit") for p in folder.rglob("*")]
     stale = []
-    for token in sorted(set(re.findall(r"`([^`]+)`", text))):
+    path = text[text.index("## The one path"):].split("\n## ")[0] if "## The one path" in text else text
+    code = [line for line in path.splitlines() if line.startswith("    ")]   # the one path's block of calls
+    named = set(re.findall(r"`([^`]+)`", text)) | set(re.findall(r"(?<![\w.])[a-z_]\w*(?:\.\w+)+", "\n".join(code)))
+    for token in sorted(named):
         if token.startswith(PLATFORM_FOLDERS):
             continue
         if re.fullmatch(r"[\w/.]+(\.py|\.md|/)", token):
@@ -306,7 +309,7 @@ def stale_names(text, known):
                 stale.append(token)
         elif re.fullmatch(r"[a-z_]\w*(\.\w+)+", token) and not token.endswith((".txt", ".json", ".yaml")):
             parts = token.split(".")
-            for cut in range(len(parts) - 1, 0, -1):
+            for cut in range(len(parts), 0, -1):
                 head = ".".join(parts[:cut])
                 module = head if head in known else (by_last.get(head) or [None, None])[0] \
                     if len(by_last.get(head, [])) == 1 else None
@@ -329,5 +332,7 @@ def test_every_file_module_and_name_the_doc_gives_is_there():
     # the check is not blind: names of the layout before scorer/publish/ and scorer/platform/ are stale
     assert stale_names("`published.py`, `published.OVERLAP_UNITS`, `runner.no_such_function`, `cli.main`", known) \
         == ["published.py", "runner.no_such_function"]
+    assert stale_names("## The one path\n    platform.cli.main -> publish.ladder\n    runner.nothing(cfg.language)\n", known) \
+        == ["runner.nothing"]
     readme = (SCORER / "bytelevel" / "README.md").read_text(encoding="utf-8")
     assert stale_names(readme, known) == []
