@@ -222,6 +222,15 @@ def tools_files():
     return [p for folder in TOOLS for p in sorted((ROOT / folder).rglob("*.py"))]
 
 
+def test_every_folder_of_python_is_the_program_the_tests_or_a_tool():
+    """A new folder of Python beside these is a tool too: it joins TOOLS, and uses the scorer through
+    scorer.public."""
+    ignored = {line.strip().strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()}
+    folders = {d.name for d in ROOT.iterdir() if d.is_dir() and not d.name.startswith(".") and d.name not in ignored
+               and next(d.rglob("*.py"), None) is not None}
+    assert folders - {PROGRAM.name, "tests"} == set(TOOLS)
+
+
 def refused(found, allowed):
     """What of ``found`` (tool_imports) is no public name: an import of another module of the scorer, or a name
     that scorer.public does not export."""
