@@ -26,7 +26,8 @@ from scorer.textio import plain_utf8
 
 # the bytes that shape a delimited file, and a few UTF-8 characters that trouble readers (BOM, spaces, commas)
 SHAPING = [b",", b"\t", b'"', b"\n", b"\r", b" ", b"a", b"1", b"\xef\xbb\xbf", "字".encode(), "é".encode(), b"\x0b",
-           "\u3000".encode(), "，".encode(), b";", b"\x00", b'"a"', b'"a,b"', b'""', b'"\n"', b'"x""y"']
+           "\u3000".encode(), "，".encode(), b";", b"\x00", b'"a"', b'"a,b"', b'""', b'"\n"', b'"x""y"',
+           b" " * 17]   # more leading spaces than the scanner skips one at a time (csvscan.MAX_LEADING_SPACES)
 # random bytes: mostly text (those pieces and any character), sometimes any byte at all (invalid UTF-8 included)
 TEXT_PIECE = st.one_of(st.sampled_from(SHAPING), st.characters(blacklist_categories=("Cs",)).map(str.encode))
 RANDOM_BYTES = st.one_of(st.lists(TEXT_PIECE, max_size=40).map(b"".join),
@@ -67,6 +68,7 @@ def test_what_the_scanner_accepts_reads_as_pandas_reads_it(header, body, sep, sk
     assert scanned.names == names, data
     assert ([list(row) for row in zip(*columns)] if scanned.n_rows else []) == rows, data
     assert [scanned.char_lengths(k).tolist() for k in range(len(names))] == [[len(v) for v in c] for c in columns]
+    assert scanned.physical_lines == data.count(b"\n") + (not data.endswith(b"\n"))
 
 
 def outcome(read):
