@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import scorer.bytelevel.cells as cells_module
+import scorer.bytelevel.grouping as grouping_module
 import scorer.metrics.sets as sets_module
 import scorer.resampling as resampling_module
 import scorer.bytelevel.vocabulary as vocabulary_module
@@ -28,7 +29,7 @@ WORDS = st.sampled_from(["a", "b", "ab", " a", "A", "ａ", "字", "long keyword 
 CELLS = st.lists(st.lists(WORDS, max_size=4).map("_".join), max_size=12)
 
 
-REAL_KEYS = cells_module.keys
+REAL_KEYS = grouping_module.keys
 
 
 def zero_keys(cells):
@@ -48,7 +49,7 @@ def test_a_vocabulary_codes_cells_in_order_of_first_appearance(blocks, collide):
     with pytest.MonkeyPatch.context() as monkeypatch:
         if collide:
             monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
         vocabulary = Vocabulary()
         codes = [c for block in blocks for c in vocabulary.add(Cells.from_strings(block)).tolist()]
         expected, distinct = python_codes([s for block in blocks for s in block])
@@ -118,10 +119,10 @@ def test_pair_codes_are_the_sorted_distinct_pairs(pairs, block):
 def test_group_keys_codes_by_first_appearance_however_the_table_fills(values, rounds, fast_at):
     # rounds=1 or 2: probing gives up early and the keys are sorted instead; fast_at False: an older numpy,
     # whose ufunc.at is slow, sorts from the start
-    from scorer.bytelevel.cells import group_keys
+    from scorer.bytelevel.grouping import group_keys
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(cells_module, "PROBE_ROUNDS", rounds)
-        monkeypatch.setattr(cells_module, "_FAST_UFUNC_AT", fast_at)
+        monkeypatch.setattr(grouping_module, "PROBE_ROUNDS", rounds)
+        monkeypatch.setattr(grouping_module, "_FAST_UFUNC_AT", fast_at)
         codes, first = group_keys(np.array(values, dtype=np.int64))
     expected, distinct = python_codes(values)
     assert codes.tolist() == expected
@@ -147,7 +148,7 @@ def test_intersections_and_row_counts_of_pairs_are_the_set_ones(a, b, block):
 def test_first_rows_name_the_first_row_of_each_id(ids, collide):
     with pytest.MonkeyPatch.context() as monkeypatch:
         if collide:
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
         units = ["u1", "u2", "u3"]
         position = np.array([units.index(i) if i in units else -1 for i in ids], dtype=np.int64)
         empty = np.array([i == "" for i in ids], dtype=bool)
@@ -221,13 +222,14 @@ def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
        crowded=st.booleans())
 def test_an_index_finds_cells_in_any_bucket(strings, vocabulary, crowded):
     # an Index buckets its keys by their top bits; crowded: every key in bucket 0, found by scanning it
-    from scorer.bytelevel.cells import Index
+    from scorer.bytelevel.grouping import Index
     expected = [vocabulary.index(s) if s in vocabulary else -1 for s in strings]
     with pytest.MonkeyPatch.context() as monkeypatch:
         if crowded:
-            monkeypatch.setattr(cells_module, "keys", lambda cells: REAL_KEYS(cells) & np.uint64(0xFFFFFFFF))
-            monkeypatch.setattr(cells_module, "PROBE_ROUNDS", 2)  # and a crowded bucket is searched past that
-        monkeypatch.setattr(cells_module, "BLOCK", 3)
+            monkeypatch.setattr(grouping_module, "keys", lambda cells: REAL_KEYS(cells) & np.uint64(0xFFFFFFFF))
+            monkeypatch.setattr(grouping_module, "PROBE_ROUNDS", 2)  # and a crowded bucket is searched past that
+        for module in (cells_module, grouping_module):   # both read cells a block at a time
+            monkeypatch.setattr(module, "BLOCK", 3)
         assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected
 
 
@@ -316,32 +318,32 @@ def test_cells_of_any_length_group_strip_count_and_copy_as_python_does(strings, 
     strings = strings + [s for s in other if s not in strings][:3]
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(cells_module, "RUN", run)
-        monkeypatch.setattr(cells_module, "SHORT_WORDS", short_words)
+        monkeypatch.setattr(grouping_module, "SHORT_WORDS", short_words)
         monkeypatch.setattr(cells_module, "STRIP_ROUNDS", rounds)
         monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
         monkeypatch.setattr(cells_module, "SLICE_BYTES", 16)
         monkeypatch.setattr(cells_module, "GATHER_BYTES", 5)
         monkeypatch.setattr(cells_module, "LONG_CELL", 40)
         if collide:
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
             monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
         cells = Cells.from_strings(strings)
         assert cells.strip().tolist() == [s.strip() for s in strings]
         assert cells.without_leading("0").tolist() == [s.lstrip("0") for s in strings]
         assert cells.char_lengths().tolist() == [len(s) for s in strings]
         assert cells[::-1].compact().tolist() == strings[::-1]
-        codes, first = cells_module.factorize(cells, ordered=True)
+        codes, first = grouping_module.factorize(cells, ordered=True)
         assert codes.tolist() == python_codes(strings)[0]
         distinct = list(dict.fromkeys(other))
         where = {s: k for k, s in enumerate(distinct)}
-        index = cells_module.Index(Cells.from_strings(distinct))
+        index = grouping_module.Index(Cells.from_strings(distinct))
         assert index.get_indexer(cells).tolist() == [where.get(s, -1) for s in strings]
         vocabulary = Vocabulary()
         added = vocabulary.add(cells[: len(cells) // 2]).tolist() + vocabulary.add(cells[len(cells) // 2:]).tolist()
         assert added == python_codes(strings)[0] and vocabulary.cells().tolist() == python_codes(strings)[1]
         pairs = [(i, j) for i in range(len(strings)) for j in range(len(strings))]
         rows_a, rows_b = np.array([i for i, _ in pairs], dtype=np.int64), np.array([j for _, j in pairs], dtype=np.int64)
-        assert cells_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
+        assert grouping_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
 
 
 def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
@@ -351,8 +353,8 @@ def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
     for run in (1 << 16, 7):
         with pytest.MonkeyPatch.context() as monkeypatch:
             monkeypatch.setattr(cells_module, "RUN", run)
-            keys = cells_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
-            codes, _ = cells_module.factorize(Cells.from_strings(strings))
+            keys = grouping_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
+            codes, _ = grouping_module.factorize(Cells.from_strings(strings))
         assert codes.tolist() == [0, 1, 0, 2]
         assert keys is None or (keys[0] == keys[2] and len(set(keys)) == 3)
 

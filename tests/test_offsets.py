@@ -9,7 +9,8 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from scorer.bytelevel import csvscan
-from scorer.bytelevel.cells import Cells, Index, duplicated, factorize, offset_dtype
+from scorer.bytelevel.cells import Cells, offset_dtype
+from scorer.bytelevel.grouping import Index, duplicated, factorize
 from scorer.metrics.sets import code_cells, code_items
 from scorer.bytelevel.tagcodes import encode_cells
 from scorer.bytelevel.tokens import coded, numbers, token_counts

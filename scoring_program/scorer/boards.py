@@ -12,7 +12,8 @@ import os
 import numpy as np
 
 from .bytelevel import csvscan
-from .bytelevel.cells import Cells, Index, duplicated, factorize
+from .bytelevel.cells import Cells
+from .bytelevel.grouping import Index, duplicated, factorize
 from .errors import ReferenceDataError
 from .bytelevel.lazy import pandas as pd
 from .problems import Message

@@ -26,7 +26,8 @@ import re
 import numpy as np
 
 from .bytelevel import csvscan
-from .bytelevel.cells import Cells, Index, duplicated, factorize, joined
+from .bytelevel.cells import Cells, joined
+from .bytelevel.grouping import Index, duplicated, factorize
 from .errors import ReferenceDataError, clip
 from .bytelevel.lazy import pandas as pd
 from .problems import Message
@@ -526,7 +527,7 @@ def unit_cells(units):
 
 
 def unit_index(units):
-    """An exact ``cells.Index`` of the unit ids: UnitIds' own (made once, with them), else made now."""
+    """An exact ``grouping.Index`` of the unit ids: UnitIds' own (made once, with them), else made now."""
     return units.index if isinstance(units, UnitIds) else Index(unit_cells(units))
 
 

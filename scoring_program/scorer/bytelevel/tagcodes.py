@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, joined, offset_value
+from .cells import BYTE_MASKS, Cells, joined, offset_value
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
 CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
@@ -192,7 +192,7 @@ def token_holds(cells, row, k, text):
 def _word_at(words_of, starts, lengths, w):
     """Word ``w`` of each token read from the file's buffer (``cells._Words``), zero past the token's end."""
     keep = np.clip(lengths - 8 * w, 0, 8)
-    return words_of.at(starts + 8 * w) & _MASKS[keep]
+    return words_of.at(starts + 8 * w) & BYTE_MASKS[keep]
 
 
 def _buffer(data, pad):
@@ -200,14 +200,13 @@ def _buffer(data, pad):
     return np.frombuffer(data + b"\0" * pad, dtype=np.uint8)
 
 
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GUESS_LENGTHS = 32
 
 
 def _word(view, starts, lengths, w):
     """Word ``w`` (bytes 8w..8w+7) of each token, zero past the token's end."""
     keep = np.clip(lengths - 8 * w, 0, 8)
-    return view[starts + 8 * w] & _MASKS[keep]
+    return view[starts + 8 * w] & BYTE_MASKS[keep]
 
 
 def _word_view(buf):
@@ -257,7 +256,7 @@ class _Vocabulary:
         self.words = np.stack([_word(view, starts, self.lengths, w) for w in range(self.n_words)], axis=1)
         # per word w, each tag's word and the mask of its bytes there (contiguous: gathered by code)
         self.word_of = [np.ascontiguousarray(self.words[:, w]) for w in range(self.n_words)]
-        self.mask_of = [_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
+        self.mask_of = [BYTE_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
         # the fewest leading words that, with the length, tell the tags apart
         for k in range(1, self.n_words + 1):
             keys = _key(list(self.words[:, :k].T), self.lengths)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, concatenate_freeing
+from .cells import BYTE_MASKS, Cells, concatenate_freeing
 from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, token_chunks, token_holds, token_text
 
 
@@ -174,7 +174,7 @@ def _one_token_each(cells):
     for a in range(0, len(cells), ROW_BLOCK):
         start, length = cells.start[a:a + ROW_BLOCK].astype(np.int64), lengths[a:a + ROW_BLOCK]
         for w in range(-(-int(length.max()) // 8)):
-            inside = _MASKS[np.clip(length - 8 * w, 0, 8)]
+            inside = BYTE_MASKS[np.clip(length - 8 * w, 0, 8)]
             word = (words.at(start + 8 * w) & inside) | (_NO_SEPARATOR & ~inside)   # past the cell: no separator
             # a byte below SEPARATOR_MAX + 1 borrows in the subtraction where its own top bit was clear: any such
             # byte sets a top bit, and no word without one does (Hacker's Delight, "hasless")
@@ -208,7 +208,6 @@ MAX_TEN = 22             # 10**22 is the largest power of ten a double holds exa
 FEW_SHAPES = 8           # up to this many shapes (length, dot, exponent, signs), one pass each to find them
 _TENS = np.array([10.0 ** k for k in range(MAX_TEN + 1)])
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
 def plain_decimals(cells, starts, lengths):
@@ -231,7 +230,7 @@ def plain_decimals(cells, starts, lengths):
         return None
     words = cells.words()
     if longest <= 8 and int(lengths.min()) == longest:  # one word each, all as long: maybe all of one shape
-        value = _one_word_shape(words.at(starts) & _MASKS[longest], longest)
+        value = _one_word_shape(words.at(starts) & BYTE_MASKS[longest], longest)
         if value is not None:
             return value
     byte = _token_bytes(words, starts, lengths, longest)
@@ -258,7 +257,7 @@ def _token_bytes(words, starts, lengths, longest):
     width = 8 * -(-longest // 8)
     byte = np.empty((len(starts), width // 8), dtype=np.uint64)
     for w in range(width // 8):
-        byte[:, w] = words.at(starts + 8 * w) & _MASKS[np.clip(lengths - 8 * w, 0, 8)]
+        byte[:, w] = words.at(starts + 8 * w) & BYTE_MASKS[np.clip(lengths - 8 * w, 0, 8)]
     return byte.view(np.uint8)
 
 
@@ -361,7 +360,7 @@ def _eight_digits(words, columns):
     for k in range(1, len(columns) + 1):  # one move per run of adjacent digit bytes
         if k == len(columns) or columns[k] != columns[k - 1] + 1:
             a, b = columns[run_start], columns[k - 1] + 1
-            run = (words >> np.uint64(8 * a)) & _MASKS[b - a]
+            run = (words >> np.uint64(8 * a)) & BYTE_MASKS[b - a]
             packed |= run << np.uint64(8 * (out + run_start))
             run_start = k
     packed |= np.uint64(int.from_bytes(b"0" * out + b"\0" * len(columns), "little"))

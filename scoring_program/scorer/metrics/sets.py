@@ -14,7 +14,8 @@ unique integers, never a Python loop per row.
 """
 import numpy as np
 
-from ..bytelevel.cells import Cells, Index, concatenate_freeing, factorize, find_all
+from ..bytelevel.cells import Cells, concatenate_freeing, find_all
+from ..bytelevel.grouping import Index, factorize
 from ..bytelevel.lazy import pandas as pd
 from ..bytelevel.vocabulary import Vocabulary
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import advice, digests, report
-from ..bytelevel.cells import Cells, Index
+from ..bytelevel.cells import Cells
+from ..bytelevel.grouping import Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.kappa import kappa_from_confusions

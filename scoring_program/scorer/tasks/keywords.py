@@ -37,7 +37,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
-from ..bytelevel.cells import factorize
+from ..bytelevel.grouping import factorize
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Each

@@ -29,7 +29,8 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..problems import Message
-from ..bytelevel.cells import Cells, Index, factorize, group_keys
+from ..bytelevel.cells import Cells
+from ..bytelevel.grouping import Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Tally
@@ -120,7 +121,7 @@ SUMMARY_EXACT = Message(
 
 @dataclass
 class ViewReference(Reference):
-    views: Index = None                # distinct gold views (normalised), an exact cells.Index
+    views: Index = None                # distinct gold views (normalised), an exact grouping.Index
     key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
     keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
     accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
