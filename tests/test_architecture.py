@@ -23,6 +23,7 @@ DOC = ROOT / "docs" / "architecture.md"
 THIRD_PARTY = {"numpy", "pandas", "yaml"}
 TOOLS = ("organizer", "adapters", "benchmarks", "starting_kit")   # the folders that use the scorer from outside
 PUBLIC = "public"
+FILE_TYPES = {"txt", "json", "yaml", "yml", "csv", "tsv", "html", "zip", "md", "py", "npy", "png", "svg"}
 PLATFORM_FOLDERS = ("INPUT/", "OUTPUT/", "res/", "ref/")   # folders of a run, not of the project
 FENCED = "bytelevel"   # a package that imports nothing of the scorer outside itself
 
@@ -297,10 +298,11 @@ def test_a_public_name_is_imported_on_first_use_only():
 
 
 # -- the doc's names ------------------------------------------------------------------------------------------------
-def stale_names(text, known):
+def stale_names(text, known, paths=True):
     """The backticked names of ``text`` that name nothing: a file or folder (``runner.py``, ``publish/``) found
     under neither scorer/ nor the project, or ``module.name`` (a module of scorer/ by its dotted name or, when that
-    is unique, its last part) without that attribute. Names with ``<``, spaces or calls are prose, not names."""
+    is unique, its last part) without that attribute. Names with ``<``, spaces or calls are prose, not names.
+    ``paths=False``: module names only (a page about a competition names the files of its folders too)."""
     by_last = {}
     for name in known:
         by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
@@ -313,15 +315,19 @@ def stale_names(text, known):
         if token.startswith(PLATFORM_FOLDERS):
             continue
         if re.fullmatch(r"[\w/.]+(\.py|\.md|/)", token):
+            if not paths:
+                continue
             bare = token.rstrip("/")
             if not ((ROOT / bare).exists() or any(f == bare or f.endswith("/" + bare) for f in files)):
                 stale.append(token)
-        elif re.fullmatch(r"[a-z_]\w*(\.\w+)+", token) and not token.endswith((".txt", ".json", ".yaml")):
-            parts = token.split(".")
+        elif re.fullmatch(r"[a-z_]\w*(\.\w+)+", token) and token.rpartition(".")[2] not in FILE_TYPES:
+            full = token.startswith("scorer.")   # a full name: its module by its dotted name only
+            parts = token.split(".")[1:] if full else token.split(".")
             for cut in range(len(parts), 0, -1):
                 head = ".".join(parts[:cut])
-                module = head if head in known else (by_last.get(head) or [None, None])[0] \
-                    if len(by_last.get(head, [])) == 1 else None
+                module = head if head in known else None
+                if module is None and not full and len(by_last.get(head, [])) == 1:
+                    module = by_last[head][0]
                 if module is not None:
                     found = importlib.import_module("scorer" if module == "__init__" else "scorer." + module)
                     for attr in parts[cut:]:
@@ -329,6 +335,9 @@ def stale_names(text, known):
                     if found is None:
                         stale.append(token)
                     break
+            else:
+                if full:
+                    stale.append(token)
     return stale
 
 
@@ -345,3 +354,15 @@ def test_every_file_module_and_name_the_doc_gives_is_there():
         == ["runner.nothing"]
     readme = (SCORER / "bytelevel" / "README.md").read_text(encoding="utf-8")
     assert stale_names(readme, known) == []
+
+
+def test_every_page_of_the_docs_names_modules_that_are_there():
+    """A module moved or a function renamed leaves no page naming it by its old name (``scorer.cli.run_once``)."""
+    import scorer  # noqa: F401
+
+    known = {m: p for m, p in modules().items() if m != "score"}
+    pages = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+    stale = {page.name: stale_names(page.read_text(encoding="utf-8"), known, paths=False) for page in pages}
+    assert {page: names for page, names in stale.items() if names} == {}
+    assert stale_names("`scorer.cli.run_once` and `scorer.platform.cli.run_once`", known, paths=False) == \
+        ["scorer.cli.run_once"]
