@@ -275,10 +275,10 @@ class Keywords(TaskFamily):
             counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
-        units = [Units("samples", tuple(KEYS), SAMPLE_COLUMNS, sample_columns(c, g, p, counted, on_board),
-                       int(on_board.sum()))]
+        columns = sample_columns(c, g, p, counted, on_board)
+        units = [Units("samples", tuple(KEYS), SAMPLE_COLUMNS, columns, int(on_board.sum()))]
         scores, _ = self.reduce(units, cfg)
-        sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
+        sections = [_sample_section(c, g, p, columns["f1"].values(), sub.present, on_board, counted, legacy),
                     _keyword_section(c, g, p, counted),
                     _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
@@ -337,12 +337,13 @@ def _keyword_items(cells, cfg):
     return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
 
 
-def _sample_section(c, g, p, present, on_board, counted, legacy):
-    f = prf(c, p, g)[2]
+def _sample_section(c, g, p, f, present, on_board, counted, legacy):
+    """How many samples of the board are missing, empty, all right, partly right...: ``f`` is the per-sample F
+    of the board's samples, the table's own column (0 where not counted, as ``prf`` gives there anyway)."""
     board = on_board
     counts = [int(board.sum()), int(counted.sum()), int((board & ~present).sum()),
-              int((board & present & (p == 0)).sum()), int((board & (f == 1)).sum()),
-              int((board & (f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
+              int((board & present & (p == 0)).sum()), int((f == 1).sum()),
+              int(((f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
               int((board & (g == 0)).sum())]
     rows = [[label, n] for label, n in zip(SAMPLE_ROWS, counts)]
     note = MODE_NOTES["legacy" if legacy else "all"]
