@@ -28,6 +28,7 @@ from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_cells
+from ..metrics.ties import run_starts
 from ..problems import Message
 from ..cells import Cells, Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
@@ -488,9 +489,7 @@ def _distinct_keys(row_key):
     """
     order = np.argsort(row_key, kind="stable")  # stable: each key's first row comes first
     keys = row_key[order]
-    new = np.empty(len(keys), dtype=bool)
-    new[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    new = run_starts(keys)
     inverse = np.empty(len(order), dtype=np.int64)
     if new.all():  # no key given twice: the usual gold
         inverse[order] = np.arange(len(order))
