@@ -27,7 +27,7 @@ from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
-from ..metrics.averages import CLASS_RULES, class_mask
+from ..metrics.averages import CLASS_RULES, class_mask, class_mean
 from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import prf, safe_div
@@ -519,7 +519,7 @@ class Multilabel(TaskFamily):
         mask = class_mask(pred_class, gold_class, opts["classes"])
         class_ap = by_class.result()
         # macro AP ranks the samples of each class against each other: no sum over samples, its own formula here
-        scores["macro_ap"] = float(class_ap[mask].mean()) if mask.any() else 0.0
+        scores["macro_ap"] = float(class_mean(class_ap, mask))
         scores = {k: scores[k] for k in keys}
 
         sections = [

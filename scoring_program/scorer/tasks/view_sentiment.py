@@ -26,7 +26,7 @@ import numpy as np
 from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..metrics.ties import run_starts
 from ..problems import Message
@@ -360,10 +360,9 @@ class ViewSentiment(TaskFamily):
         view P = tn / (tn + fn2), view R = tn / (tn + fn1), view F1 (the source formula's terms)."""
         s = SENTENCE_COLUMNS.read(sums)
         tp, fp, fn1, fn2 = s["tp"], s["fp"], s["fn1"], s["fn2"]
-        precision = safe_div(tp, tp + fp + fn2)
-        recall = safe_div(tp, tp + fn1)
+        precision, recall, f1 = prf(tp, tp + fp + fn2, tp + fn1)
         view_p, view_r, view_f = prf(tp + fp, tp + fp + fn2, tp + fp + fn1)
-        return {"f1": f_beta(precision, recall), "precision": precision, "recall": recall,
+        return {"f1": f1, "precision": precision, "recall": recall,
                 "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
 
     def unit_answers(self, ref, sub):
