@@ -58,8 +58,9 @@ TITLE_MAX = FIELDS_OF[COMPETITION]["title"].kind.limit   # CodaLab v1 Competitio
 # (organizer/reveal_codabench.py): Force_Best only while the primary column sorts desc
 SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Best")
 WHY_NOT = {
-    "Force_Latest_Multiple": "Codabench keeps each team's latest rows there and only a superuser may remove one "
-                             "(SubmissionViewSet.submission_leaderboard_connection), so the placeholder rows stay",
+    "Force_Latest_Multiple": "Codabench keeps every scored row there and no one may take one off, a superuser "
+                             "neither (leaderboards/strategies.py AllModeStrategy; SubmissionViewSet."
+                             "submission_leaderboard_connection), so the placeholder rows stay",
     "Force_Best": "the primary column sorts asc, so a placeholder row (-1) stays each team's best "
                   "(leaderboards/strategies.py), whatever the revealed scores",
 }

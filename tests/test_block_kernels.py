@@ -188,8 +188,8 @@ def test_distinct_rows_group_equal_rows_in_order_of_first_appearance(rows, colli
 @given(values=st.lists(st.sampled_from([0.0, -0.0, 1.5, -1.5, 2.0, -3.25, float("inf"), float("-inf"), 1e-300,
                                         -1e-300, 5e-324]), max_size=12))
 def test_ordered_bits_sort_and_tie_as_the_values(values):
-    from scorer.metrics.label_ranking import _ordered_bits
-    keys = _ordered_bits(np.array(values, dtype=float)).tolist()
+    from scorer.metrics.ties import ordered_bits
+    keys = ordered_bits(np.array(values, dtype=float)).tolist()
     for i, a in enumerate(values):
         for j, b in enumerate(values):
             assert (keys[i] < keys[j]) == (a < b) and (keys[i] == keys[j]) == (a == b)

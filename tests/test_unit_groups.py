@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from scorer import resampling
-from scorer.tasks._per_unit import Each, Ones, Tally, TallyAt, units_table
+from scorer.tasks._per_unit import PER_CLASS, Each, Ones, Schema, Tally, TallyAt, units_table
 from scorer.tasks.base import Units
 from test_unit_counts import competition, submission
 
@@ -40,10 +40,15 @@ def random_units(rng, n, kinds, width, code_of_kind):
     ends = np.cumsum(lengths)
     positions = np.flatnonzero(np.arange(ends[-1] if n else 0) - np.repeat(ends - lengths, lengths)
                                < np.repeat(stream[kind], lengths))
-    columns = [Ones(n), Each(value[kind]), Each(lambda: value[kind][:, 0] * 2.0, 1),
-               Tally(None, n, category[kind], width), Tally(None, n, category[kind], width, weight=weight[kind]),
-               Tally(unit, n, item_category, width), TallyAt(positions, ends)]
-    return Units("random", ("x",), columns, n, code=code_of_kind[kind])
+    columns = {"ones": Ones(n), "values": Each(value[kind]), "doubled": Each(lambda: value[kind][:, 0] * 2.0, 1),
+               "category": Tally(None, n, category[kind], width),
+               "weighted": Tally(None, n, category[kind], width, weight=weight[kind]),
+               "items": Tally(unit, n, item_category, width), "at": TallyAt(positions, ends)}
+    return Units("random", ("x",), SCHEMA, columns, n, code=code_of_kind[kind])
+
+
+SCHEMA = Schema("ones", ("values", 2), "doubled", ("category", PER_CLASS), ("weighted", PER_CLASS),
+                ("items", PER_CLASS), "at")
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -72,15 +77,15 @@ def test_without_a_code_the_groups_are_those_of_the_whole_table():
 def test_the_rows_of_some_units_are_those_of_the_whole_table():
     rng = np.random.default_rng(2)
     group = random_units(rng, 200, 12, 4, np.arange(12))
-    whole = units_table(group.columns, group.n)
+    whole = group.make()
     for some in (np.array([0]), np.array([199, 3, 50]), np.flatnonzero(rng.random(200) < 0.3), np.zeros(0, int)):
-        np.testing.assert_array_equal(units_table(group.columns, group.n, units=some), whole[some])
+        np.testing.assert_array_equal(units_table(SCHEMA.ordered(group.columns), group.n, units=some), whole[some])
 
 
 def test_an_interval_from_the_groups_has_the_table_s_numbers():
     rng = np.random.default_rng(3)
     group = random_units(rng, 400, 10, 3, np.arange(10) * 7)
-    share = lambda sums: sums[..., 4] / sums[..., 0]   # the units in the first category of a Tally
+    share = lambda sums: SCHEMA.read(sums)["category"][..., 0] / SCHEMA.read(sums)["ones"]   # the first category's
     low, high = resampling.interval(group.groups(), share, 300, 0.9, seed=5)
     assert 0 < low < high < 1
     assert (low, high) == resampling.interval(group.make(), share, 300, 0.9, seed=5)

@@ -16,7 +16,8 @@ the gold class code of each item.
   one half, which equals the area under the ROC curve scikit-learn computes;
 - average precision of one class (scikit-learn's step integral over the
   distinct thresholds): AP = sum over thresholds t, highest first, of
-  (R(t) - R(t_prev)) P(t), where P and R count every item scoring >= t.
+  (R(t) - R(t_prev)) P(t), where P and R count every item scoring >= t
+  (``ties.average_precision`` over the tie groups of the scores).
 
 Both ranking scores need a sort of the class's column (O(n log n)) and are
 undefined without positives (AP, AUC) or without negatives (AUC): they are
@@ -26,10 +27,13 @@ References: Hanley & McNeil, Radiology 143 (1982) for AUC as the
 Mann-Whitney statistic; scikit-learn's ``metrics/_ranking.py``.
 
 >>> y = np.array([True, False, True, False]); s = np.array([0.9, 0.8, 0.8, 0.1])
->>> float(auc(y, s)), round(float(average_precision(y, s)), 6)   # pairs: 2 wins, 1 tie, 1 win: 3.5 / 4
+>>> auc, ap = auc_and_ap(y, s)   # AUC: pairs 2 wins, 1 tie, 1 win: 3.5 / 4; AP: (1/1 + 2/3) / 2
+>>> auc, round(ap, 6)
 (0.875, 0.833333)
 """
 import numpy as np
+
+from . import ties
 
 ROW_BLOCK = 1 << 16   # rows compared at once in top_k_hits: the (rows, classes) temporaries stay small
 
@@ -67,45 +71,19 @@ def top_k_hits(proba, gold, k):
     return hits
 
 
-def _tied_groups(positive, scores):
-    """(items, positives) per distinct score, scores ascending: two sorts of values (no argsort, which moves
-    indices and takes about twice as long), the positives counted by searching their own sorted scores."""
-    ranked = np.sort(scores)
-    if not len(ranked):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-    distinct = ranked[starts]
-    sizes = np.diff(np.r_[starts, len(ranked)])
-    hits = np.sort(scores[positive])
-    pos = np.searchsorted(hits, distinct, side="right") - np.searchsorted(hits, distinct, side="left")
-    return sizes, pos
-
-
 def auc_and_ap(positive, scores):
-    """(ROC AUC, average precision) of ``scores`` for the items where ``positive`` is True, from sorted scores; NaN
-    where undefined (no positive; for AUC also no negative)."""
+    """(ROC AUC, average precision) of ``scores`` for the items where ``positive`` is True, from the tie groups
+    of the scores (``ties``); NaN where undefined (no positive; for AUC also no negative)."""
     positive = np.asarray(positive, dtype=bool)
     n_pos = int(positive.sum())
     n_neg = len(positive) - n_pos
     if n_pos == 0:
         return np.nan, np.nan
-    sizes, pos = _tied_groups(positive, np.asarray(scores, dtype=float))
+    sizes, pos = ties.tie_groups(scores, positive)   # scores ascending
     neg = sizes - pos
     # AUC: each positive beats the negatives of lower groups and ties half of its own group's
     below = np.cumsum(neg) - neg
     auc_value = float(np.dot(pos, below + 0.5 * neg)) / (n_pos * n_neg) if n_neg else np.nan
     # AP: thresholds from the highest group down; P and R count every item at or above the threshold
-    pos_down, size_down = pos[::-1], sizes[::-1]
-    precision = np.cumsum(pos_down) / np.cumsum(size_down)
-    ap_value = float(np.dot(pos_down, precision)) / n_pos
-    return auc_value, ap_value
+    return auc_value, float(ties.average_precision(pos[::-1], n_pos, sizes[::-1]))
 
-
-def auc(positive, scores):
-    """ROC AUC of one class against the rest (NaN without a positive or a negative)."""
-    return auc_and_ap(positive, scores)[0]
-
-
-def average_precision(positive, scores):
-    """Average precision of one class (NaN without a positive)."""
-    return auc_and_ap(positive, scores)[1]

@@ -4,7 +4,7 @@ Inputs are sums per emotion code (0 neutral, 1..6 the six emotions); neutral is
 left out of every average. For emotion j:
 
     P_j = num_j / (pred_j + eps)     R_j = num_j / (gold_j + eps)
-    F_j = 2 P_j R_j / (P_j + R_j + eps)
+    F_j = 2 P_j R_j / (P_j + R_j + eps)      (``prf.prf`` with its ``epsilon``)
     weighted X = sum_j w_j X_j,  w_j = n_j / sum_k n_k   (n_j: gold pairs of emotion j)
     micro P = sum num / (sum pred + eps), micro R likewise, micro F as F_j.
 
@@ -19,7 +19,7 @@ would divide 0 by 0).
 """
 import numpy as np
 
-from .prf import safe_div
+from .prf import prf, safe_div
 
 OFFICIAL_EPSILON = 1e-8
 
@@ -30,13 +30,9 @@ def emotion_scores(num, pred_den, gold_den, gold_pairs, epsilon):
     Inputs may be stacks (..., 7): every value then has the leading shape (one set of scores per row).
     """
     num, pred_den, gold_den, n = (np.asarray(a, dtype=float)[..., 1:] for a in (num, pred_den, gold_den, gold_pairs))
-    p = safe_div(num, pred_den + epsilon)
-    r = safe_div(num, gold_den + epsilon)
-    f = safe_div(2 * p * r, p + r + epsilon)
+    p, r, f = prf(num, pred_den, gold_den, epsilon=epsilon)
     w = safe_div(n, n.sum(axis=-1, keepdims=True))
-    micro_p = safe_div(num.sum(axis=-1), pred_den.sum(axis=-1) + epsilon)
-    micro_r = safe_div(num.sum(axis=-1), gold_den.sum(axis=-1) + epsilon)
-    micro_f = safe_div(2 * micro_p * micro_r, micro_p + micro_r + epsilon)
+    micro_p, micro_r, micro_f = prf(num.sum(axis=-1), pred_den.sum(axis=-1), gold_den.sum(axis=-1), epsilon=epsilon)
     weighted = lambda v: _plain(np.sum(v * w, axis=-1))  # noqa: E731
     return {"p": p, "r": r, "f": f, "weights": w,
             "weighted_p": weighted(p), "weighted_r": weighted(r), "weighted_f1": weighted(f),

@@ -16,7 +16,7 @@ each takes at most one gold entity not taken before:
   closest boundaries (sum of the two offsets; the first on a tie) is correct;
   otherwise the first free candidate of another type is incorrect.
 
-P = C / actual, R = C / possible with actual = correct + incorrect + partial +
+P = C / actual, R = C / possible (``prf.prf``) with actual = correct + incorrect + partial +
 spurious and possible = correct + incorrect + partial + missed; C = correct for
 strict and exact, correct + partial / 2 for partial and type. ``strict`` has
 the precision and recall of exact entity matching.
@@ -35,7 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .prf import prf
 from .spans import Spans
+from .ties import run_starts
 
 VIEWS = ("strict", "exact", "partial", "type")
 MIN_OVERLAP_PERCENT = 1.0
@@ -59,11 +61,9 @@ class ViewCounts:
         return self.correct + self.incorrect + self.partial + self.missed
 
     def prf(self):
-        """(precision, recall, F1); 0 where a denominator is 0."""
+        """(precision, recall, F1) of the credit over actual and possible (``prf.prf``)."""
         credit = self.correct + (0.5 * self.partial if self.half_partial else 0.0)
-        p = credit / self.actual if self.actual else 0.0
-        r = credit / self.possible if self.possible else 0.0
-        return p, r, (2 * p * r / (p + r) if p + r > 0 else 0.0)
+        return prf(credit, self.actual, self.possible)
 
 
 def _candidates(gold, pred):
@@ -120,9 +120,7 @@ def _closest(pi, distance):
     """
     if not len(pi):
         return np.zeros(0, dtype=np.int64)
-    new = np.empty(len(pi), dtype=bool)
-    new[0] = True
-    np.not_equal(pi[1:], pi[:-1], out=new[1:])
+    new = run_starts(pi)
     run = np.cumsum(new) - 1
     smallest = np.minimum.reduceat(distance, np.flatnonzero(new))
     at = np.flatnonzero(distance == smallest[run])
@@ -131,10 +129,7 @@ def _closest(pi, distance):
 
 def _first_of_runs(values):
     """Positions where a run of equal (sorted) values starts."""
-    first = np.empty(len(values), dtype=bool)
-    first[:1] = True
-    np.not_equal(values[1:], values[:-1], out=first[1:])
-    return np.flatnonzero(first)
+    return np.flatnonzero(run_starts(values))
 
 
 def _rounds(pair_rank):

@@ -1,28 +1,81 @@
-"""Cohen's kappa from summed confusion counts (a 3x3 table of gold rows and predicted columns, or a stack).
+"""Cohen's kappa, unweighted and quadratic-weighted, from the margins and the diagonal of confusion counts.
 
-kappa = (Po - Pe) / (1 - Pe), Po = the agreement share (trace / N), Pe = sum_i gold_i * pred_i / N^2
-(the CCF BDCI 2021 formula, and scikit-learn's ``cohen_kappa_score``).
+With n items, gold[c] and pred[c] the items of class c on each side (the confusion matrix's row and column
+sums) and a weight w(i, j) >= 0 of disagreeing as i for j (0 on the diagonal):
 
-Degenerate cases, where the formula divides by zero, are defined here, never NaN:
-- N = 0 (nothing to score): 0.0.
-- Pe = 1: both raters put every item in one and the same class, which means
-  the prediction equals the gold everywhere; kappa is 1.0 (perfect agreement).
+    kappa = 1 - O / E,   O = sum_items w(gold, pred),   E = sum_ij w(i, j) gold_i pred_j / n
+
+- unweighted (Cohen 1960), w = 1 - I: O = n - sum right, E = n - sum_c gold_c pred_c / n, which is
+  (Po - Pe) / (1 - Pe) with Po = sum right / n and Pe = sum_c gold_c pred_c / n^2 (the CCF BDCI 2021
+  formula of bank comments);
+- quadratic-weighted (Cohen 1968), w = (o_i - o_j)^2 with o_c the place of class c on an ordinal scale:
+  O is the summed squared distance of the items (a per-item count), and E = spread(gold) + spread(pred) +
+  n (mean_gold - mean_pred)^2, written with centred places (a sum of non-negative terms, exact where both
+  sides sit on one class).
+
+No family asks for linear weights (w = |o_i - o_j|); they would enter the same core (``kappa``).
+
+Degenerate cases, where the formula divides by zero, are defined, never NaN:
+- n = 0 (nothing to score): 0.0;
+- E = 0: every item has one and the same gold and predicted class, the agreement is perfect: 1.0
+  (scikit-learn's ``cohen_kappa_score`` returns NaN there).
+
+Inputs may have any leading shape (a stack of resamples); the classes are the last axis.
+
+References: J. Cohen, Educational and Psychological Measurement 20 (1960) and Psychological Bulletin 70
+(1968); scikit-learn's ``metrics/_classification.py`` (``cohen_kappa_score``, the 1 - O/E form).
+
+>>> # gold classes 0, 0, 1, 2 predicted as 0, 1, 2, 0: right 1 of 4
+>>> gold = np.array([2., 1., 1.]); pred = np.array([2., 1., 1.]); right = np.array([1., 0., 0.])
+>>> round(float(cohen_kappa(right, gold, pred)), 4)   # 1 - 3 / (4 - 6/4)
+-0.2
+>>> # the CCF's (Po - Pe) / (1 - Pe) on gold 0, 0, 1, 1 predicted 0, 0, 1, 2: Po 3/4, Pe 6/16
+>>> float(cohen_kappa(np.array([2., 1., 0.]), np.array([2., 2., 0.]), np.array([2., 1., 1.])))
+0.6
 """
 import numpy as np
 
+from .prf import safe_div
 
-def kappa_from_confusions(matrices):
-    """Cohen's kappa of a square confusion matrix (c, c), or of every matrix of a stack (..., c, c).
 
-    >>> float(kappa_from_confusions(np.array([[2, 0, 0], [0, 1, 1], [0, 0, 0]])))   # Po 3/4, Pe 6/16: 0.6
-    0.6
-    >>> kappa_from_confusions(np.array([[[0, 0], [0, 0]], [[0, 0], [0, 3]], [[0, 1], [1, 0]]])).tolist()
-    [0.0, 1.0, -1.0]
+def kappa(observed, expected, n):
+    """1 - observed / expected disagreement; 1.0 where expected is 0 (one class on both sides), 0.0 where n is 0.
+
+    >>> kappa(np.array([1.0, 0.0, 0.0]), np.array([2.0, 0.0, 0.0]), np.array([4.0, 3.0, 0.0])).tolist()
+    [0.5, 1.0, 0.0]
     """
-    matrices = np.asarray(matrices, dtype=float)
-    n = matrices.sum(axis=(-2, -1))
-    po = np.divide(np.trace(matrices, axis1=-2, axis2=-1), n, out=np.zeros_like(n), where=n > 0)
-    expected = (matrices.sum(axis=-1) * matrices.sum(axis=-2)).sum(axis=-1)
-    pe = np.divide(expected, n * n, out=np.zeros_like(n), where=n > 0)
-    kappa = np.divide(po - pe, 1.0 - pe, out=np.ones_like(n), where=pe < 1.0)
-    return np.where(n > 0, kappa, 0.0)
+    value = 1.0 - safe_div(observed, expected)
+    return np.where(n > 0, np.where(expected > 0, value, 1.0), 0.0)
+
+
+def cohen_kappa(right, gold, pred):
+    """Unweighted kappa from the agreed items per class (``right``, the diagonal) and the margins.
+
+    >>> float(cohen_kappa(np.array([0., 3.]), np.array([0., 3.]), np.array([0., 3.])))   # one class: perfect
+    1.0
+    """
+    n = np.sum(gold, axis=-1)
+    observed = n - np.sum(right, axis=-1)                                              # sum of w C, w = 1 - I
+    expected = n - safe_div((np.asarray(gold) * np.asarray(pred)).sum(axis=-1), n)   # sum of w E
+    return kappa(observed, expected, n)
+
+
+def quadratic_kappa(squared, gold, pred, position):
+    """Quadratic-weighted kappa from the summed squared ordinal distances of the items (``squared``) and the
+    margins; ``position[c]`` is class c's place on the ordinal scale.
+
+    >>> g = np.array([1., 1., 1.]); p = np.array([0., 1., 2.])   # gold 0, 1, 2; predicted 1, 2, 2
+    >>> float(quadratic_kappa(2.0, g, p, np.arange(3)))   # 1 - 2 / (sum_ij (i - j)^2 g_i p_j / 3 = 4)
+    0.5
+    """
+    gold, pred = np.asarray(gold, dtype=float), np.asarray(pred, dtype=float)
+    position = np.asarray(position, dtype=float)
+    n = gold.sum(axis=-1)
+    mean_gold = np.asarray(safe_div((gold * position).sum(axis=-1), n))
+    mean_pred = np.asarray(safe_div((pred * position).sum(axis=-1), n))
+    # sum_ij (o_i - o_j)^2 gold_i pred_j / n = spread(gold) + spread(pred) + n (mean_gold - mean_pred)^2
+    expected = ((gold * (position - mean_gold[..., None]) ** 2).sum(axis=-1)
+                + (pred * (position - mean_pred[..., None]) ** 2).sum(axis=-1)
+                + n * (mean_gold - mean_pred) ** 2)
+    return kappa(np.asarray(squared, dtype=float), expected, n)
+

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import ties
+
 
 @dataclass(frozen=True)
 class Listed:
@@ -79,11 +81,6 @@ class Listed:
         return cls(row, ranked.ravel()[at], score, n)
 
 
-def _tie_groups(keys_changed):
-    """Group id of each entry, a new group where ``keys_changed`` is True (the first entry starts one)."""
-    return np.cumsum(keys_changed) - 1
-
-
 FEW_CLASSES = 64  # up to this many classes, each class's entries may be found by a comparison (no sort)
 SORTED_ENTRIES = 1 << 22  # up to this many entries, they are sorted by class all the same (a 32 MB index)
 ROWS = 1 << 16  # samples measured at once: the temporaries of a million samples stay small
@@ -115,9 +112,8 @@ def _per_sample(listed, relevant):
     row, score = listed.row, listed.score
     rel = relevant[row, listed.code] if len(row) else np.zeros(0, dtype=bool)
     # tie groups inside each row: entries are in rank order, equal scores adjacent
-    new = np.ones(len(row), dtype=bool)
-    new[1:] = (row[1:] != row[:-1]) | (score[1:] != score[:-1])
-    group = _tie_groups(new)
+    new = ties.run_starts(row) | ties.run_starts(score)
+    group = np.cumsum(new) - 1
     row_start = np.searchsorted(row, np.arange(n))
     last_of_group = np.flatnonzero(np.r_[new[1:], True])  # index of each group's last entry
     end = last_of_group[group]                            # index of the last entry tied with each entry
@@ -149,11 +145,12 @@ def _per_sample(listed, relevant):
 
 
 def per_class_ap(listed, relevant):
-    """Average precision of every class over the samples (0 for a class with no positive sample).
+    """Average precision of every class over the samples (0 for a class with no positive sample): the tie
+    groups of its listed scores from the highest down (``ties``), then one group of the samples that do not
+    list it, tied at the bottom.
 
     The entries are put in class order once (a stable radix sort of the codes), then each class's entries
-    are sorted by decreasing score on their own (the order inside a tie does not matter); sums run in that
-    order, one term after the other.
+    are grouped by score on their own.
     """
     relevant = np.asarray(relevant, dtype=bool)
     n, n_classes = relevant.shape
@@ -167,58 +164,15 @@ def per_class_ap(listed, relevant):
         entries = lambda c: by_code[bounds[c]:bounds[c + 1]]  # noqa: E731
     else:  # or by one comparison each: nothing as large as the entries is kept
         entries = lambda c: np.flatnonzero(listed.code == c)  # noqa: E731
-    total = np.zeros(n_classes)
-    listed_tp = np.zeros(n_classes)
+    # a class no sample lists: one group, every sample in it
+    out = ties.average_precision(positives[:, None], positives, np.full((n_classes, 1), float(n)))
     for c in np.flatnonzero(listed_count).tolist():  # one pass per class that has listed entries
         at = entries(c)
-        tp_group, size_group = _score_groups(listed.score[at], rel_listed[at])
-        precision = np.cumsum(tp_group) / np.cumsum(size_group)
-        total[c] = _sequential_sum(tp_group * precision)
-        listed_tp[c] = _sequential_sum(tp_group)
-    # the unlisted samples of a class: one last group, tied at the bottom, where every sample is in
-    bottom = listed_count < n
-    total += np.where(bottom, (positives - listed_tp) * (positives / max(n, 1)), 0.0)
-    return np.where(positives > 0, total / np.maximum(positives, 1.0), 0.0)
-
-
-def _score_groups(score, rel):
-    """(relevant entries, entries) per distinct score, from the highest score down, as floats.
-
-    Sorting the scores alone is enough (the order inside a tie does not matter): each relevant entry's group
-    is found among the distinct scores.
-
-    >>> [a.tolist() for a in _score_groups(np.array([0.5, 0.9, 0.5, 0.1]), np.array([True, False, True, True]))]
-    [[0.0, 2.0, 1.0], [1.0, 2.0, 1.0]]
-    """
-    down = np.negative(score)
-    if np.isnan(down).any():  # NaN is no score a tie can hold: each one is a group of its own, as sorted
-        order = np.argsort(down)
-        down, rel = down[order], rel[order]
-        new = np.ones(len(down), dtype=bool)
-        new[1:] = down[1:] != down[:-1]
-        group = _tie_groups(new)
-        return np.bincount(group, weights=rel).astype(float), np.bincount(group).astype(float)
-    down = _ordered_bits(down)   # integers in the order of the values: sorted faster than floats
-    relevant = np.sort(down[rel])
-    down.sort()
-    new = np.ones(len(down), dtype=bool)
-    new[1:] = down[1:] != down[:-1]
-    size = np.diff(np.append(np.flatnonzero(new), len(down)))
-    tp = np.bincount(np.searchsorted(down[new], relevant), minlength=len(size))
-    return tp.astype(float), size.astype(float)
-
-
-def _ordered_bits(values):
-    """int64 keys in the order of ``values`` (floats without NaN), equal exactly where the values are equal.
-
-    >>> _ordered_bits(np.array([-2.0, -0.0, 0.0, 1.5, np.inf])).argsort().tolist()[:1], len(set(
-    ...     _ordered_bits(np.array([-0.0, 0.0])).tolist()))
-    ([0], 1)
-    """
-    bits = (values + 0.0).view(np.int64)   # + 0.0 makes -0.0 into 0.0, so equal values have equal bits
-    negative = bits < 0
-    bits[negative] ^= np.int64(0x7FFFFFFFFFFFFFFF)   # negative floats order backwards as integers
-    return bits
+        sizes, hits = ties.tie_groups(np.negative(listed.score[at]), rel_listed[at])
+        if listed_count[c] < n:   # the samples that do not list the class: one last group
+            sizes, hits = np.append(sizes, n - listed_count[c]), np.append(hits, positives[c] - hits.sum())
+        out[c] = ties.average_precision(hits, positives[c], sizes)
+    return out
 
 
 def _count(codes, n, step=1 << 20):
@@ -236,7 +190,3 @@ def _relevant_listed(listed, relevant, step=1 << 20):
         out[a:a + step] = relevant[listed.row[a:a + step], listed.code[a:a + step]]
     return out
 
-
-def _sequential_sum(values):
-    """The sum of ``values`` added one after the other (as ``np.bincount`` adds weights), not pairwise."""
-    return float(np.bincount(np.zeros(len(values), dtype=np.intp), weights=values, minlength=1)[0])

@@ -13,7 +13,7 @@ each under a name that says which one it is:
   per-sample F (the document's O-P / O-R; scikit-learn ``average='samples'``), from the sums of those
   per-sample values.
 
-Which classes a class average covers (``class_mask``) and what a sample with
+Which classes a class average covers (``averages.class_mask``) and what a sample with
 an empty gold set and an empty prediction scores (``sample_mean``) are the
 caller's documented choices.
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .averages import class_mean
 from .prf import f_beta, prf, safe_div
 
-CLASS_RULES = ("gold_or_predicted", "all", "gold")
 BOTH_EMPTY_RULES = ("zero", "one", "skip")
 
 
@@ -54,27 +54,6 @@ def per_sample(tp, n_pred, n_gold, beta=1.0):
                      np.atleast_1d(both_empty))
 
 
-def class_mask(n_pred, n_gold, rule):
-    """Which classes the class averages cover, from the summed counts per class (any leading shape).
-
-    - ``gold_or_predicted``: classes with a gold or a predicted label among the
-      scored samples (a class predicted but absent from the gold has P = R = F = 0);
-    - ``all``: every class of the label list (an absent, unpredicted class scores 0);
-    - ``gold``: classes with at least one gold label only.
-
-    >>> [class_mask(np.array([1, 0, 0]), np.array([0, 1, 0]), r).tolist() for r in CLASS_RULES]
-    [[True, True, False], [True, True, True], [False, True, False]]
-    """
-    n_pred, n_gold = np.asarray(n_pred), np.asarray(n_gold)
-    if rule == "all":
-        return np.ones(n_gold.shape, dtype=bool)
-    if rule == "gold":
-        return n_gold > 0
-    if rule == "gold_or_predicted":
-        return (n_gold > 0) | (n_pred > 0)
-    raise ValueError("unknown class rule %r" % rule)
-
-
 def class_averaged(tp, n_pred, n_gold, mask, beta=1.0):
     """(C-P, C-R, C-F1, macro F1, macro F-beta) over the classes of ``mask``, from the summed counts per class
     (..., classes): the means of the per-class values, C-F1 the harmonic mean of C-P and C-R. With no class in
@@ -85,11 +64,8 @@ def class_averaged(tp, n_pred, n_gold, mask, beta=1.0):
     [0.25, 0.5, 0.3333, 0.3333, 0.3333]
     """
     p, r, f1 = prf(tp, n_pred, n_gold)
-    fb = f_beta(p, r, beta)
-    covered = np.sum(mask, axis=-1)
-    mean = lambda v: safe_div(np.where(mask, v, 0.0).sum(axis=-1), covered)  # noqa: E731
-    cp, cr = mean(p), mean(r)
-    return cp, cr, f_beta(cp, cr), mean(f1), mean(fb)
+    cp, cr = class_mean(p, mask), class_mean(r, mask)
+    return cp, cr, f_beta(cp, cr), class_mean(f1, mask), class_mean(f_beta(p, r, beta), mask)
 
 
 def sample_mean(total, n, both_empty, rule):

@@ -6,7 +6,8 @@ n_classes): the gold relevance grade of every class, 0 = not relevant. A class
 is relevant when its grade is > 0. Ties never reach this module: the ranking
 is the list order, decided by the caller.
 
-- AP@k = sum_{r<=k} P(r) rel(r) / D, with D = |relevant| (trec_eval
+- AP@k = sum_{r<=k} P(r) rel(r) / D (``ties.average_precision``, one item a
+  rank), with D = |relevant| (trec_eval
   ``map_cut``, and the source document: relevant at ranks 1, 2, 5 with 10
   relevant in all gives (1/1 + 2/2 + 3/5)/10 = 0.26) or D = min(k, |relevant|)
   (Kaggle ``apk``);
@@ -27,6 +28,7 @@ A sample with no relevant class scores 0 on every metric here.
 """
 import numpy as np
 
+from . import ties
 from .prf import safe_div
 
 MAP_DENOMINATORS = ("relevant", "min_k_relevant")
@@ -34,7 +36,11 @@ GAINS = ("exponential", "linear")
 
 
 def grades_at_ranks(ranked, grades, k):
-    """(n_samples, k) gold grade of the class at each of the first k ranks; 0 past the list end."""
+    """(n_samples, k) gold grade of the class at each of the first k ranks; 0 past the list end.
+
+    >>> grades_at_ranks(np.array([[1, -1, -1]]), np.array([[0, 2]]), 2).tolist()   # class 1, then nothing
+    [[2.0, 0.0]]
+    """
     ranked = np.asarray(ranked)
     n = ranked.shape[0]
     top = np.full((n, k), -1, dtype=np.int64)
@@ -52,16 +58,12 @@ def average_precision(grades_at, grades, k, denominator="relevant"):
     >>> average_precision(at, np.ones((1, 10)), 10).tolist()   # the document's example
     [0.26]
     """
-    rel = np.asarray(grades_at) > 0
-    hits = np.cumsum(rel, axis=1)
-    precision_at = hits / np.arange(1, rel.shape[1] + 1)
-    total = (precision_at * rel).sum(axis=1)
     n_relevant = (np.asarray(grades) > 0).sum(axis=1)
     if denominator == "min_k_relevant":
         n_relevant = np.minimum(n_relevant, k)
     elif denominator != "relevant":
         raise ValueError("unknown denominator %r" % denominator)
-    return np.atleast_1d(safe_div(total, n_relevant))
+    return np.atleast_1d(ties.average_precision(np.asarray(grades_at) > 0, n_relevant))
 
 
 def _gain(g, gain):
@@ -74,7 +76,11 @@ def _gain(g, gain):
 
 
 def dcg(grades_at, gain="exponential"):
-    """DCG of each row of ``grades_at`` (rank r discounted by log2(r + 1))."""
+    """DCG of each row of ``grades_at``: sum over ranks r of gain(g_r) / log2(r + 1).
+
+    >>> dcg(np.array([[3., 0., 1.]]), "linear").tolist()   # 3 / 1 + 0 + 1 / 2
+    [3.5]
+    """
     grades_at = np.asarray(grades_at, dtype=float)
     discount = 1.0 / np.log2(np.arange(2, grades_at.shape[1] + 2))
     return (_gain(grades_at, gain) * discount).sum(axis=1)

@@ -17,10 +17,12 @@ W. R. Knight, "A computer method for calculating Kendall's tau with ungrouped da
 >>> y, p = np.array([3.0, -0.5, 2.0, 7.0]), np.array([2.5, 0.0, 2.0, 8.0])
 >>> round(float(np.mean(percentage_errors(y, p))), 4)          # scikit-learn's MAPE example
 0.3274
->>> round(kendall_tau_b(np.array([1.0, 2, 3, 4]), np.array([1.0, 3, 2, 4])), 6)   # 5 concordant, 1 discordant
+>>> round(kendall_of(Ranking(np.array([1.0, 2, 3, 4])), Ranking(np.array([1.0, 3, 2, 4]))), 6)   # C 5, D 1
 0.666667
 """
 import numpy as np
+
+from .ties import run_starts
 
 EPSILON = np.finfo(np.float64).eps   # MAPE's floor under |gold| (scikit-learn's)
 # a centred sum of squares at most this share of its raw sum of squares is rounding, not spread: the column is
@@ -124,9 +126,7 @@ class Ranking:
         n = len(self.values)
         self.order = np.argsort(self.values, kind="stable")
         ordered = self.values[self.order]
-        self.new = np.empty(n, dtype=bool)       # where each run of equal values starts, in sorted order
-        self.new[:1] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=self.new[1:])
+        self.new = run_starts(ordered)           # where each run of equal values starts, in sorted order
         starts = np.flatnonzero(self.new)
         self.starts = starts.astype(np.int32) if n < 2 ** 31 else starts   # kept while the column is: half the bytes
 
@@ -163,46 +163,28 @@ class Ranking:
         return int(sizes[sizes > 1].sum())
 
 
-def average_ranks(x):
-    """Ranks 1..n of ``x``, ties given the mean of their ranks (scipy's ``rankdata(method="average")``).
+def spearman_of(ry, rp):
+    """Spearman's rho of two columns' Rankings: Pearson's r of the average ranks (scipy's ``spearmanr``); 0.0
+    for a constant column.
 
-    >>> average_ranks(np.array([10.0, 20, 10, 5])).tolist()
-    [2.5, 4.0, 2.5, 1.0]
-    """
-    return Ranking(x).average()
-
-
-def spearman(y, p):
-    """Spearman's rho: Pearson's r of the average ranks (scipy's ``spearmanr``); 0.0 for a constant column.
-
-    >>> round(spearman(np.array([1.0, 2, 3, 4]), np.array([10.0, 30, 20, 40])), 12)
+    >>> round(spearman_of(Ranking(np.array([1.0, 2, 3, 4])), Ranking(np.array([10.0, 30, 20, 40]))), 12)
     0.8
     """
-    return spearman_of(Ranking(y), Ranking(p))
-
-
-def spearman_of(ry, rp):
-    """``spearman`` of two columns' Rankings."""
     n = len(ry.values)
     mid = (n + 1) / 2.0                       # the exact mean of average ranks
     u, v = ry.average() - mid, rp.average() - mid
     return float(pearson_from_sums(n, u.sum(), u @ u, v.sum(), v @ v, u @ v))
 
 
-def kendall_tau_b(y, p):
-    """Kendall's tau-b (scipy's ``kendalltau``, variant b): (C - D) / sqrt((T - Ty)(T - Tp)) with C and D the
-    concordant and discordant pairs, T = n(n-1)/2 and Ty, Tp the pairs tied in y, in p; 0.0 when every pair is
-    tied in one of them (a constant column, or fewer than two units). O(n log n): the discordant pairs are the
-    inversions of p's ranks once the units are sorted by (y, p) (Knight's method).
+def kendall_of(ry, rp):
+    """Kendall's tau-b of two columns' Rankings (scipy's ``kendalltau``, variant b): (C - D) / sqrt((T - Ty)(T -
+    Tp)) with C and D the concordant and discordant pairs, T = n(n-1)/2 and Ty, Tp the pairs tied in y, in p;
+    0.0 when every pair is tied in one of them (a constant column, or fewer than two units). O(n log n): the
+    discordant pairs are the inversions of p's ranks once the units are sorted by (y, p) (Knight's method).
 
-    >>> round(kendall_tau_b(np.array([1.0, 1, 2, 3]), np.array([1.0, 2, 2, 3])), 12)   # 4 / sqrt(5 * 5)
+    >>> round(kendall_of(Ranking(np.array([1.0, 1, 2, 3])), Ranking(np.array([1.0, 2, 2, 3]))), 12)   # 4 / sqrt(5 * 5)
     0.8
     """
-    return kendall_of(Ranking(y), Ranking(p))
-
-
-def kendall_of(ry, rp):
-    """``kendall_tau_b`` of two columns' Rankings."""
     n = len(ry.values)
     total = n * (n - 1) // 2
     y_tied, p_tied = ry.tied_pairs(), rp.tied_pairs()
@@ -219,7 +201,7 @@ def kendall_of(ry, rp):
         key = key[ry.order]
         refine = np.argsort(key, kind="stable")
         key = key[refine]
-        both_tied = _tied_pairs(np.r_[True, key[1:] != key[:-1]])
+        both_tied = _tied_pairs(run_starts(key))
         del key
         ranks = p_rank[ry.order[refine]]
         del refine

@@ -19,7 +19,8 @@ from ..bytelevel.cells import Cells
 from ..bytelevel.grouping import Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.kappa import kappa_from_confusions
+from ..metrics.confusion import accuracy as class_accuracy, margins
+from ..metrics.kappa import cohen_kappa
 from ..metrics.prf import prf
 from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
@@ -27,7 +28,7 @@ from ..problems import Message
 from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
 from ..bytelevel.tagcodes import Encoded, encode_cells, token_text
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
-from ._per_unit import Tally, TallyAt
+from ._per_unit import Schema, Tally, TallyAt
 
 CLASSES = ("0", "1", "2")
 SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities decoded as {scheme}.",
@@ -35,6 +36,9 @@ SUMMARY = Message("bank.summary", "{n} comments, {chars} characters; entities de
 CLASS_NAMES = (Message("bank.class.0", "0 negative", "0 负面"), Message("bank.class.1", "1 positive", "1 正面"),
                Message("bank.class.2", "2 neutral", "2 中性"))
 CLASS_ALIASES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
+# a comment's row: its entities right, predicted and gold, and its (gold, predicted) class cell one-hot (gold * 3 +
+# predicted), the sums of which are the class confusion matrix
+COMMENT_COLUMNS = Schema("right", "predicted", "gold", ("class_cell", len(CLASSES) ** 2))
 TYPES = ("BANK", "PRODUCT", "COMMENTS_N", "COMMENTS_ADJ")
 COLUMNS = ("id", "BIO_anno", "class")
 
@@ -318,11 +322,12 @@ class BankComments(TaskFamily):
         # per comment: entities right, predicted and gold (by their starts), then its (gold, predicted) class cell
         ends = np.cumsum(lengths)
         cell = (ref.classes[doc_mask] * len(CLASSES) + sub.classes[doc_mask]).astype(np.int8)   # 9 cells: a byte
-        units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)),
-                       [TallyAt(pred.start, ends, keep=pred_hit), TallyAt(pred.start, ends), TallyAt(gold.start, ends),
-                        Tally(None, len(lengths), cell, len(CLASSES) ** 2)], len(lengths))]
+        units = [Units("comments", tuple(self.leaderboard_keys(cfg.options)), COMMENT_COLUMNS,
+                       {"right": TallyAt(pred.start, ends, keep=pred_hit), "predicted": TallyAt(pred.start, ends),
+                        "gold": TallyAt(gold.start, ends), "class_cell": Tally(None, len(lengths), cell, len(CLASSES) ** 2)},
+                       len(lengths))]
         scores, sums = self.reduce(units, cfg)
-        matrix = sums["comments"][3:].reshape(len(CLASSES), len(CLASSES)).astype(np.int64)
+        matrix = _class_matrix(COMMENT_COLUMNS.read(sums["comments"])["class_cell"]).astype(np.int64)
 
         stray = len(pred_segments.stray())
         decodings = [(scheme, gold, pred)]
@@ -342,15 +347,13 @@ class BankComments(TaskFamily):
     def unit_scores(self, group, sums, cfg):
         """S1 = micro F1 of the entity counts (right, predicted, gold), S2 = Cohen's kappa of the summed class
         cells, S = w S1 + (1 - w) S2; accuracy = the cells' trace over their total (0 without a comment)."""
-        sums = np.asarray(sums, dtype=float)
-        p, r, f1 = prf(sums[..., 0], sums[..., 1], sums[..., 2])
-        cells = sums[..., 3:].reshape(sums.shape[:-1] + (len(CLASSES), len(CLASSES)))
-        kappa = kappa_from_confusions(cells)
-        total = cells.sum(axis=(-2, -1))
-        accuracy = np.divide(np.trace(cells, axis1=-2, axis2=-1), total, out=np.zeros_like(total), where=total > 0)
+        s = COMMENT_COLUMNS.read(sums)
+        p, r, f1 = prf(s["right"], s["predicted"], s["gold"])
+        right, gold, pred = margins(_class_matrix(s["class_cell"]))
+        kappa = cohen_kappa(right, gold, pred)
         w = float(cfg.options["ner_weight"])
         return {"score": w * f1 + (1.0 - w) * kappa, "ner_f1": f1, "kappa": kappa, "ner_precision": p,
-                "ner_recall": r, "class_accuracy": accuracy}
+                "ner_recall": r, "class_accuracy": class_accuracy(right, gold)}
 
     def unit_answers(self, ref, sub):
         """Each comment's tags (with their positions) and class."""
@@ -359,6 +362,11 @@ class BankComments(TaskFamily):
         position = np.arange(len(doc)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         tags = digests.per_unit(doc, len(lengths), position, sub.codes)
         return digests.combine(tags, sub.classes)
+
+
+def _class_matrix(cells):
+    """The (gold, predicted) class cells (..., 9) as confusion matrices (..., 3, 3), gold rows."""
+    return cells.reshape(cells.shape[:-1] + (len(CLASSES), len(CLASSES)))
 
 
 def class_codes(cells):

@@ -29,10 +29,12 @@ registry finds it by itself, so adding a family touches nothing else
    were collected.
 4. ``score(reference, submission, mask, cfg) -> Result``: score the units
    where ``mask`` (a boolean array in reference order) is True. The Result
-   also names, in ``units``, the per-unit counts behind its keys; and
+   also names, in ``units``, the per-unit counts behind its keys, in tables
+   whose columns are named once (``_per_unit.Schema``); and
    ``unit_scores(group, sums, cfg)`` turns column sums of such counts back
-   into those keys, so intervals and paired tests resample units without
-   re-running the metric (``scorer.resampling``).
+   into those keys, reading them by name through the same schema, so
+   intervals and paired tests resample units without re-running the metric
+   (``scorer.resampling``).
 5. ``unit_answers(reference, submission) -> uint64 array``: a digest of the
    submitted answer of every unit (reference order), to tell identical and
    nearly identical submissions apart (the organizer's rescore).
@@ -61,7 +63,7 @@ from ..bytelevel.grouping import group_keys
 from ..config import Option
 from ..problems import Message
 from ..tables import read_table
-from ._per_unit import column_sums, units_table
+from ._per_unit import Schema, column_sums, units_table
 
 UNITS = Message("report.unit.units", "units", "单元")
 
@@ -149,11 +151,12 @@ class Reference:
 class Units:
     """The per-unit counts behind some leaderboard keys, one row per unit of the board (reference order).
 
-    The table is declared column by column (``_per_unit``: Each, Ones, Tally, TallyAt). Summing the rows of
-    any sample of units and passing the sums to ``family.unit_scores(name, sums, cfg)`` gives every key of
-    ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the sums of every row
-    (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make`` builds the rows
-    when asked (most runs resample one group only).
+    The table's columns are named once, in the group's ``schema`` (``_per_unit.Schema``), and declared by those
+    names (``columns``: name -> Each, Ones, Tally or TallyAt). Summing the rows of any sample of units and
+    passing the sums to ``family.unit_scores(name, sums, cfg)``, which reads them through the same schema,
+    gives every key of ``keys`` on that sample; the Result's own values are that formula of ``sums()``, the
+    sums of every row (``TaskFamily.reduce``), so a board's score and its interval cannot disagree. ``make``
+    builds the rows when asked (most runs resample one group only).
 
     ``code`` (optional, an integer per unit) declares that units with equal codes have equal rows (an item's
     row of the label keys is fixed by its (gold, predicted) pair): ``groups`` then builds one row per code
@@ -163,17 +166,29 @@ class Units:
 
     name: str
     keys: Tuple[str, ...]
-    columns: Sequence[Any]
+    schema: Schema
+    columns: Dict[str, Any]            # every name of the schema -> its column declaration
     n: int                             # units of the board: the table's rows
     code: Optional[np.ndarray] = None  # equal codes, equal rows (None: nothing declared)
 
+    def __post_init__(self):
+        self.schema.ordered(self.columns)   # a column missing, unnamed or of another width fails here, at once
+
+    @property
+    def _ordered(self):
+        return self.schema.ordered(self.columns)
+
+    def named(self, sums):
+        """``sums`` (of this table's columns, any leading shape) read by the schema's names."""
+        return self.schema.read(sums)
+
     def sums(self) -> np.ndarray:
         """The column sums of the whole table, from the columns' declarations (no row is built)."""
-        return column_sums(self.columns)
+        return column_sums(self._ordered)
 
     def make(self) -> np.ndarray:
         """The (units, columns) table."""
-        return units_table(self.columns, self.n)
+        return units_table(self._ordered, self.n)
 
     def groups(self) -> resampling.Groups:
         """The table's groups of equal rows, numbered in order of first appearance: what
@@ -187,7 +202,7 @@ class Units:
         if self.code is None:
             return resampling.distinct_rows(self.make())
         by_code, first = group_keys(np.asarray(self.code, dtype=np.int64), ordered=True)
-        merged = resampling.distinct_rows(units_table(self.columns, self.n, units=first))
+        merged = resampling.distinct_rows(units_table(self._ordered, self.n, units=first))
         inverse = merged.inverse[by_code]
         return resampling.Groups(merged.rows, np.bincount(inverse, minlength=len(merged.rows)).astype(np.int64),
                                  inverse)

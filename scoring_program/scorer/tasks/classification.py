@@ -39,13 +39,16 @@ from ..config import NOT_ALLOWED, Check, Option
 from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
 from ..metrics import class_scores
 from ..metrics import confusion as cm
+from ..metrics.averages import class_mean
+from ..metrics.kappa import cohen_kappa, quadratic_kappa
+from ..metrics.prf import safe_div
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
 from ..tables import header_names
 from ..textio import decode as decode_text, normalise_newlines
 from ..bytelevel.tokens import coded, numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
-from ._per_unit import Each, Ones, Tally
+from ._per_unit import PER_CLASS, Each, Ones, Schema, Tally
 
 COLUMNS = ("id", "label")
 # every label key the formula gives (``unit_scores``); ``leaderboard_keys`` writes those that are no other's repeat
@@ -53,6 +56,10 @@ LABEL_KEYS = ["f1", "precision", "recall", "accuracy", "balanced_accuracy", "mac
               "macro_recall", "micro_f1", "micro_precision", "micro_recall", "weighted_f1", "weighted_precision",
               "weighted_recall", "cohen_kappa", "quadratic_weighted_kappa", "mcc"]
 PROBABILITY_KEYS = ["log_loss", "roc_auc", "average_precision", "top_k_accuracy"]
+# the per-item tables: an item's class one-hot (gold, predicted, right if it is right) in the scale order of the
+# classes and its squared distance on that scale; an item's log loss or top-k hit, summed over the items
+LABEL_COLUMNS = Schema(("gold", PER_CLASS), ("predicted", PER_CLASS), ("right", PER_CLASS), "squared_distance")
+ITEM_COLUMNS = {"log_loss": Schema("items", "total"), "top_k": Schema("items", "total")}
 MAX_K = 1000
 SUM_TOLERANCE = 0.01    # a probability row may sum to 1 within this (rounded decimals); beyond, it is refused
 SHOWN_CLASSES = 8       # class names quoted in a message
@@ -468,17 +475,19 @@ class Classification(TaskFamily):
         right = gold == pred
         keys = self.leaderboard_keys(opts)
         # an item's row of the label keys is fixed by its (gold, predicted) pair: the interval builds a row per pair
-        units = [Units("labels", tuple(k for k in LABEL_KEYS if k in keys),
+        units = [Units("labels", tuple(k for k in LABEL_KEYS if k in keys), LABEL_COLUMNS,
                        label_columns(gold_place, pred_place, right, width), n, code=gold_place * width + pred_place)]
         ranking = None
         probabilities = opts["submission"] == "probabilities"
         if probabilities:
             proba = sub.proba if mask.all() else sub.proba[mask]
             eps = _eps(opts)
-            units.append(Units("log_loss", ("log_loss",), [Ones(n), Each(class_scores.log_loss(proba, gold, eps))], n))
+            units.append(Units("log_loss", ("log_loss",), ITEM_COLUMNS["log_loss"],
+                               {"items": Ones(n), "total": Each(class_scores.log_loss(proba, gold, eps))}, n))
             if opts["top_k"] is not None:
-                units.append(Units("top_k", ("top_k_accuracy",),
-                                   [Ones(n), Each(class_scores.top_k_hits(proba, gold, opts["top_k"]))], n))
+                units.append(Units("top_k", ("top_k_accuracy",), ITEM_COLUMNS["top_k"],
+                                   {"items": Ones(n), "total": Each(class_scores.top_k_hits(proba, gold, opts["top_k"]))},
+                                   n))
             ranking = ranking_scores(proba, gold, classes)
         scores, sums = self.reduce(units, cfg)
         if ranking is not None:
@@ -492,18 +501,17 @@ class Classification(TaskFamily):
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
-        """labels: (gold, predicted, right) per class in the table's scale order, then the summed squared
-        ordinal distance (``metrics.confusion``); log_loss and top_k: (items, the sum of the per-item values)."""
-        sums = np.asarray(sums, dtype=float)
+        """labels: the keys of the counts gold, predicted and right per class in the table's scale order and
+        the summed squared ordinal distance (``metrics.confusion``, ``metrics.kappa``); log_loss and top_k: the
+        mean over the items of the per-item values."""
         opts = cfg.options
-        if group in ("log_loss", "top_k"):
-            key = "log_loss" if group == "log_loss" else "top_k_accuracy"
-            return {key: np.divide(sums[..., 1], sums[..., 0], out=np.zeros(sums.shape[:-1]), where=sums[..., 0] > 0)}
+        if group in ITEM_COLUMNS:
+            s = ITEM_COLUMNS[group].read(sums)
+            return {"log_loss" if group == "log_loss" else "top_k_accuracy": safe_div(s["total"], s["items"])}
         if group != "labels":
             raise KeyError(group)
-        width = (sums.shape[-1] - 1) // 3
-        gold, pred, right = sums[..., :width], sums[..., width:2 * width], sums[..., 2 * width:3 * width]
-        squared = sums[..., 3 * width]
+        s = LABEL_COLUMNS.read(sums)
+        gold, pred, right = s["gold"], s["predicted"], s["right"]
         out = {}
         for average in ("macro", "micro", "weighted"):
             p, r, f = cm.averaged(right, pred, gold, average)
@@ -511,8 +519,9 @@ class Classification(TaskFamily):
         # two classes sit on the table's scale as (other, positive): binary is the second
         p, r, f = cm.averaged(right, pred, gold, opts["average"], positive=1)
         out.update(precision=p, recall=r, f1=f, accuracy=cm.accuracy(right, gold),
-                   balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cm.cohen_kappa(right, gold, pred),
-                   quadratic_weighted_kappa=cm.quadratic_kappa(squared, gold, pred, np.arange(width)),
+                   balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cohen_kappa(right, gold, pred),
+                   quadratic_weighted_kappa=quadratic_kappa(s["squared_distance"], gold, pred,
+                                                            np.arange(gold.shape[-1])),
                    mcc=cm.matthews(right, gold, pred))
         return out
 
@@ -750,13 +759,13 @@ def first_highest(proba, dtype=np.int64):
 
 # -- the per-unit table and the ranking scores ------------------------------------------------------
 def label_columns(gold_place, pred_place, right, width):
-    """The per-item table of the label keys: gold, predicted and right one-hot over the classes in scale order,
-    then the squared distance between the gold and the predicted place."""
+    """The per-item table of the label keys (``LABEL_COLUMNS``): gold, predicted and right one-hot over the
+    classes in scale order, and the squared distance between the gold and the predicted place."""
     n = len(gold_place)
     distance = gold_place - pred_place
-    return [Tally(None, n, gold_place, width), Tally(None, n, pred_place, width),
-            Tally(None, n, gold_place, width, weight=right.astype(np.float64)),
-            Each(lambda: distance * distance, 1)]
+    return {"gold": Tally(None, n, gold_place, width), "predicted": Tally(None, n, pred_place, width),
+            "right": Tally(None, n, gold_place, width, weight=right.astype(np.float64)),
+            "squared_distance": Each(lambda: distance * distance, 1)}
 
 
 @dataclass
@@ -779,9 +788,9 @@ def ranking_scores(proba, gold, classes):
         return Ranking({"roc_auc": value,
                         "average_precision": 0.0 if np.isnan(ap[classes.positive]) else float(ap[classes.positive])},
                        auc, ap)
-    defined = ~np.isnan(auc)
-    return Ranking({"roc_auc": float(auc[defined].mean()) if defined.any() else 0.0,
-                    "average_precision": float(np.nanmean(ap)) if (~np.isnan(ap)).any() else 0.0}, auc, ap)
+    # the macro means over the classes where each is defined (AUC: a positive and a negative; AP: a positive)
+    return Ranking({"roc_auc": float(class_mean(auc, ~np.isnan(auc))),
+                    "average_precision": float(class_mean(ap, ~np.isnan(ap)))}, auc, ap)
 
 
 # -- report ---------------------------------------------------------------------------------------

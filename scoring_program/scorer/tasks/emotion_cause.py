@@ -38,7 +38,7 @@ from ..config import Option
 from ..problems import Message
 from ._ecac_io import EMOTIONS, Submitted, conversation_id, read_conversations, read_gold_pairs, read_json, read_submission
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from ._per_unit import Tally
+from ._per_unit import Schema, Tally
 
 SUBTASK1_KEYS = [
     "weighted_strict_precision", "weighted_strict_recall", "weighted_strict_f1",
@@ -119,8 +119,12 @@ F1_CHART = Message("ecac.report.f1_chart", "Subtask {subtask}: F1 per emotion, e
 MATRIX_CHART = Message("ecac.report.matrix", "Subtask {subtask}: emotions of pairs at the same position, gold rows, "
                        "predicted columns", "子任务 {subtask}：相同位置上情绪-原因对的情绪，行为标准答案，列为预测")
 # the per-emotion counts of each subtask, in the column order of its per-conversation table (7 columns each)
+# a conversation's row, per emotion (a block of seven columns each): its gold pairs, its predictions strictly right,
+# its predictions, the tokens credited to its predictions (proportional), its predicted and gold span lengths (the
+# proportional denominators) and its predictions fuzzily right
 BLOCKS = {1: ("gold", "strict", "pred", "prop_num", "prop_pred", "prop_gold", "fuzzy"),
           2: ("gold", "strict", "pred")}
+SUBTASK_COLUMNS = {subtask: Schema(*((name, N_EMOTIONS) for name in names)) for subtask, names in BLOCKS.items()}
 ADVICE_ABSENT = Message("emotion_cause.advice_absent", "there is no {file}: every subtask {subtask} score will be 0. "
                         "Add {file} to the zip if you have predictions for subtask {subtask}.",
                         "没有 {file}：子任务 {subtask} 的所有分数都将为 0。如有子任务 {subtask} 的预测，请把 {file} 放进 zip。")
@@ -328,10 +332,10 @@ class EmotionCause(TaskFamily):
             n_neutral = int((pred.emotion == 0).sum())
             counted = _subtask1(gold, pred, clean) if subtask == 1 else _subtask2(gold, pred)
             group = Units("subtask%d" % subtask, tuple(SUBTASK1_KEYS if subtask == 1 else SUBTASK2_KEYS),
-                          _per_conversation(counted, subtask, in_board), int(in_board.sum()))
+                          SUBTASK_COLUMNS[subtask], _per_conversation(counted, subtask, in_board), int(in_board.sum()))
             found, sums = self.reduce([group], cfg)
             scores.update(found)
-            table = _subtask_scores(subtask, _blocks(subtask, sums[group.name]), epsilon)[1]
+            table = _subtask_scores(subtask, SUBTASK_COLUMNS[subtask].read(sums[group.name]), epsilon)[1]
             table["position"] = POSITION[subtask]
             n_read = int(in_board[submitted.read_conv].sum())
             odd = "" if clean else _odd_pairs_note(pred, ref.contract.convs, subtask)
@@ -344,11 +348,11 @@ class EmotionCause(TaskFamily):
         return Result({k: scores[k] for k in self.leaderboard_keys(cfg.options)}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
-        """A subtask's keys from its per-emotion sums (``BLOCKS``: seven columns each), as
+        """A subtask's keys from its per-emotion sums read by name (``SUBTASK_COLUMNS``: seven columns each), as
         ``metrics.emotion_prf`` computes them."""
         subtask = int(group[-1])
         epsilon = 0.0 if cfg.options["mode"] == "clean" else OFFICIAL_EPSILON
-        return _subtask_scores(subtask, _blocks(subtask, sums), epsilon)[0]
+        return _subtask_scores(subtask, SUBTASK_COLUMNS[subtask].read(sums), epsilon)[0]
 
     def unit_answers(self, ref, sub):
         """Each conversation's pairs of every subtask scored."""
@@ -375,12 +379,6 @@ def _unknown_rule(options):
 POSITION = {1: ("conv", "emo_utt", "cause_utt", "start", "end"), 2: ("conv", "emo_utt", "cause_utt")}
 
 
-def _blocks(subtask, sums):
-    """The per-emotion counts of a subtask's sums, by name (``BLOCKS``; any leading shape)."""
-    sums = np.asarray(sums, dtype=float)
-    return {name: sums[..., N_EMOTIONS * j:N_EMOTIONS * (j + 1)] for j, name in enumerate(BLOCKS[subtask])}
-
-
 def _subtask1(gold, pred, clean):
     """What each per-emotion count of subtask 1 sums: (conversation, emotion, weight) of the pairs it counts."""
     _, strict_pred = strict_hits(gold, pred)
@@ -400,7 +398,8 @@ def _subtask2(gold, pred):
 
 
 def _subtask_scores(subtask, c, epsilon):
-    """The keys of a subtask from its per-emotion counts ``c`` (name -> (..., 7)), and the parts the page shows."""
+    """The keys of a subtask from its per-emotion counts ``c`` (read by name: (..., 7) each), and the parts the
+    page shows."""
     if subtask == 1:
         strict = emotion_scores(c["strict"], c["pred"], c["gold"], c["gold"], epsilon)
         fuzzy = emotion_scores(c["fuzzy"], c["pred"], c["gold"], c["gold"], epsilon)
@@ -422,8 +421,8 @@ def _per_conversation(counted, subtask, in_board):
     """The columns of a subtask's per-conversation table: each count of ``BLOCKS`` per emotion (seven columns)."""
     row = np.cumsum(in_board) - 1
     n = int(in_board.sum())
-    return [Tally(row[counted[name][0]], n, counted[name][1], N_EMOTIONS,
-                  counted[name][2] if len(counted[name]) > 2 else None) for name in BLOCKS[subtask]]
+    return {name: Tally(row[counted[name][0]], n, counted[name][1], N_EMOTIONS,
+                        counted[name][2] if len(counted[name]) > 2 else None) for name in BLOCKS[subtask]}
 
 
 def _dominant_emotion(gold, n_convs):

@@ -23,7 +23,7 @@ non-empty prediction and a non-empty gold set, as the source document's code doe
 >>> pred = code_items(Cells.from_strings(["小米", "气球_自动"]), "_", [])
 >>> c, g, p = coded_overlap_counts(*gold, *pred, 2)
 >>> both = np.ones(2, dtype=bool)
->>> sums = column_sums(sample_columns(c, g, p, both, both))
+>>> sums = column_sums(SAMPLE_COLUMNS.ordered(sample_columns(c, g, p, both, both)))
 >>> float(FAMILY.unit_scores("samples", sums, None)["micro_precision"])  # the document's example: 1/3
 0.3333333333333333
 """
@@ -40,7 +40,7 @@ from ..problems import Message
 from ..bytelevel.grouping import factorize
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from ._per_unit import Each
+from ._per_unit import Each, Schema, group_sums
 
 COLUMNS = ("id", "keywords")
 KEYS = ["macro_f1", "macro_precision", "macro_recall", "f1_of_macro_pr", "micro_f1", "micro_precision",
@@ -59,6 +59,9 @@ SIZE_HEADERS = (Message("keywords.report.size", "gold keywords", "标准关键�
 SIZE_NOTE = Message("keywords.report.size_note", "Counted samples only (see the mode above); sizes of {top} and "
                     "more are one group.", "仅统计计入平均的样本（见上文的模式）；{top} 个及以上合为一组。")
 SIZE_TOP = 6
+# a sample's row: counted (1; 0 for a sample mode legacy leaves out), its P_i, R_i and F_i, and its keywords right
+# (|G & P|), gold (|G|) and predicted (|P|), all 0 where not counted
+SAMPLE_COLUMNS = Schema("counted", "precision", "recall", "f1", "right", "gold", "predicted")
 ADVICE_MISSING = Message("keywords.advice_missing", "{n} test id(s) have no row, so each of them scores 0: {ids}. "
                          "Write one row for every id of the test inputs.",
                          "有 {n} 个测试 id 没有对应的行，每个都得 0 分：{ids}。请为测试输入中的每个 id 写一行。")
@@ -272,9 +275,10 @@ class Keywords(TaskFamily):
             counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
-        units = [Units("samples", tuple(KEYS), sample_columns(c, g, p, counted, on_board), int(on_board.sum()))]
+        columns = sample_columns(c, g, p, counted, on_board)
+        units = [Units("samples", tuple(KEYS), SAMPLE_COLUMNS, columns, int(on_board.sum()))]
         scores, _ = self.reduce(units, cfg)
-        sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
+        sections = [_sample_section(c, g, p, columns["f1"].values(), sub.present, on_board, counted, legacy),
                     _keyword_section(c, g, p, counted),
                     _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
@@ -286,13 +290,9 @@ class Keywords(TaskFamily):
     def unit_scores(self, group, sums, cfg):
         """Over the n counted samples: macro P, R, F1 = the sums of P_i, R_i, F_i over n; f1_of_macro_pr =
         2PR/(P+R) of those two; micro P = sum c / sum |P|, R = sum c / sum |G|, F1 = 2PR/(P+R)."""
-        sums = np.asarray(sums, dtype=float)
-        n = sums[..., 0]
-        macro_p, macro_r, macro_f = (safe_div(sums[..., k], n) for k in (1, 2, 3))
-        micro_p, micro_r, micro_f = prf(sums[..., 4], sums[..., 6], sums[..., 5])
-        return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
-                "f1_of_macro_pr": f_beta(macro_p, macro_r), "micro_f1": micro_f, "micro_precision": micro_p,
-                "micro_recall": micro_r}
+        if group != "samples":
+            raise KeyError(group)
+        return sample_scores(SAMPLE_COLUMNS.read(sums))
 
     def unit_answers(self, ref, sub):
         """Each sample's set of keywords (a keyword written twice counts once, as in scoring)."""
@@ -303,12 +303,23 @@ class Keywords(TaskFamily):
 
 
 def sample_columns(c, g, p, counted, on_board):
-    """The per-sample table of the board's samples: counted (1 or 0), then P_i, R_i, F_i, |G & P|, |G|, |P|
-    where counted and 0 elsewhere (the ratios made when asked: none kept between)."""
+    """The per-sample table of the board's samples (``SAMPLE_COLUMNS``): counted (1 or 0), then P_i, R_i, F_i
+    (``prf``), |G & P|, |G|, |P| where counted and 0 elsewhere (the ratios made when asked: none kept between)."""
     w = counted[on_board]
     cb, gb, pb = (np.where(w, np.asarray(a, dtype=np.int64)[on_board], 0) for a in (c, g, p))
-    return [Each(w), Each(lambda: safe_div(cb, pb), 1), Each(lambda: safe_div(cb, gb), 1),
-            Each(lambda: safe_div(2 * cb, pb + gb), 1), Each(cb), Each(gb), Each(pb)]
+    ratio = lambda k: Each(lambda: prf(cb, pb, gb)[k], 1)  # noqa: E731
+    return {"counted": Each(w), "precision": ratio(0), "recall": ratio(1), "f1": ratio(2), "right": Each(cb),
+            "gold": Each(gb), "predicted": Each(pb)}
+
+
+def sample_scores(s):
+    """Every key from the sums of the per-sample table read by name (``s``: ``SAMPLE_COLUMNS.read``)."""
+    n = s["counted"]
+    macro_p, macro_r, macro_f = (safe_div(s[name], n) for name in ("precision", "recall", "f1"))
+    micro_p, micro_r, micro_f = prf(s["right"], s["predicted"], s["gold"])
+    return {"macro_f1": macro_f, "macro_precision": macro_p, "macro_recall": macro_r,
+            "f1_of_macro_pr": f_beta(macro_p, macro_r), "micro_f1": micro_f, "micro_precision": micro_p,
+            "micro_recall": micro_r}
 
 
 def _strata(rows, n_units):
@@ -326,12 +337,13 @@ def _keyword_items(cells, cfg):
     return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
 
 
-def _sample_section(c, g, p, present, on_board, counted, legacy):
-    f = safe_div(2 * c, p + g)
+def _sample_section(c, g, p, f, present, on_board, counted, legacy):
+    """How many samples of the board are missing, empty, all right, partly right...: ``f`` is the per-sample F
+    of the board's samples, the table's own column (0 where not counted, as ``prf`` gives there anyway)."""
     board = on_board
     counts = [int(board.sum()), int(counted.sum()), int((board & ~present).sum()),
-              int((board & present & (p == 0)).sum()), int((board & (f == 1)).sum()),
-              int((board & (f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
+              int((board & present & (p == 0)).sum()), int((f == 1).sum()),
+              int(((f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
               int((board & (g == 0)).sum())]
     rows = [[label, n] for label, n in zip(SAMPLE_ROWS, counts)]
     note = MODE_NOTES["legacy" if legacy else "all"]
@@ -344,13 +356,16 @@ def _keyword_section(c, g, p, counted):
 
 
 def _size_section(c, g, p, counted):
-    """Samples grouped by their number of gold keywords: how the score varies with the size of the answer."""
+    """Samples grouped by their number of gold keywords: how the score varies with the size of the answer (the
+    leaderboard's macro formula, ``sample_scores``, of each group's sums)."""
     c, g, p = (np.asarray(a, dtype=np.int64)[counted] for a in (c, g, p))
     size = np.minimum(g, SIZE_TOP)
-    n = np.bincount(size, minlength=SIZE_TOP + 1)
-    mean = lambda v: safe_div(np.bincount(size, weights=v, minlength=SIZE_TOP + 1), n)  # noqa: E731
-    mp, mr, mf = mean(safe_div(c, p)), mean(safe_div(c, g)), mean(safe_div(2 * c, p + g))
-    right, gold = np.bincount(size, weights=c, minlength=SIZE_TOP + 1), np.bincount(size, weights=g, minlength=SIZE_TOP + 1)
+    every = np.ones(len(c), dtype=bool)
+    s = SAMPLE_COLUMNS.read(group_sums(SAMPLE_COLUMNS.ordered(sample_columns(c, g, p, every, every)), len(c), size,
+                                       SIZE_TOP + 1))
+    scores = sample_scores(s)
+    n, right, gold = s["counted"], s["right"], s["gold"]
+    mp, mr, mf = scores["macro_precision"], scores["macro_recall"], scores["macro_f1"]
     shown = [k for k in range(SIZE_TOP + 1) if n[k]]
     names = ["%d+" % k if k == SIZE_TOP else str(k) for k in shown]
     rows = [[names[i], int(n[k]), float(mp[k]), float(mr[k]), float(mf[k]), "%d / %d" % (right[k], gold[k])]
@@ -361,7 +376,6 @@ def _size_section(c, g, p, counted):
                                         (report.SERIES_RECALL, [float(mr[k]) for k in shown]),
                                         (report.SERIES_F1, [float(mf[k]) for k in shown])]),
     ], per_class=True)
-
 
 
 def _alike(sub, per_sample, filled):

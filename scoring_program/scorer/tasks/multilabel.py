@@ -27,6 +27,7 @@ from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
+from ..metrics.averages import CLASS_RULES, class_mask, class_mean
 from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import prf, safe_div
@@ -36,7 +37,7 @@ from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes
 from ..textio import decode as decode_text, normalise_newlines
 from ..bytelevel.tokens import coded, numbers, uncoded
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
-from ._per_unit import Each, Ones
+from ._per_unit import PER_CLASS, Each, Ones, Schema
 
 COLUMNS = ("id", "labels")
 MAX_K = 1000
@@ -125,7 +126,7 @@ OPTIONS = {
     "beta": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v <= 100),
                                "null (no F-beta columns) or a number in (0, 100]"),
                    "beta of the F-beta columns"),
-    "classes": Option("gold_or_predicted", ml.CLASS_RULES, "which classes the class averages cover"),
+    "classes": Option("gold_or_predicted", CLASS_RULES, "which classes the class averages cover"),
     "both_empty": Option("zero", ml.BOTH_EMPTY_RULES,
                          "what a sample with empty gold and empty prediction scores in sample averages: 0, 1, "
                          "or left out (skip)"),
@@ -142,6 +143,13 @@ RANK_KEYS = ("map_at_%d", "ndcg_at_%d", "err_at_%d")
 # scikit-learn's label ranking measures and macro average precision, on the score matrix (lower is better for
 # coverage_error and label_ranking_loss)
 LABEL_RANKING_KEYS = ["label_ranking_avg_precision", "coverage_error", "label_ranking_loss", "macro_ap"]
+# the per-sample tables: a sample's set counts (tp, predicted, gold), whether both sets are empty and its P, R, F1,
+# F-beta; its labels per class (tp, predicted, gold: one column per class each); its AP, nDCG, ERR at a cutoff;
+# its label-ranking measures. ``samples`` is 1 per sample (its sum counts them)
+SET_COLUMNS = Schema("samples", "both_empty", "tp", "predicted", "gold", "precision", "recall", "f1", "fbeta")
+CLASS_COLUMNS = Schema(("tp", PER_CLASS), ("predicted", PER_CLASS), ("gold", PER_CLASS))
+RANKED_COLUMNS = Schema("samples", "both_empty", "ap", "ndcg", "err")
+LABEL_RANKING_COLUMNS = Schema("samples", "lrap", "coverage", "loss")
 
 
 SUMMARY = Message("multilabel.summary", "{n} samples, {classes} classes; predicted set: {rule}.",
@@ -483,32 +491,35 @@ class Multilabel(TaskFamily):
         pred_sample, gold_sample = predicted.sum(axis=1, dtype=np.int64), gold.sum(axis=1, dtype=np.int64)
         samples = ml.per_sample(tp_sample, pred_sample, gold_sample, beta)
         n_classes = gold.shape[1]
-        units = [Units("sets", SET_GROUP_KEYS, [Ones(n), Each(samples.both_empty), Each(tp_sample), Each(pred_sample),
-                                                Each(gold_sample), Each(samples.precision), Each(samples.recall),
-                                                Each(samples.f1), Each(samples.fbeta)], n),
-                 Units("classes", CLASS_GROUP_KEYS, [Each(lambda: predicted & gold, n_classes), Each(predicted),
-                                                     Each(gold)], n)]
+        units = [Units("sets", SET_GROUP_KEYS, SET_COLUMNS,
+                       {"samples": Ones(n), "both_empty": Each(samples.both_empty), "tp": Each(tp_sample),
+                        "predicted": Each(pred_sample), "gold": Each(gold_sample), "precision": Each(samples.precision),
+                        "recall": Each(samples.recall), "f1": Each(samples.f1), "fbeta": Each(samples.fbeta)}, n),
+                 Units("classes", CLASS_GROUP_KEYS, CLASS_COLUMNS,
+                       {"tp": Each(lambda: predicted & gold, n_classes), "predicted": Each(predicted),
+                        "gold": Each(gold)}, n)]
 
         list_empty = (ranked[:, 0] < 0) if ranked.shape[1] else np.ones(len(ranked), dtype=bool)
         ranked_both_empty = list_empty & ~gold.any(axis=1)
         # a default from the scored rows only: a board's score never depends on another board's gold
         g_max = opts["err_max_grade"] if opts["err_max_grade"] is not None else max(1, int(grades.max(initial=0)))
         for k in _ks(opts["k"]):  # one pass per cutoff
-            units.append(Units("ranking@%d" % k, tuple(t % k for t in RANK_KEYS),
-                               [Ones(n), Each(ranked_both_empty)]
-                               + [Each(v) for v in _ranked_measures(ranked, grades, k, opts, g_max)], n))
+            ap, ndcg, err = _ranked_measures(ranked, grades, k, opts, g_max)
+            units.append(Units("ranking@%d" % k, tuple(t % k for t in RANK_KEYS), RANKED_COLUMNS,
+                               {"samples": Ones(n), "both_empty": Each(ranked_both_empty), "ap": Each(ap),
+                                "ndcg": Each(ndcg), "err": Each(err)}, n))
         lrap, coverage, loss = by_sample.result()
-        units.append(Units("label_ranking", tuple(LABEL_RANKING_KEYS[:3]),
-                           [Ones(n), Each(lrap), Each(coverage), Each(loss)], n))
+        units.append(Units("label_ranking", tuple(LABEL_RANKING_KEYS[:3]), LABEL_RANKING_COLUMNS,
+                           {"samples": Ones(n), "lrap": Each(lrap), "coverage": Each(coverage), "loss": Each(loss)}, n))
         keys = self.leaderboard_keys(opts)
-        units = [Units(g.name, tuple(k for k in g.keys if k in keys), g.columns, g.n) for g in units]
+        units = [Units(g.name, tuple(k for k in g.keys if k in keys), g.schema, g.columns, g.n) for g in units]
         scores, sums = self.reduce(units, cfg)
-        tp_class, pred_class, gold_class = (sums["classes"][k * n_classes:(k + 1) * n_classes].astype(np.int64)
-                                            for k in range(3))
-        mask = ml.class_mask(pred_class, gold_class, opts["classes"])
+        per_class = CLASS_COLUMNS.read(sums["classes"])
+        tp_class, pred_class, gold_class = (per_class[name].astype(np.int64) for name in ("tp", "predicted", "gold"))
+        mask = class_mask(pred_class, gold_class, opts["classes"])
         class_ap = by_class.result()
         # macro AP ranks the samples of each class against each other: no sum over samples, its own formula here
-        scores["macro_ap"] = float(class_ap[mask].mean()) if mask.any() else 0.0
+        scores["macro_ap"] = float(class_mean(class_ap, mask))
         scores = {k: scores[k] for k in keys}
 
         sections = [
@@ -522,35 +533,35 @@ class Multilabel(TaskFamily):
         return Result(scores, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
-        """Every key of a group from its sums (ml's kernels): sets: (n, both empty, tp, predicted, gold, then
-        the sums of per-sample P, R, F1, F-beta); classes: (tp, predicted, gold) per class; ranking@k: (n,
-        both empty, then the sums of per-sample AP@k, nDCG@k, ERR@k); label_ranking: (n, then the sums of
-        per-sample LRAP, coverage, ranking loss)."""
+        """Every key of a group from its sums read by name (``SET_COLUMNS``, ``CLASS_COLUMNS``,
+        ``RANKED_COLUMNS``, ``LABEL_RANKING_COLUMNS``), with the kernels of ``metrics.multilabel``."""
         opts = cfg.options
-        sums = np.asarray(sums, dtype=float)
         rule = opts["both_empty"]
         beta = float(opts["beta"]) if opts["beta"] is not None else 1.0
         if group == "sets":
-            n, empty, tp, pred, gold = (sums[..., k] for k in range(5))
-            mean = lambda k: ml.sample_mean(sums[..., k], n, empty, rule)  # noqa: E731
+            s = SET_COLUMNS.read(sums)
+            n, empty, tp, pred, gold = s["samples"], s["both_empty"], s["tp"], s["predicted"], s["gold"]
+            mean = lambda name: ml.sample_mean(s[name], n, empty, rule)  # noqa: E731
             mp, mr, mf = prf(tp, pred, gold)
-            return {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr, "sample_avg_precision": mean(5),
-                    "sample_avg_recall": mean(6), "sample_avg_f1": mean(7),
-                    "micro_fbeta": prf(tp, pred, gold, beta)[2], "sample_avg_fbeta": mean(8)}
+            return {"micro_f1": mf, "micro_precision": mp, "micro_recall": mr, "sample_avg_precision": mean("precision"),
+                    "sample_avg_recall": mean("recall"), "sample_avg_f1": mean("f1"),
+                    "micro_fbeta": prf(tp, pred, gold, beta)[2], "sample_avg_fbeta": mean("fbeta")}
         if group == "classes":
-            c = sums.shape[-1] // 3
-            tp, pred, gold = sums[..., :c], sums[..., c:2 * c], sums[..., 2 * c:]
-            cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(tp, pred, gold, ml.class_mask(pred, gold, opts["classes"]),
+            s = CLASS_COLUMNS.read(sums)
+            tp, pred, gold = s["tp"], s["predicted"], s["gold"]
+            cp, cr, cf1, macro_f1, macro_fb = ml.class_averaged(tp, pred, gold, class_mask(pred, gold, opts["classes"]),
                                                                 beta)
             return {"class_avg_f1": cf1, "class_avg_precision": cp, "class_avg_recall": cr, "macro_f1": macro_f1,
                     "macro_fbeta": macro_fb}
         if group.startswith("ranking@"):
             k = int(group.split("@")[1])
-            n, empty = sums[..., 0], sums[..., 1]
-            return {t % k: ml.sample_mean(sums[..., 2 + j], n, empty, rule) for j, t in enumerate(RANK_KEYS)}
+            s = RANKED_COLUMNS.read(sums)
+            return {t % k: ml.sample_mean(s[name], s["samples"], s["both_empty"], rule)
+                    for t, name in zip(RANK_KEYS, ("ap", "ndcg", "err"))}
         if group == "label_ranking":
-            n = sums[..., 0]
-            return dict(zip(LABEL_RANKING_KEYS[:3], (safe_div(sums[..., j], n) for j in (1, 2, 3))))
+            s = LABEL_RANKING_COLUMNS.read(sums)
+            return dict(zip(LABEL_RANKING_KEYS[:3], (safe_div(s[name], s["samples"]) for name in ("lrap", "coverage",
+                                                                                                  "loss"))))
         raise KeyError(group)
 
     def unit_answers(self, ref, sub):

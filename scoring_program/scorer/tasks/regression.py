@@ -22,9 +22,10 @@ sums of a per-unit table (``unit_scores``), so its bootstrap interval and paired
 >>> cfg = types.SimpleNamespace(options={"rmsle": True, "smape_zero": "zero", "value_range": None})
 >>> y, p = np.array([3.0, -0.5, 2.0, 7.0]), np.array([2.5, 0.0, 2.0, 8.0])
 >>> columns = _groups(y, p, cfg)
->>> {k: round(float(v), 4) for k, v in FAMILY.unit_scores("squared", column_sums(columns["squared"]), cfg).items()}
+>>> sums = {g: column_sums(GROUP_COLUMNS[g].ordered(columns[g])) for g in columns}
+>>> {k: round(float(v), 4) for k, v in FAMILY.unit_scores("squared", sums["squared"], cfg).items()}
 {'mse': 0.375, 'rmse': 0.6124}
->>> round(float(FAMILY.unit_scores("r2", column_sums(columns["r2"]), cfg)["r2"]), 4)   # scikit-learn's example
+>>> round(float(FAMILY.unit_scores("r2", sums["r2"], cfg)["r2"]), 4)   # scikit-learn's example
 0.9486
 """
 from dataclasses import dataclass
@@ -36,12 +37,13 @@ from ..report import charts
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import regression as rg
+from ..metrics.prf import safe_div
 from ..problems import Message
 from ..tables import indexed_units, check_reference_ids, match_ids, missing_ids, read_public_units, reference_table
 from ..tables import unit_index
 from ..bytelevel.tokens import numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
-from ._per_unit import Each, Ones, column_sums
+from ._per_unit import Each, Ones, Schema, column_sums, group_sums
 
 COLUMNS = ("id", "value")
 # leaderboard order; the first is the default primary key
@@ -50,6 +52,13 @@ LOWER_IS_BETTER = ("rmse", "mae", "mse", "rmsle", "median_ae", "mape", "smape")
 # keys of each per-unit table; the others (median_ae, spearman, kendall) are no sum over units
 GROUPS = {"squared": ("mse", "rmse"), "absolute": ("mae",), "log": ("rmsle",), "percentage": ("mape",),
           "symmetric": ("smape",), "r2": ("r2",), "pearson": ("pearson",)}
+# each group's per-unit table: 1 per unit (``units``; sMAPE: 1 per unit it counts) and the unit's term; for R² the
+# gold u = y - c (c the board's shift) and u², for Pearson u and v (the gold and the prediction each on its own
+# scale), u², v² and uv
+GROUP_COLUMNS = {"squared": Schema("units", "squared_error"), "absolute": Schema("units", "absolute_error"),
+                 "log": Schema("units", "squared_log_error"), "percentage": Schema("units", "percentage_error"),
+                 "symmetric": Schema("counted", "symmetric_error"), "r2": Schema("units", "u", "uu", "squared_error"),
+                 "pearson": Schema("units", "u", "uu", "v", "vv", "uv")}
 QUANTILES = 10           # the report's residual table: groups of units by gold decile
 POINTS_MAX = 500         # up to this many units the scatter draws each one; above, a grid of counts
 GRID = 24                # cells per axis of that grid
@@ -370,7 +379,7 @@ class Regression(TaskFamily):
         n = len(y)
         columns = _groups(y, p, cfg)
         keys = self.leaderboard_keys(cfg.options)
-        units = [Units(group, tuple(k for k in GROUPS[group] if k in keys), columns[group], n)
+        units = [Units(group, tuple(k for k in GROUPS[group] if k in keys), GROUP_COLUMNS[group], columns[group], n)
                  for group in GROUPS if any(k in keys for k in GROUPS[group])]
         scores, _ = self.reduce(units, cfg)
         scores["median_ae"] = float(np.median(np.abs(p - y))) if n else 0.0
@@ -380,32 +389,11 @@ class Regression(TaskFamily):
         scores = {k: scores[k] for k in keys}
         summary = SUMMARY(n=n, rmsle=(RMSLE_ON if cfg.options["rmsle"] else RMSLE_OFF)(),
                           smape_zero=SMAPE_NAMES[cfg.options["smape_zero"]]())
-        return Result(scores, lambda: _sections(y, p, scores, ry, rp), summary, units)
+        return Result(scores, lambda: _sections(y, p, scores, ry, rp, columns), summary, units)
 
     def unit_scores(self, group, sums, cfg):
-        """Each group's keys from its column sums: squared (n, Σe²): MSE = Σe²/n, RMSE = √MSE; absolute, log,
-        percentage (n, Σ term): the mean term (√ of it for RMSLE); symmetric (counted units, Σ term); r2 (n, Σu,
-        Σu², Σe²) with u = y - c (c: a shift of the board's gold, the same for every submission); pearson (n, Σu,
-        Σu², Σv, Σv², Σuv) with u and v the gold and the prediction each on its own scale (``standard_scale``)."""
-        sums = np.asarray(sums, dtype=float)
-        n = sums[..., 0]
-        mean = lambda k: np.divide(sums[..., k], n, out=np.zeros(n.shape), where=n > 0)  # noqa: E731
-        if group == "squared":
-            mse = mean(1)
-            return {"mse": mse, "rmse": np.sqrt(mse)}
-        if group == "absolute":
-            return {"mae": mean(1)}
-        if group == "log":
-            return {"rmsle": np.sqrt(mean(1))}
-        if group == "percentage":
-            return {"mape": mean(1)}
-        if group == "symmetric":
-            return {"smape": mean(1)}
-        if group == "r2":
-            return {"r2": rg.r2_from_sums(n, sums[..., 1], sums[..., 2], sums[..., 3])}
-        if group == "pearson":
-            return {"pearson": rg.pearson_from_sums(n, *(sums[..., k] for k in range(1, 6)))}
-        raise KeyError(group)
+        """Each group's keys from its column sums read by name (``GROUP_COLUMNS``, ``group_scores``)."""
+        return group_scores(group, GROUP_COLUMNS[group].read(sums))
 
     def unit_answers(self, ref, sub):
         """Each unit's submitted value (its 64-bit pattern: 0.1 and 0.1000001 differ)."""
@@ -414,6 +402,29 @@ class Regression(TaskFamily):
 
 
 # -- the per-unit tables ---------------------------------------------------------------------------------
+def group_scores(group, s):
+    """A group's keys from its sums ``s`` (read by name): MSE = Σe²/n, RMSE = √MSE; MAE, MAPE, the mean term
+    (√ of it for RMSLE); sMAPE over the units it counts; R² from (n, Σu, Σu², Σe²), u = y - c (c: a shift of the
+    board's gold, the same for every submission); Pearson from (n, Σu, Σu², Σv, Σv², Σuv), u and v the gold and
+    the prediction each on its own scale (``standard_scale``)."""
+    if group == "squared":
+        mse = safe_div(s["squared_error"], s["units"])
+        return {"mse": mse, "rmse": np.sqrt(mse)}
+    if group == "absolute":
+        return {"mae": safe_div(s["absolute_error"], s["units"])}
+    if group == "log":
+        return {"rmsle": np.sqrt(safe_div(s["squared_log_error"], s["units"]))}
+    if group == "percentage":
+        return {"mape": safe_div(s["percentage_error"], s["units"])}
+    if group == "symmetric":
+        return {"smape": safe_div(s["symmetric_error"], s["counted"])}
+    if group == "r2":
+        return {"r2": rg.r2_from_sums(s["units"], s["u"], s["uu"], s["squared_error"])}
+    if group == "pearson":
+        return {"pearson": rg.pearson_from_sums(s["units"], s["u"], s["uu"], s["v"], s["vv"], s["uv"])}
+    raise KeyError(group)
+
+
 def _shift(y):
     """The gold's shift c for the centred sums of R²: its mean (its one value when constant, so that the centred
     gold is exactly 0). It depends on the board's gold only, so the per-unit tables of two submissions can be
@@ -454,16 +465,19 @@ def _groups(y, p, cfg):
     e2 = lambda: np.square(p - y)                    # noqa: E731
     u = lambda: (y - gc) / gs                        # noqa: E731
     v = lambda: (p - pc) / ps                        # noqa: E731
-    groups = {"squared": [Ones(n), Each(e2, 1)], "absolute": [Ones(n), Each(lambda: np.abs(p - y), 1)],
-              "percentage": [Ones(n), Each(lambda: rg.percentage_errors(y, p), 1)],
-              "r2": [Ones(n), Each(lambda: y - shift, 1), Each(lambda: np.square(y - shift), 1), Each(e2, 1)],
-              "pearson": [Ones(n), Each(u, 1), Each(lambda: np.square(u()), 1), Each(v, 1),
-                          Each(lambda: np.square(v()), 1), Each(lambda: u() * v(), 1)]}
+    groups = {"squared": {"units": Ones(n), "squared_error": Each(e2, 1)},
+              "absolute": {"units": Ones(n), "absolute_error": Each(lambda: np.abs(p - y), 1)},
+              "percentage": {"units": Ones(n), "percentage_error": Each(lambda: rg.percentage_errors(y, p), 1)},
+              "r2": {"units": Ones(n), "u": Each(lambda: y - shift, 1), "uu": Each(lambda: np.square(y - shift), 1),
+                     "squared_error": Each(e2, 1)},
+              "pearson": {"units": Ones(n), "u": Each(u, 1), "uu": Each(lambda: np.square(u()), 1), "v": Each(v, 1),
+                          "vv": Each(lambda: np.square(v()), 1), "uv": Each(lambda: u() * v(), 1)}}
     if cfg.options["rmsle"]:
-        groups["log"] = [Ones(n), Each(lambda: rg.log_errors(y, p), 1)]
+        groups["log"] = {"units": Ones(n), "squared_log_error": Each(lambda: rg.log_errors(y, p), 1)}
     skip = cfg.options["smape_zero"] == "skip"
     counted = (lambda: rg.symmetric_errors(y, p)[1]) if skip else None
-    groups["symmetric"] = [Each(counted, 1) if skip else Ones(n), Each(lambda: rg.symmetric_errors(y, p)[0], 1)]
+    groups["symmetric"] = {"counted": Each(counted, 1) if skip else Ones(n),
+                           "symmetric_error": Each(lambda: rg.symmetric_errors(y, p)[0], 1)}
     return groups
 
 
@@ -517,10 +531,10 @@ def _number(value):
 
 
 # -- the report --------------------------------------------------------------------------------------------
-def _sections(y, p, scores, ry, rp):
+def _sections(y, p, scores, ry, rp, columns):
     e = p - y
     n = len(y)
-    return [_errors_section(y, p, e), _quantile_section(y, p, e, ry), _scatter_section(y, p),
+    return [_errors_section(y, p, e), _quantile_section(y, p, e, ry, columns), _scatter_section(y, p),
             _rank_section(scores, ry, rp)] if n else [_errors_section(y, p, e)]
 
 
@@ -532,7 +546,9 @@ def _errors_section(y, p, e):
     return report.Section(ERRORS_TITLE, [report.Table([WHAT, report.VALUE], rows)])
 
 
-def _quantile_section(y, p, e, ranking):
+def _quantile_section(y, p, e, ranking, columns):
+    """The units by gold decile: their values, and their MAE and RMSE (the leaderboard's ``group_scores`` of each
+    decile's sums)."""
     group = _deciles(y, ranking)
     k = QUANTILES
     count = np.bincount(group, minlength=k)
@@ -543,8 +559,10 @@ def _quantile_section(y, p, e, ranking):
     np.maximum.at(high, group, y)
     shown = np.flatnonzero(count)
     mean = lambda w: total(w)[shown] / count[shown]  # noqa: E731
-    gold, pred, err, mae, mse = mean(y), mean(p), mean(e), mean(np.abs(e)), mean(e * e)
-    rmse = np.sqrt(mse)
+    gold, pred, err = mean(y), mean(p), mean(e)
+    by_decile = {name: group_scores(name, GROUP_COLUMNS[name].read(group_sums(
+        GROUP_COLUMNS[name].ordered(columns[name]), len(y), group, k))) for name in ("absolute", "squared")}
+    mae, rmse = by_decile["absolute"]["mae"][shown], by_decile["squared"]["rmse"][shown]
     # the groups shown, numbered 1, 2, ... as the table lists them: tied gold values can leave tenths empty
     names = ["%d" % (i + 1) for i in range(len(shown))]
     rows = [[names[i], "%s / %s" % (_number(low[g]), _number(high[g])), int(count[g]), float(gold[i]),

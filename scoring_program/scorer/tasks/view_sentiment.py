@@ -26,17 +26,21 @@ import numpy as np
 from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf
 from ..metrics.sets import NORMALISATIONS, code_cells
+from ..metrics.ties import run_starts
 from ..problems import Message
 from ..bytelevel.cells import Cells
 from ..bytelevel.grouping import Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
-from ._per_unit import Tally
+from ._per_unit import Schema, Tally
 
 COLUMNS = ("SentenceId", "View", "Opinion")
 CLASSES = ("pos", "neu", "neg")
+# a sentence's row (the source document's terms): its (view, opinion) pairs found with the right opinion (tp), found
+# with a wrong one (fp), its gold views not found (fn1) and its predicted views that are no gold view (fn2)
+SENTENCE_COLUMNS = Schema("tp", "fp", "fn1", "fn2")
 LABEL_SETS = {
     "en": {"pos": 0, "neu": 1, "neg": 2},
     "zh": {"正面": 0, "中性": 1, "负面": 2},
@@ -331,11 +335,13 @@ class ViewSentiment(TaskFamily):
         n = int(on_board.sum())
         sentence = board[sub.sentence[pred_in]]
         found_at = sentence[found]
-        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)),
-                       [Tally(found_at[right], n), Tally(found_at[~right], n),
-                        Tally(board[ref.key_sentence[gold_in]][missed], n), Tally(sentence[~found], n)], n)]
+        units = [Units("sentences", tuple(self.leaderboard_keys(cfg.options)), SENTENCE_COLUMNS,
+                       {"tp": Tally(found_at[right], n), "fp": Tally(found_at[~right], n),
+                        "fn1": Tally(board[ref.key_sentence[gold_in]][missed], n), "fn2": Tally(sentence[~found], n)},
+                       n)]
         scores, sums = self.reduce(units, cfg)
-        tp, fp, fn1, fn2 = (int(v) for v in sums["sentences"])
+        summed = SENTENCE_COLUMNS.read(sums["sentences"])
+        tp, fp, fn1, fn2 = (int(summed[name]) for name in ("tp", "fp", "fn1", "fn2"))
         counts = {"tp": tp, "fp": fp, "fn1": fn1, "fn2": fn2, "tn": tp + fp, "gold": len(keys),
                   "predicted": len(pred_keys)}
 
@@ -353,12 +359,11 @@ class ViewSentiment(TaskFamily):
     def unit_scores(self, group, sums, cfg):
         """P = tp / (tp + fp + fn2), R = tp / (tp + fn1), F1 = 2PR / (P + R); views found tn = tp + fp:
         view P = tn / (tn + fn2), view R = tn / (tn + fn1), view F1 (the source formula's terms)."""
-        sums = np.asarray(sums, dtype=float)
-        tp, fp, fn1, fn2 = (sums[..., k] for k in range(4))
-        precision = safe_div(tp, tp + fp + fn2)
-        recall = safe_div(tp, tp + fn1)
+        s = SENTENCE_COLUMNS.read(sums)
+        tp, fp, fn1, fn2 = s["tp"], s["fp"], s["fn1"], s["fn2"]
+        precision, recall, f1 = prf(tp, tp + fp + fn2, tp + fn1)
         view_p, view_r, view_f = prf(tp + fp, tp + fp + fn2, tp + fp + fn1)
-        return {"f1": f_beta(precision, recall), "precision": precision, "recall": recall,
+        return {"f1": f1, "precision": precision, "recall": recall,
                 "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
 
     def unit_answers(self, ref, sub):
@@ -484,9 +489,7 @@ def _distinct_keys(row_key):
     """
     order = np.argsort(row_key, kind="stable")  # stable: each key's first row comes first
     keys = row_key[order]
-    new = np.empty(len(keys), dtype=bool)
-    new[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    new = run_starts(keys)
     inverse = np.empty(len(order), dtype=np.int64)
     if new.all():  # no key given twice: the usual gold
         inverse[order] = np.arange(len(order))
