@@ -24,11 +24,8 @@ from pathlib import Path
 
 import yaml
 from .bundle import REFERENCE_ZIP, as_datetime, build_v1, build_v2
-from scorer.api import Competition, NoOfflineCheck, Task
-from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
-from scorer.errors import ScoringError
-from scorer.published import publish
-from scorer.tasks import families
+from scorer.public import (INTERVAL_SUFFIXES, Competition, NoOfflineCheck, ScoringError, Task, families, find_config,
+                           load_config, publish, read_raw)
 from . import progress
 from .answers_image import answers_folder, board_of_folder, image_problem, queue_problem
 from .inputs import OrganizerError, Parser, existing_folder, kind_of

@@ -130,7 +130,7 @@ from . import final_record
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
 from .final_record import FAILED, FINISHED, PENDING, Phase, Row, Submission
 from .http_api import DECIMAL, ApiError, Client, RevealError, mapping, need, phase_not_over
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 RULES = {"Force_Last": "last", "Add": "chosen", "Add_And_Delete": "chosen", "Add_And_Delete_Multiple": "chosen",
          "Force_Best": "best", "Force_Latest_Multiple": "best"}
@@ -140,7 +140,7 @@ STATUSES = {"Finished": FINISHED, "Failed": FAILED, "Cancelled": FAILED}   # any
 DONE = ("Finished", "Failed", "Cancelled")
 DECIMALS = 10          # SubmissionScore.score: DecimalField(max_digits=20, decimal_places=10)
 TOLERANCE = 0.5 * 10 ** -DECIMALS + 1e-15
-SEALED = -1.0          # scorer/published.py: every key of a sealed board
+SEALED = -1.0          # scorer/publish/policy.py: every key of a sealed board
 PAUSE = 3.0            # seconds between two reads of a running submission
 LATE_ENTRY = re.compile(r"its leaderboard entry (\S+) was made after the end")   # final_record.plan's note
 

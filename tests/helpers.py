@@ -2,6 +2,7 @@
 import contextlib
 import io
 import json
+import re
 import zipfile
 import subprocess
 import sys
@@ -99,7 +100,7 @@ def run_score_process(input_dir, output_dir, cwd=None, program=SCORE):
 
 def score_in_process(input_dir, output_dir):
     """score.py's main() in this interpreter: (exit code, stdout, stderr). Much faster than a process."""
-    from scorer.cli import main
+    from scorer.platform.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -197,3 +198,16 @@ def warnings_section(page):
     found = re.search(r'<h2 id="s\d+">(Warnings about your file|关于提交文件的提醒)</h2>(.*?)(?=<h2 |<footer>|$)',
                       text, re.S)
     return found.group(2) if found else ""
+
+
+_TOKEN_SEPARATORS = re.compile("[\\x00-\\x20]+")
+
+
+def split_tokens(text):
+    """The tokens of one string by the program's cutting rule (every character up to U+0020 separates), written
+    independently of the byte-level cutter it checks: ``str.split`` cuts elsewhere (not at U+0001, but at U+3000).
+
+    >>> split_tokens(" B-X\x01O  I-X\u3000O ")
+    ['B-X', 'O', 'I-X\u3000O']
+    """
+    return [t for t in _TOKEN_SEPARATORS.split(text) if t]

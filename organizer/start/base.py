@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ..inputs import OrganizerError, read_bytes
-from scorer.errors import ReferenceDataError, ScoringError
-from scorer.tables import table_of
-from scorer.textio import decode
+from scorer.public import ReferenceDataError, ScoringError, decode, table_of
 
 
 @dataclass
@@ -43,7 +41,7 @@ class Start:
 
     def files(self, args, dev=False) -> Dict[str, str]:
         """The config's ``files:`` mapping (reference slots and submission patterns)."""
-        from scorer.tasks import families
+        from scorer.public import families
 
         return dict(families()[self.family].default_files)
 

@@ -14,9 +14,10 @@ unique integers, never a Python loop per row.
 """
 import numpy as np
 
-from ..cells import Cells, Index, concatenate_freeing, factorize, find_all
-from ..lazy import pandas as pd
-from ..vocabulary import Vocabulary
+from ..bytelevel.cells import Cells, concatenate_freeing, find_all
+from ..bytelevel.grouping import Index, factorize
+from ..bytelevel.lazy import pandas as pd
+from ..bytelevel.vocabulary import Vocabulary
 from .ties import run_starts
 
 NORMALISATIONS = ("strip", "nfkc", "casefold")

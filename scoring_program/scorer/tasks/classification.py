@@ -46,7 +46,7 @@ from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
 from ..tables import header_names
 from ..textio import decode as decode_text, normalise_newlines
-from ..tokens import coded, numbers
+from ..bytelevel.tokens import coded, numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import PER_CLASS, Each, Ones, Schema, Tally
 

@@ -17,7 +17,7 @@ By default every gold sample of the board counts: a sample with no row, or an
 empty cell, scores 0. ``mode: legacy`` keeps only the samples that have a
 non-empty prediction and a non-empty gold set, as the source document's code does.
 
->>> from scorer.cells import Cells
+>>> from scorer.bytelevel.cells import Cells
 >>> from scorer.tasks._per_unit import column_sums
 >>> gold = code_items(Cells.from_strings(["你好,小米", "铅笔_自动"]), "_", [])
 >>> pred = code_items(Cells.from_strings(["小米", "气球_自动"]), "_", [])
@@ -37,7 +37,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
-from ..cells import factorize
+from ..bytelevel.grouping import factorize
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Each, Schema, group_sums

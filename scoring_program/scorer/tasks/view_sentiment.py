@@ -30,7 +30,8 @@ from ..metrics.prf import prf
 from ..metrics.sets import NORMALISATIONS, code_cells
 from ..metrics.ties import run_starts
 from ..problems import Message
-from ..cells import Cells, Index, factorize, group_keys
+from ..bytelevel.cells import Cells
+from ..bytelevel.grouping import Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Schema, Tally
@@ -124,7 +125,7 @@ SUMMARY_EXACT = Message(
 
 @dataclass
 class ViewReference(Reference):
-    views: Index = None                # distinct gold views (normalised), an exact cells.Index
+    views: Index = None                # distinct gold views (normalised), an exact grouping.Index
     key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
     keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
     accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
@@ -387,7 +388,7 @@ def _opinions(cells, labels):
     Cells spelled exactly as a label are coded at once; the others as ``labels.get(text.strip().lower(), -1)``,
     without a Python string per cell (``_loose_opinions``).
 
-    >>> from scorer.cells import Cells
+    >>> from scorer.bytelevel.cells import Cells
     >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu", "\u3000Pos ", "正面"]), LABEL_SETS["either"]).tolist()
     [0, 2, -1, 1, 0, 0]
     """
