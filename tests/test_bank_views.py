@@ -141,3 +141,24 @@ def test_views_equal_nervaluate_on_random_tag_lists_with_long_entities():
             assert all(abs(a - b) <= 1e-12 for a, b in zip(o.prf(), (t.precision, t.recall, t.f1)))
             compared += 1
     assert compared == 600
+
+
+@pytest.mark.parametrize("gold_length", [100, 101, 200])
+def test_a_candidate_shares_at_least_one_percent_of_the_gold_entity(gold_length):
+    """One shared token is exactly 1% of a 100-token entity (a candidate: nervaluate's min_overlap_percentage,
+    met with equality) and less than 1% of a 101- or 200-token one (not a candidate: missed and spurious)."""
+    import numpy as np
+    from scorer.metrics.entity_views import views
+    from scorer.metrics.spans import Spans
+
+    gold = Spans(np.array([0]), np.array([gold_length]), np.array([0]))
+    pred = Spans(np.array([gold_length - 1]), np.array([gold_length + 3]), np.array([0]))
+    ours = views(gold, pred)
+    theirs = Evaluator([[{"label": "X", "start": 0, "end": gold_length - 1}]],
+                       [[{"label": "X", "start": gold_length - 1, "end": gold_length + 2}]], tags=["X"],
+                       loader="dict").evaluate()["overall"]
+    for view, name in (("strict", "strict"), ("exact", "exact"), ("partial", "partial"), ("type", "ent_type")):
+        got = ours[view]
+        expected = theirs[name]
+        assert (got.correct, got.incorrect, got.partial, got.missed, got.spurious) == \
+            (expected.correct, expected.incorrect, expected.partial, expected.missed, expected.spurious), view
