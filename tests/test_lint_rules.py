@@ -1113,6 +1113,16 @@ def test_a_column_key_of_36_characters_passes_and_37_is_flagged(tmp_path):
     assert ("key-long", "competition.yaml: leaderboard.columns.%s" % ("q" * 37)) in found
 
 
+@pytest.mark.parametrize("fmt, clamped", [(0, True), (1, False), (10, False), (11, True)])
+def test_a_numeric_format_is_clamped_below_1_and_above_10(fmt, clamped, tmp_path):
+    """CodaLab v1 shows min(10, max(1, int(numeric_format))) decimals (codalab-competitions c7ef5e2,
+    apps/web/models.py, ``CompetitionPhase.format_value``): 1 and 10 are shown as written, 0 and 11 are not."""
+    b = Bundle("v1")
+    _column(b, "extra", numeric_format=fmt)
+    found = {(p.code, p.where) for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)}
+    assert (("v1-numeric-format-clamped", "competition.yaml: leaderboard.columns.extra.numeric_format") in found) \
+        == clamped, found
+
 @pytest.mark.parametrize("length, codes", [(100, set()), (101, {"v2-title-portable"}),
                                            (256, {"v2-title-portable"}), (257, {"v2-title-long"})])
 def test_a_v2_title_is_portable_up_to_100_characters_and_codabench_takes_256(length, codes, tmp_path):
