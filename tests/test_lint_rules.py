@@ -1123,6 +1123,18 @@ def test_a_numeric_format_is_clamped_below_1_and_above_10(fmt, clamped, tmp_path
     assert (("v1-numeric-format-clamped", "competition.yaml: leaderboard.columns.extra.numeric_format") in found) \
         == clamped, found
 
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+@pytest.mark.parametrize("now, ended", [(dt.datetime(2027, 1, 30, 23, 59, 59), False), (dt.datetime(2027, 1, 31), True)])
+def test_a_phase_has_ended_at_its_end_itself(fmt, now, ended, tmp_path):
+    """The first phase ends at 2027-01-31 00:00 (v2: its end; v1: the day before the next phase starts, as
+    Codabench's importer ends it). Both platforms take a phase as open only while now is before its end, strictly
+    (codabench c7dbc756, src/apps/competitions/models.py, ``Phase.is_active``: start < now() < end;
+    codalab-competitions c7ef5e2, apps/web/models.py, ``CompetitionPhase.is_active``: now < the next phase's
+    start): at its end itself it has ended."""
+    b = Bundle(fmt)
+    found = [p for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=now) if p.code == "phase-ended"]
+    assert len(found) == ended, found
+
 @pytest.mark.parametrize("length, codes", [(100, set()), (101, {"v2-title-portable"}),
                                            (256, {"v2-title-portable"}), (257, {"v2-title-long"})])
 def test_a_v2_title_is_portable_up_to_100_characters_and_codabench_takes_256(length, codes, tmp_path):
