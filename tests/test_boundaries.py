@@ -79,3 +79,22 @@ def test_public_scores_may_be_rounded_to_whole_numbers(tmp_path):
     assert written == split == {k: float(round(v)) for k, v in exact.items()}
     proc = run_score(phase(tmp_path / "eleven", "A", feedback={"round_to": 11}).parent, tmp_path / "eleven" / "out")
     assert proc.returncode == 2 and "feedback.round_to" in proc.stderr, proc.stderr
+
+
+def test_multilabel_takes_up_to_five_cutoffs(tmp_path):
+    """options.k: an integer or a list of up to 5 distinct ones. Gold {a}, the list "b a": a is at rank 2, so
+    AP@1 = 0 and AP@k = (1/2) / 1 for k >= 2. Five cutoffs are scored; a sixth is the organizer's mistake (2)."""
+    from helpers import make_input, read_scores, run_score
+
+    def run(ks, name):
+        files = {"labels.txt": "a\nb\n", "gold.csv": "id,labels\n1,a\n",
+                 "config.yaml": "task: multilabel\noptions: {k: %s}\n" % ks}
+        return run_score(make_input(tmp_path, files, {"s.csv": "id,labels\n1,b a\n"}, name), tmp_path / (name + "_out"))
+
+    proc = run([1, 2, 3, 4, 5], "five")
+    assert proc.returncode == 0, proc.stderr
+    scores = read_scores(tmp_path / "five_out")
+    assert [scores["map_at_%d" % k] for k in (1, 2, 3, 4, 5)] == [0.0, 0.5, 0.5, 0.5, 0.5]
+    proc = run([1, 2, 3, 4, 5, 6], "six")
+    assert proc.returncode == 2 and "options.k" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, \
+        proc.stderr
