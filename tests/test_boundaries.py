@@ -1,5 +1,6 @@
-"""Rules at their edges: each value worked by hand from the rule as the docs state it, at the limit and one step
-past it, where the rest of the suite tries only values well inside or well outside."""
+"""Rules at their edges and the defaults the docs give: each expectation worked by hand from the rule as stated, at
+a limit and one step past it, where the rest of the suite tries values well inside or well outside only (each test
+here was seen to fail with the rule broken: docs/testing.md, the table of mistakes)."""
 import numpy as np
 
 
