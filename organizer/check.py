@@ -210,7 +210,7 @@ def _check_dates(spans, report, sealed):
     """``spans``: (where, start, end or None) of each phase in order, ``end`` as the platforms end it; ``sealed``:
     whether some phase is sealed."""
     for i, (where, start, end) in enumerate(spans):
-        if end is not None and end < report.now:
+        if end is not None and end <= report.now:   # both platforms take a phase as open while now < end
             report.flag("phase-ended", where, date=end.date())
         if i == len(spans) - 1 and end is None:
             after = (": after the reveal anyone could go on submitting and read the revealed board's scores at once"

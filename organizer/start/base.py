@@ -161,19 +161,6 @@ def csv_line(cells, sep=","):
                     for c in map(str, cells))
 
 
-def joined_list(values, texts):
-    """Phrases joined in the texts' language: ``a, b and c`` or ``a、b 和 c``.
-
-    >>> joined_list(["a", "b", "c"], {"lang": "en"}), joined_list(["a"], {"lang": "zh"})
-    ('a, b and c', 'a')
-    """
-    values = list(values)
-    sep, last = ("、", " 和 ") if texts["lang"] == "zh" else (", ", " and ")
-    if len(values) < 2:
-        return "".join(values)
-    return sep.join(values[:-1]) + last + values[-1]
-
-
 def warnings_list(keys, texts):
     """The kit's warnings ``kit_warnings``: the family's ``warn_<key>`` texts joined by its ``warn_join``."""
     return texts["warn_join"].join(texts["warn_" + key] for key in keys)

@@ -305,10 +305,14 @@ def header_names(data, name, error, separators=(",", "\t")):
 
 
 def sniff_separator(header, allowed=(",", "\t")):
-    """The separator of a delimited file, judged from its header line.
+    """The separator of a delimited file, judged from its header line: the one of ``allowed`` it holds most of; on
+    a tie, or with none, the first of ``allowed`` (the form the task documents first), so a stray character in a
+    header never changes how a file of the first form is read.
 
     >>> sniff_separator("SentenceId\\tView\\tOpinion"), sniff_separator("id,keywords"), sniff_separator("id")
     ('\\t', ',', ',')
+    >>> sniff_separator("id,keywords\\t"), sniff_separator("id,keywords\\t", ("\\t", ","))
+    (',', '\\t')
     """
     counts = [(header.count(sep), -k, sep) for k, sep in enumerate(allowed)]
     best = max(counts)
