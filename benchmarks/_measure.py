@@ -3,7 +3,8 @@
 Every timed command runs in a fresh process (``run_measured``): wall time from start to exit, peak resident
 memory of that process. Before timing, the files are read once (so the operating system's cache holds them
 for every contestant alike) and the scoring program's bytecode is compiled once (as after a first run on a
-platform); each contestant then runs ``repeat`` times and the median wall time is reported.
+platform); each contestant then runs ``repeat`` times: the median wall time is reported, with the fastest and
+the slowest run beside it (the spread says how noisy the machine was).
 """
 import compileall
 import json
@@ -44,7 +45,7 @@ for _ in range(int(sys.argv[2])):
     for path, sep in files:
         pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False)
     times.append(time.perf_counter() - t)
-print(json.dumps(sorted(times)[len(times) // 2]))
+print(json.dumps(sorted(times)))
 """
 
 
@@ -81,7 +82,7 @@ def whole_process(argv, repeat=3):
 
 def score_whole_process(input_dir, out_base, repeat=3, program=None):
     """score.py run ``repeat`` times on INPUT: (median wall seconds, peak MiB, folder of the last run's outputs,
-    median CPU seconds: user + system of all its threads).
+    median CPU seconds: user + system of all its threads, (min, max) wall seconds).
 
     ``program``: another copy of scoring_program/ to time instead of this one (to compare two versions).
     """
@@ -91,15 +92,18 @@ def score_whole_process(input_dir, out_base, repeat=3, program=None):
     failed = [r for r in runs if r["rc"] != 0]
     if failed:
         raise SystemExit("score.py failed: %s" % failed[0]["err"])
-    return (statistics.median(r["wall"] for r in runs), max(r["peak_mib"] for r in runs), out,
-            statistics.median(r["cpu"] for r in runs))
+    walls = [r["wall"] for r in runs]
+    return (statistics.median(walls), max(r["peak_mib"] for r in runs), out,
+            statistics.median(r["cpu"] for r in runs), (min(walls), max(walls)))
 
 
 def pandas_floor(files, repeat=3):
-    """Median seconds pandas.read_csv takes to read ``files`` ((path, separator) pairs), pandas already imported."""
+    """(median, min, max) seconds pandas.read_csv takes to read ``files`` ((path, separator) pairs), in one process
+    that has already imported pandas."""
     out = subprocess.run([sys.executable, "-c", _PANDAS_FLOOR, json.dumps([(str(p), s) for p, s in files]),
                           str(repeat)], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    times = json.loads(out.stdout)
+    return statistics.median(times), times[0], times[-1]
 
 
 def bytes_floor(files, repeat=3):
@@ -220,15 +224,17 @@ def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None,
             tables = [(p, s) for p, s in files if s is not None]
             prepare(files, program)
             before = load()
-            ours, peak, out, cpu = score_whole_process(folder / "input", folder, repeat, program)
+            ours, peak, out, cpu, (fastest, slowest) = score_whole_process(folder / "input", folder, repeat,
+                                                                            program)
             mine = scores_of(out)
-            floor = pandas_floor(tables)
+            floor, floor_min, floor_max = pandas_floor(tables, repeat)
             raw = bytes_floor(files)
             size = input_bytes(files)
             row = {"n": n, "unit": unit, "ours_s": ours, "ours_mib": peak, "pandas_s": floor, "bytes": size,
                    "bound_mib": memory_bound_mib(size)}
-            line = [n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.2f" % cpu, "%.0f" % peak, "%.0f" % row["bound_mib"],
-                    "%.2f" % floor, "%.3f" % raw, "%.2fx" % (ours / floor), "%.0fx" % (ours / raw)]
+            line = [n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.2f-%.2f" % (fastest, slowest), "%.2f" % cpu,
+                    "%.0f" % peak, "%.0f" % row["bound_mib"], "%.2f" % floor, "%.2f-%.2f" % (floor_min, floor_max),
+                    "%.3f" % raw, "%.2fx" % (ours / floor), "%.0fx" % (ours / raw)]
             for label, argv in peers:
                 if n > peer_max:
                     line += ["not run", "-", "-", "-"]
@@ -242,7 +248,8 @@ def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None,
             rows.append(row)
             cells.append(line)
             print("done %d" % n, file=sys.stderr)
-    headers = [unit, "input MB", "ours s", "ours CPU s", "ours MiB", "bound MiB", "pandas read s", "bytes read s",
+    headers = [unit, "input MB", "ours s", "ours s min-max", "ours CPU s", "ours MiB", "bound MiB", "pandas read s",
+               "pandas read s min-max", "bytes read s",
                "ours / pandas", "ours / bytes"]
     for label, _ in peers:
         headers += ["%s s" % label, "%s MiB" % label, "%s / ours" % label, "max |ours - %s|" % label]
@@ -252,7 +259,8 @@ def run_family(family, unit, sizes, make, peers, peer_max, repeat=3, extra=None,
 def add_common_arguments(parser, sizes, peer_max=10 ** 9):
     parser.add_argument("--sizes", type=int, nargs="+", default=sizes)
     parser.add_argument("--peer-max", type=int, default=peer_max, help="largest size the peers are run on")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of score.py per size (the median is shown)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of score.py and of the pandas read per size (the median is shown, "
+                        "with the min-max)")
     parser.add_argument("--program", type=Path, help="time this copy of scoring_program/ instead (an older one)")
 
 

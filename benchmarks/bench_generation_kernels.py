@@ -21,7 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scoring_program"))
 
-from scorer.metrics import bleu, chrf, rouge  # noqa: E402
+from scorer.public import bleu, chrf, rouge  # noqa: E402
 
 
 def corpus(n, seed=0, chinese=False):

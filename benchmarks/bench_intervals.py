@@ -71,8 +71,7 @@ def whole(folder, repeat):
 
 def in_process(folder):
     """(seconds of the interval alone, distinct rows resampled, primary key), fastest of three."""
-    from scorer import published, resampling
-    from scorer.api import Competition
+    from scorer.public import Competition, distinct_rows, primary_interval
 
     with_intervals(folder / "input" / "ref", 1000)
     comp = Competition.open(str(folder / "input" / "ref"))
@@ -80,9 +79,9 @@ def in_process(folder):
     times = []
     for _ in range(3):
         t = time.perf_counter()
-        published.primary_interval(comp, result)
+        primary_interval(comp, result)
         times.append(time.perf_counter() - t)
-    distinct = len(resampling.distinct_rows(result.units_of(comp.cfg.primary_key).make()).counts)
+    distinct = len(distinct_rows(result.units_of(comp.cfg.primary_key).make()).counts)
     return min(times), distinct, comp.cfg.primary_key
 
 

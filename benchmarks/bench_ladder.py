@@ -11,7 +11,7 @@ shows for it:
 
 - exact: the board shows every score (to 5 decimals, as Kaggle did); the attacker keeps the vectors
   scoring above 0.5;
-- Ladder, fixed step 0.01 / parameter-free: the board releases scores through scorer.ladder (the
+- Ladder, fixed step 0.01 / parameter-free: the board releases scores through scorer.publish.ladder (the
   program's own code); the attacker keeps the vectors that moved the shown score.
 
 For each setting and k: how many vectors were kept, the public score the board shows for the boosted
@@ -27,8 +27,7 @@ import numpy as np
 from _measure import table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scoring_program"))
-from scorer import ladder  # noqa: E402
-from scorer.config import Feedback  # noqa: E402
+from scorer.public import Feedback, ladder  # noqa: E402
 
 N, PUBLIC = 10000, 4000
 

@@ -2,7 +2,7 @@
 
 The scoring engine is scoring_program/ (what is uploaded to the platforms, so it
 stays self-contained); this package puts it on the import path, here and only
-here, so that every tool uses the engine's one API (``scorer.api``).
+here, so that every tool uses the engine through one module (``scorer.public``).
 """
 import sys
 from pathlib import Path

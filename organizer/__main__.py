@@ -29,7 +29,7 @@ import traceback
 
 from .inputs import INPUT_ERROR, OrganizerError
 from .redact import redact
-from scorer.errors import ScoringError
+from scorer.public import ScoringError
 
 BUG = 3
 # the packages every command imports (module -> what pip calls it)

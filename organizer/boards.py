@@ -15,9 +15,7 @@ import pandas as pd
 
 from .inputs import Parser, existing_folder, seed, share, write_file
 from .layout import board_configs, load_board_config
-from scorer.api import Competition
-from scorer.boards import assign
-from scorer.config import task_only
+from scorer.public import Competition, assign, task_only
 
 
 def whole_reference(competition):

@@ -39,7 +39,7 @@ from .layout import board_configs, with_labels
 from .answers_image import answers_folder
 from .lint_rules import RULES, V2, flag_fields, v1_field_problems
 from .phase_data import phase_entries
-from scorer.config import task_only
+from scorer.public import task_only
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MACOSX"}
@@ -286,64 +286,74 @@ def _slug(text):
 def v2_definition(comp, has_kit=True):
     """The v2 competition.yaml mapping made from a v1 one (one task per phase, columns by rank)."""
     phases = sorted_phases(comp)
-    tasks, v2_phases = [], []
     starts = [as_datetime(p["start_date"]) for p in phases]
-    for i, spec in enumerate(phases):
-        task = {"index": i, "name": str(spec.get("label") or "Phase %d" % (i + 1)),
-                "scoring_program": spec.get("scoring_program", "scoring_program.zip")}
-        if spec.get("reference_data"):
-            task["reference_data"] = spec["reference_data"]
-        tasks.append(task)
-        phase = {"index": i, "name": task["name"], "description": str(spec.get("description") or task["name"]),
-                 "start": starts[i]}
-        if i + 1 < len(phases):
-            # Codabench's v1 importer ends a phase one day before the next starts; do the same.
-            end = starts[i + 1] - dt.timedelta(days=1)
-            phase["end"] = end if end > starts[i] else starts[i + 1] - dt.timedelta(seconds=1)
-        elif comp.get("end_date"):
-            phase["end"] = as_datetime(comp["end_date"])
-        phase["tasks"] = [i]
-        for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
-            if key in spec:
-                phase[key] = spec[key]
-        # The scoring output zip is never needed by participants: hidden everywhere. The logs stay visible
-        # in every phase, sealed ones included, so that participants read their format errors; a sealed
-        # board prints no score (src/apps/api/serializers/submissions.py, get_logs / get_scoring_result).
-        phase["hide_score_output"] = True
-        phase["hide_output"] = False
-        if i > 0 and spec.get("auto_migration"):
-            phase["auto_migrate_to_this_phase"] = True
-        kit = spec.get("starting_kit") or ("starting_kit.zip" if has_kit else None)
-        if kit:
-            phase["starting_kit"] = kit
-        v2_phases.append(phase)
-
+    tasks = [_v2_task(i, spec) for i, spec in enumerate(phases)]
+    v2_phases = [_v2_phase(comp, i, spec, task["name"], starts, has_kit) for i, (spec, task) in
+                 enumerate(zip(phases, tasks))]
     board = comp.get("leaderboard") or {}
-    boards = board.get("leaderboards") or {"Results": {"label": "Results"}}
-    leaderboards = []
-    for name, info in boards.items():
-        label = (info or {}).get("label", name)
-        columns = [(k, c) for k, c in (board.get("columns") or {}).items()
-                   if (c.get("leaderboard") or {}).get("label", label) == label and not c.get("computed")]
-        columns.sort(key=lambda kc: (kc[1].get("rank", 10 ** 6), kc[0]))
-        leaderboards.append({
-            "title": str(label), "key": _slug(name),
+    leaderboards = [_v2_leaderboard(comp, name, info, board.get("columns") or {})
+                    for name, info in (board.get("leaderboards") or {"Results": {"label": "Results"}}).items()]
+    pages = [{"title": key.capitalize(), "file": "pages/%s" % name}
+             for key, name in (comp.get("html") or {}).items() if key != "terms"]
+    return {"version": 2, "title": comp.get("title", ""), "description": comp.get("description", ""),
+            # what Codabench's own v1 importer makes of has_registration (unpackers/v1.py); the v2 default is False
+            "registration_auto_approve": not comp.get("has_registration", True),
+            "image": comp.get("image", "logo.png"),
+            "terms": "pages/%s" % (comp.get("html") or {}).get("terms", "terms.html"),
+            "docker_image": comp.get("competition_docker_image", "codalab/codalab-legacy:py312"),
+            "enable_detailed_results": bool(comp.get("enable_detailed_results", False)),
+            "pages": pages, "tasks": tasks, "phases": v2_phases, "leaderboards": leaderboards}
+
+
+def _v2_task(i, spec):
+    """The v2 task of v1 phase ``i``: its name, scoring program and reference data."""
+    task = {"index": i, "name": str(spec.get("label") or "Phase %d" % (i + 1)),
+            "scoring_program": spec.get("scoring_program", "scoring_program.zip")}
+    if spec.get("reference_data"):
+        task["reference_data"] = spec["reference_data"]
+    return task
+
+
+def _v2_phase(comp, i, spec, name, starts, has_kit):
+    """The v2 phase of v1 phase ``i`` (``starts``: every phase's start): its dates, limits, what it hides, and its
+    starting kit."""
+    phase = {"index": i, "name": name, "description": str(spec.get("description") or name), "start": starts[i]}
+    if i + 1 < len(starts):
+        # Codabench's v1 importer ends a phase one day before the next starts; do the same.
+        end = starts[i + 1] - dt.timedelta(days=1)
+        phase["end"] = end if end > starts[i] else starts[i + 1] - dt.timedelta(seconds=1)
+    elif comp.get("end_date"):
+        phase["end"] = as_datetime(comp["end_date"])
+    phase["tasks"] = [i]
+    for key in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
+        if key in spec:
+            phase[key] = spec[key]
+    # The scoring output zip is never needed by participants: hidden everywhere. The logs stay visible
+    # in every phase, sealed ones included, so that participants read their format errors; a sealed
+    # board prints no score (src/apps/api/serializers/submissions.py, get_logs / get_scoring_result).
+    phase["hide_score_output"] = True
+    phase["hide_output"] = False
+    if i > 0 and spec.get("auto_migration"):
+        phase["auto_migrate_to_this_phase"] = True
+    kit = spec.get("starting_kit") or ("starting_kit.zip" if has_kit else None)
+    if kit:
+        phase["starting_kit"] = kit
+    return phase
+
+
+def _v2_leaderboard(comp, name, info, columns):
+    """The v2 leaderboard ``name`` of v1's ``leaderboards``: the columns of ``columns`` it shows (not computed
+    ones), by rank."""
+    label = (info or {}).get("label", name)
+    shown = sorted(((k, c) for k, c in columns.items()
+                    if (c.get("leaderboard") or {}).get("label", label) == label and not c.get("computed")),
+                   key=lambda kc: (kc[1].get("rank", 10 ** 6), kc[0]))
+    return {"title": str(label), "key": _slug(name),
             "submission_rule": "Force_Last" if comp.get("force_submission_to_leaderboard") else "Add",
             "columns": [{"title": str(c.get("label", k)), "key": k, "index": j,
                          "sorting": c.get("sort", "desc"), "precision": int(c.get("numeric_format", 2)),
                          "hidden": bool(c.get("hidden", False))}
-                        for j, (k, c) in enumerate(columns)],
-        })
-    pages = [{"title": key.capitalize(), "file": "pages/%s" % name}
-             for key, name in (comp.get("html") or {}).items() if key != "terms"]
-    out = {"version": 2, "title": comp.get("title", ""), "description": comp.get("description", ""),
-           # what Codabench's own v1 importer makes of has_registration (unpackers/v1.py); the v2 default is False
-           "registration_auto_approve": not comp.get("has_registration", True),
-           "image": comp.get("image", "logo.png"), "terms": "pages/%s" % (comp.get("html") or {}).get("terms", "terms.html"),
-           "docker_image": comp.get("competition_docker_image", "codalab/codalab-legacy:py312"),
-           "enable_detailed_results": bool(comp.get("enable_detailed_results", False)),
-           "pages": pages, "tasks": tasks, "phases": v2_phases, "leaderboards": leaderboards}
-    return out
+                        for j, (k, c) in enumerate(shown)]}
 
 
 def build_v2(competition, answers_image=None):

@@ -24,11 +24,8 @@ from pathlib import Path
 
 import yaml
 from .bundle import REFERENCE_ZIP, as_datetime, build_v1, build_v2
-from scorer.api import Competition, NoOfflineCheck, Task
-from scorer.config import INTERVAL_SUFFIXES, find_config, load_config, read_raw
-from scorer.errors import ScoringError
-from scorer.published import publish
-from scorer.tasks import families
+from scorer.public import (INTERVAL_SUFFIXES, Competition, NoOfflineCheck, ScoringError, Task, families, find_config,
+                           load_config, publish, read_raw)
 from . import progress
 from .answers_image import answers_folder, board_of_folder, image_problem, queue_problem
 from .inputs import OrganizerError, Parser, existing_folder, kind_of
@@ -61,8 +58,9 @@ TITLE_MAX = FIELDS_OF[COMPETITION]["title"].kind.limit   # CodaLab v1 Competitio
 # (organizer/reveal_codabench.py): Force_Best only while the primary column sorts desc
 SEALED_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Best")
 WHY_NOT = {
-    "Force_Latest_Multiple": "Codabench keeps each team's latest rows there and only a superuser may remove one "
-                             "(SubmissionViewSet.submission_leaderboard_connection), so the placeholder rows stay",
+    "Force_Latest_Multiple": "Codabench keeps every scored row there and no one may take one off, a superuser "
+                             "neither (leaderboards/strategies.py AllModeStrategy; SubmissionViewSet."
+                             "submission_leaderboard_connection), so the placeholder rows stay",
     "Force_Best": "the primary column sorts asc, so a placeholder row (-1) stays each team's best "
                   "(leaderboards/strategies.py), whatever the revealed scores",
 }
@@ -212,7 +210,7 @@ def _check_dates(spans, report, sealed):
     """``spans``: (where, start, end or None) of each phase in order, ``end`` as the platforms end it; ``sealed``:
     whether some phase is sealed."""
     for i, (where, start, end) in enumerate(spans):
-        if end is not None and end < report.now:
+        if end is not None and end <= report.now:   # both platforms take a phase as open while now < end
             report.flag("phase-ended", where, date=end.date())
         if i == len(spans) - 1 and end is None:
             after = (": after the reveal anyone could go on submitting and read the revealed board's scores at once"

@@ -39,10 +39,7 @@ from . import ROOT
 from .bundle import (REFERENCE_ZIP, as_datetime, find_asset, folder_entries, load_yaml, program_dir, reference_zip,
                      sorted_phases, zip_bytes)
 from .layout import board_configs
-from scorer.api import ordered_keys
-from scorer.config import parse_config
-from scorer.errors import ScoringError
-from scorer.tasks import families
+from scorer.public import ScoringError, families, ordered_keys, parse_config
 
 SCRIPT = ROOT / "adapters" / "evalai" / "evaluation_script"
 SPLITS = {"A": ("public_split", "Board A"), "B": ("private_split", "Board B")}
@@ -179,16 +176,40 @@ def phase_rule(comp):
 
 
 def challenge(competition, end_date=None, title=None):
-    """(challenge_config mapping, {file name: bytes} of every other file of the challenge configuration)."""
+    """(challenge_config mapping, {file name: bytes} of every other file of the challenge configuration): its texts
+    and pages, its dates, its one leaderboard, then its phases and the dataset splits they score."""
     competition = Path(competition)
     comp = load_yaml(competition / "competition.yaml")
     phases = sorted_phases(comp)
     files = {"evaluation_script.zip": evaluation_script_zip(competition)}
+    config = _texts(competition, comp, title)
+    config.update(_pages(competition, comp, files))
+    config.update({"evaluation_script": "evaluation_script.zip", "remote_evaluation": False,
+                   "is_docker_based": False, "worker_python_version": WORKER_PYTHON})
+    starts = [as_datetime(p["start_date"]) for p in phases]
+    config["start_date"], config["end_date"] = starts[0], _end(comp, starts, end_date)
+    boards = [_board(p) for p in phases]
+    cfgs = {b: _board_config(competition, b) for b in sorted(set(boards))}
+    family = families()[cfgs[boards[0]].task]
+    config.update(_leaderboard(comp, cfgs, boards, family))
+    config.update(_phases(competition, comp, phases, boards, cfgs, family, starts, config["end_date"], files))
+    return config, files
+
+
+def _texts(competition, comp, title):
+    """The challenge's title and short description (which opens with competition.yaml's title when EvalAI
+    refuses that as the challenge's)."""
     chosen, note = evalai_title(competition, comp, title)
     description = " ".join(str(comp.get("description") or comp.get("title")).split())
     if note is not None:
         description = "%s: %s" % (" ".join(str(comp.get("title")).split()), description)
-    config = {"title": chosen, "short_description": description}
+    return {"title": chosen, "short_description": description}
+
+
+def _pages(competition, comp, files):
+    """The challenge's pages (competition.yaml's html pages, each required) and its image, when it is one EvalAI
+    shows; their bytes go into ``files``."""
+    config = {}
     for key, page in PAGES.items():
         name = (comp.get("html") or {}).get(page)
         path = find_asset(competition, str(name)) if name else None
@@ -200,19 +221,21 @@ def challenge(competition, end_date=None, title=None):
     if image and str(image).lower().endswith((".png", ".jpg", ".jpeg")) and find_asset(competition, str(image)):
         config["image"] = str(image)
         files[str(image)] = find_asset(competition, str(image)).read_bytes()
-    config.update({"evaluation_script": "evaluation_script.zip", "remote_evaluation": False,
-                   "is_docker_based": False, "worker_python_version": WORKER_PYTHON})
+    return config
 
-    starts = [as_datetime(p["start_date"]) for p in phases]
+
+def _end(comp, starts, end_date):
+    """The challenge's end: ``end_date``, else competition.yaml's, else DEFAULT_DAYS after the last phase starts."""
     end = as_datetime(end_date or comp.get("end_date") or (starts[-1] + dt.timedelta(days=DEFAULT_DAYS)))
     if end <= starts[-1]:
         raise SystemExit("the end date %s is not after the last phase's start %s" % (end, starts[-1]))
-    config["start_date"], config["end_date"] = starts[0], end
+    return end
 
-    boards = [_board(p) for p in phases]
-    cfgs = {b: _board_config(competition, b) for b in sorted(set(boards))}
+
+def _leaderboard(comp, cfgs, boards, family):
+    """The challenge's one leaderboard: the keys every board writes (the same on each), the primary key first,
+    labelled as competition.yaml labels them, each sorted as the family ranks it."""
     first = cfgs[boards[0]]
-    family = families()[first.task]
     keys = ordered_keys(family.leaderboard_keys(first.options), first.primary_key)
     for b, cfg in cfgs.items():
         if ordered_keys(family.leaderboard_keys(cfg.options), cfg.primary_key) != keys:
@@ -221,54 +244,69 @@ def challenge(competition, end_date=None, title=None):
     columns = (comp.get("leaderboard") or {}).get("columns") or {}
     label = lambda k: str((columns.get(k) or {}).get("label") or k)  # noqa: E731
     lower = set(family.lower_is_better)
-    config["leaderboard_description"] = "Ranked by %s (%s)." % (label(first.primary_key), first.primary_key)
-    config["leaderboard"] = [{"id": 1, "schema": {
-        "labels": keys, "default_order_by": first.primary_key,
-        "metadata": {k: {"sort_ascending": k in lower, "description": label(k)} for k in keys}}}]
+    return {"leaderboard_description": "Ranked by %s (%s)." % (label(first.primary_key), first.primary_key),
+            "leaderboard": [{"id": 1, "schema": {
+                "labels": keys, "default_order_by": first.primary_key,
+                "metadata": {k: {"sort_ascending": k in lower, "description": label(k)} for k in keys}}}]}
 
-    config["challenge_phases"], config["dataset_splits"], config["challenge_phase_splits"] = [], [], []
+
+def _phases(competition, comp, phases, boards, cfgs, family, starts, end, files):
+    """The challenge's phases, one per phase of competition.yaml, the dataset split of each board, and which
+    split each phase scores; each phase's annotation zip and page go into ``files``."""
+    out = {"challenge_phases": [], "dataset_splits": [], "challenge_phase_splits": []}
     split_ids, rule = {}, phase_rule(comp)
     for n, (spec, board) in enumerate(zip(phases, boards), start=1):
-        name = _title(spec.get("label") or "Phase %d" % n, "phase %d label" % n)
-        annotation = "annotations/test_annotations_%s.zip" % board
-        files[annotation] = reference_zip(competition, board)
-        description = "templates/challenge_phase_%d_description.html" % n
-        text = str(spec.get("description") or name)
-        if cfgs[board].report == "sealed":
-            text = SEALED_PAGE[cfgs[board].language].format(board=board,
-                                                            entry=ENTRY_PAGE[rule][cfgs[board].language])
-        files[description] = _page(name, text)
         phase_end = starts[n] - dt.timedelta(seconds=1) if n < len(phases) else end
-        codename = "board_%s" % board.lower()
-        if any(p["codename"] == codename for p in config["challenge_phases"]):   # codenames are unique
-            codename += "_phase_%d" % n
-        phase = {"id": n, "name": name, "description": description, "leaderboard_public": True, "is_public": True,
-                 "start_date": starts[n - 1], "end_date": phase_end, "codename": codename,
-                 "test_annotation_file": annotation}
-        # a leaderboard shows public submissions only (apps/jobs/utils.py calculate_distinct_sorted_leaderboard_data),
-        # and a submission is public unless the team says not (apps/jobs/views.py challenge_submission: is_public
-        # defaults to the phase's is_submission_public, false by default): every team is on the board
-        phase["is_submission_public"] = True
-        if cfgs[board].report == "sealed" and rule == "chosen":
-            # each team shows the one submission it chooses (change_submission_data_and_visibility makes its other
-            # public one private), the entry the reveal ranks
-            phase["is_submission_public"] = False
-            phase["is_restricted_to_select_one_submission"] = True
-        for key in ("max_submissions_per_day", "max_submissions"):
-            if spec.get(key) is not None:
-                phase[key] = int(spec[key])
-        config["challenge_phases"].append(phase)
+        phase = _phase(competition, n, spec, board, cfgs[board], rule, starts[n - 1], phase_end, files)
+        if any(p["codename"] == phase["codename"] for p in out["challenge_phases"]):   # codenames are unique
+            phase["codename"] += "_phase_%d" % n
+        out["challenge_phases"].append(phase)
         if board not in split_ids:
             split_ids[board] = len(split_ids) + 1
             codename, split_name = SPLITS[board]
-            config["dataset_splits"].append({"id": split_ids[board], "name": split_name, "codename": codename})
-        precision = (columns.get(first.primary_key) or {}).get("numeric_format", 4)
-        config["challenge_phase_splits"].append({
-            "challenge_phase_id": n, "leaderboard_id": 1, "dataset_split_id": split_ids[board],
-            "visibility": HOST_ONLY if cfgs[board].report == "sealed" else PUBLIC,
+            out["dataset_splits"].append({"id": split_ids[board], "name": split_name, "codename": codename})
+        out["challenge_phase_splits"].append(_phase_split(comp, n, split_ids[board], cfgs[board], cfgs[boards[0]],
+                                                          family))
+    return out
+
+
+def _phase(competition, n, spec, board, cfg, rule, start, end, files):
+    """Challenge phase ``n``: its name, page, dates and limits, the annotation zip of its board (both put into
+    ``files``), whose submissions are public and how a team's entry is chosen."""
+    name = _title(spec.get("label") or "Phase %d" % n, "phase %d label" % n)
+    annotation = "annotations/test_annotations_%s.zip" % board
+    files[annotation] = reference_zip(competition, board)
+    description = "templates/challenge_phase_%d_description.html" % n
+    text = str(spec.get("description") or name)
+    if cfg.report == "sealed":
+        text = SEALED_PAGE[cfg.language].format(board=board, entry=ENTRY_PAGE[rule][cfg.language])
+    files[description] = _page(name, text)
+    phase = {"id": n, "name": name, "description": description, "leaderboard_public": True, "is_public": True,
+             "start_date": start, "end_date": end, "codename": "board_%s" % board.lower(),
+             "test_annotation_file": annotation}
+    # a leaderboard shows public submissions only (apps/jobs/utils.py calculate_distinct_sorted_leaderboard_data),
+    # and a submission is public unless the team says not (apps/jobs/views.py challenge_submission: is_public
+    # defaults to the phase's is_submission_public, false by default): every team is on the board
+    phase["is_submission_public"] = True
+    if cfg.report == "sealed" and rule == "chosen":
+        # each team shows the one submission it chooses (change_submission_data_and_visibility makes its other
+        # public one private), the entry the reveal ranks
+        phase["is_submission_public"] = False
+        phase["is_restricted_to_select_one_submission"] = True
+    for key in ("max_submissions_per_day", "max_submissions"):
+        if spec.get(key) is not None:
+            phase[key] = int(spec[key])
+    return phase
+
+
+def _phase_split(comp, n, split_id, cfg, first, family):
+    """Which split phase ``n`` scores, who sees it (hosts only while its board is sealed) and how it ranks."""
+    columns = (comp.get("leaderboard") or {}).get("columns") or {}
+    precision = (columns.get(first.primary_key) or {}).get("numeric_format", 4)
+    return {"challenge_phase_id": n, "leaderboard_id": 1, "dataset_split_id": split_id,
+            "visibility": HOST_ONLY if cfg.report == "sealed" else PUBLIC,
             "leaderboard_decimal_precision": int(precision),
-            "is_leaderboard_order_descending": first.primary_key not in lower})
-    return config, files
+            "is_leaderboard_order_descending": first.primary_key not in set(family.lower_is_better)}
 
 
 class _Dumper(yaml.SafeDumper):

@@ -2,7 +2,7 @@
 
 python3 -m organizer image copies this file into the image as its ENTRYPOINT (``python3 -I guard.py``), beside
 ``guard.json`` (what it runs and for which program) and the scoring program; it uses the standard library and that
-program's scorer/provenance.py only.
+program's scorer/publish/provenance.py only.
 
 Why. Codabench runs every command of a competition in the competition's one docker image: in the scoring step the
 scoring program's, and in the prediction step of any submission the participant's own, when the upload holds a
@@ -20,7 +20,7 @@ program when both hold:
   (``guard.json`` ``argv``: the program's metadata command with $program, $input and $output replaced, such as
   ``python3 /app/program/score.py /app/input /app/output``);
 - /app/program holds exactly that scoring program: folders and regular files only (no link, no special file,
-  nothing that a digest skips) whose tree digest (scorer/provenance.py ``tree_digest``) is the one baked into
+  nothing that a digest skips) whose tree digest (scorer/publish/provenance.py ``tree_digest``) is the one baked into
   the image when it was built (``guard.json`` ``digest``);
 - this is the scoring step: /app/input is there (the worker mounts it in that step only). In the prediction step
   the same program and command can only be a participant's copy of the public scoring program.
@@ -70,10 +70,10 @@ def load_settings(path=SETTINGS):
 
 
 def provenance(settings):
-    """The baked program's scorer/provenance.py: the one definition of a program's digest."""
+    """The baked program's scorer/publish/provenance.py: the one definition of a program's digest."""
     if settings["program"] not in sys.path:
         sys.path.insert(0, settings["program"])
-    from scorer import provenance as module
+    from scorer.public import provenance as module
     return module
 
 

@@ -29,7 +29,7 @@ from .bundle import folder_entries, load_yaml, program_dir
 from .inputs import OrganizerError, Parser, competition_yaml, new_folder
 from .layout import board_configs
 from .phase_data import answer_entries, write_entries
-from scorer.provenance import tree_digest
+from scorer.public import provenance
 
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
 # Codabench's replacement of a metadata command's variables in the scoring step (kind "program", is_scoring, no
@@ -130,7 +130,7 @@ def build_context(competition, out, tag, base=None):
     with new_folder(out, "the build context") as tmp:
         boards = write_answers(competition, tmp / "answers")
         write_entries(folder_entries(program_dir(competition)), tmp / "program")
-        digest = tree_digest(str(tmp / "program"))
+        digest = provenance.tree_digest(str(tmp / "program"))
         settings = guard_settings(tmp / "program", digest, sorted(languages)[0] if len(languages) == 1 else "en",
                                   boards)
         (tmp / "guard.py").write_bytes(GUARD_SOURCE.read_bytes())

@@ -66,9 +66,7 @@ def competition_parts(competition):
         config = yaml.safe_load(read_bytes(configs[sorted(configs)[0]], "the board config").decode("utf-8-sig"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise OrganizerError("%s is not UTF-8 YAML (%s)" % (configs[sorted(configs)[0]], " ".join(str(exc).split())))
-    from scorer.config import parse_config
-    from scorer.errors import ScoringError
-    from scorer.tasks import families
+    from scorer.public import ScoringError, families, parse_config
 
     try:
         cfg = parse_config(config, families(), ref_dir=str(reference_dir))
@@ -95,7 +93,7 @@ def competition_parts(competition):
 
 def usage(boards_file, units):
     """Kaggle's Usage of each unit: Public on board A, Private on board B."""
-    from scorer.tables import table_of
+    from scorer.public import table_of
 
     table = table_of(read_bytes(boards_file, "the board split"), boards_file.name, ["id", "board"])
     board = dict(zip((u.strip() for u in table.cells("id").to_objects()), table.cells("board").to_objects()))

@@ -3,12 +3,12 @@
     python3 -m organizer ladder COMPETITION_DIR SUBMISSIONS_DIR OUT_DIR [--board A] [--step 0.01 | --parameter-free]
 
 The platforms give a scoring run no usable history of a team's earlier
-submissions (scorer/ladder.py says why), so the Ladder's state cannot travel
+submissions (scorer/publish/ladder.py says why), so the Ladder's state cannot travel
 through them. This tool keeps it: SUBMISSIONS_DIR holds one folder per team,
 and in it the team's submissions (files, zips or folders) in the order their
 names sort (001.zip, 002.zip, ...), as downloaded from the platform. Each
 submission is scored on the board (board A by default) by the engine, and the
-Ladder (scorer/ladder.py: fixed step, or parameter-free) decides what the
+Ladder (scorer/publish/ladder.py: fixed step, or parameter-free) decides what the
 public board shows. OUT_DIR/ladder_state.json keeps every team's state and
 the submissions already counted, so the next run only scores new ones (a team
 whose earlier files changed is replayed from its first).
@@ -31,11 +31,7 @@ from . import progress
 from .layout import load_board_config, place_submission
 from .phase_data import assemble_reference
 from .rescore import SKIP, tree_hash, write_csv
-from scorer import ladder, report
-from scorer.api import Competition
-from scorer.published import History, publish, round_all
-from scorer.config import Feedback
-from scorer.errors import ScoringError
+from scorer.public import Competition, Feedback, History, ScoringError, ladder, publish, report, round_all
 from .inputs import OrganizerError, Parser, cannot_read, existing_folder, read_bytes, refused, write_file
 
 STATE = "ladder_state.json"
@@ -98,7 +94,7 @@ def settings_of(config, step=None, parameter_free=False):
 def update(comp, board, teams, saved, settings, units_dir):
     """The state of every team after its submissions; ``saved`` is the previous run's (kept where unchanged).
 
-    Each submission is published on ``comp``'s board as score.py publishes it (scorer/published.py), with
+    Each submission is published on ``comp``'s board as score.py publishes it (scorer/publish/policy.py), with
     these Ladder ``settings`` and the team's state kept here.
     """
     primary = comp.cfg.primary_key

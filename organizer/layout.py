@@ -27,9 +27,7 @@ from pathlib import Path
 import yaml
 
 from .inputs import OrganizerError, entries, existing_folder, regular_file
-from scorer.config import parse_config
-from scorer.errors import ScoringError
-from scorer.tasks import families
+from scorer.public import ScoringError, families, parse_config
 
 BOARD_CONFIG = "board_{}.yaml"
 DEV = "dev"                                           # the dev phase's name (reference_data_dev.zip)

@@ -6,11 +6,9 @@ leaderboard, organizer/rescore_page.py). Messages under ``reference.`` reach the
 message has its text in each language (tests/test_languages.py keeps it so).
 """
 import importlib
-import pkgutil
 import sys
 
-import scorer
-from scorer.problems import LANGUAGES, MESSAGES
+from scorer.public import LANGUAGES, every_message
 from .inputs import Parser
 
 
@@ -20,12 +18,11 @@ PUBLISHED = ("organizer.rescore_page",)
 
 def load_all():
     """Import every engine module and the organizer's published pages, so that every Message is declared (each
-    registers itself in MESSAGES)."""
-    for info in pkgutil.walk_packages(scorer.__path__, "scorer."):
-        importlib.import_module(info.name)
+    registers itself in the engine's catalogue)."""
+    messages = every_message()
     for name in PUBLISHED:
         importlib.import_module(name)
-    return MESSAGES
+    return messages
 
 
 def catalogue(lang="en"):

@@ -49,10 +49,7 @@ from .boards import counts, gold_notes, make_boards
 from .start import FAMILIES, start_of
 from .start.base import code_list
 from .start.render import column_labels, fill, markdown_html, reflow, texts
-from scorer.api import ordered_keys
-from scorer.config import parse_config
-from scorer.errors import ScoringError
-from scorer.tasks import families
+from scorer.public import ScoringError, families, ordered_keys, parse_config
 
 PAGES = ("overview", "evaluation", "data", "terms")
 FEEDBACK = ("test", "dev")

@@ -12,8 +12,7 @@ organizer/lint_rules.py. A page holds each table between two markers, and the te
 """
 import sys
 
-from scorer.config import Check, Option  # noqa: F401  (Option: the doctest above)
-from scorer.tasks import families
+from scorer.public import Check, Option, families  # noqa: F401  (Option: the doctest above)
 
 from . import lint_rules
 from .inputs import Parser

@@ -49,13 +49,8 @@ import yaml
 
 from . import progress
 from .layout import DEV, DEV_CONFIG, board_config_bytes, place_submission
-from scorer.api import Competition, public_positions
-from scorer.config import parse_config
-from scorer.digests import id_set
-from scorer.errors import ScoringError
-from scorer.limits import submission_cap
-from scorer.tables import table_of
-from scorer.tasks import families
+from scorer.public import (Competition, ScoringError, digests, families, parse_config, public_positions, submission_cap,
+                           table_of)
 
 PUBLIC = "public"
 HEADER = ("# The reference data of board {board}'s phase, made by python3 -m organizer from reference_data/{name}:\n"
@@ -110,7 +105,7 @@ def phase_entries(competition, board, reveal=False, answers_dir=None):
     if answers_dir is not None:
         config["answers_dir"] = answers_dir
     if units is not None:   # what the gold must hold, so that a gold that lost rows is refused, not scored
-        count, digest = id_set(sorted(units))
+        count, digest = digests.id_set(sorted(units))
         config["board_units"] = {"count": count, "sha256": digest}
     if config.get("max_submission_mb") is None:
         public_bytes = sum(len(data) for name, data in entries.items() if name not in answers)

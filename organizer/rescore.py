@@ -55,11 +55,7 @@ from .phase_data import assemble_reference
 from .rescore_page import method_note, page, title as page_title
 from .similar import DEFAULT_THRESHOLD, groups as similar_groups
 from .tiers import DEFAULT_ALPHA, DEFAULT_PERMUTATIONS, salt, tiers
-from scorer import digests, provenance
-from scorer.api import Competition
-from scorer.cli import run_once
-from scorer.hosts import ORGANIZER_ENV
-from scorer.resampling import DEFAULT_SEED, paired_randomization
+from scorer.public import DEFAULT_SEED, ORGANIZER_ENV, Competition, digests, paired_randomization, provenance, run_once
 
 SKIP = {".DS_Store", "Thumbs.db", "__MACOSX"}
 ANALYSIS = 1   # the version of what analyse() keeps; a cached run of another version is analysed again
@@ -297,7 +293,7 @@ def refused_entry(path):
 
 @functools.lru_cache(maxsize=1)
 def program_key():
-    """The scoring program's digest (scorer/provenance.py): every file of scoring_program/."""
+    """The scoring program's digest (scorer/publish/provenance.py): every file of scoring_program/."""
     return provenance.program_digest(str(PROGRAM))
 
 

@@ -9,12 +9,10 @@ the competition's language already). The CSV files beside the page keep their
 English column names and codes (``scored``, ``identical``): they are read by
 programs.
 
->>> words(TITLE(title="Toy", board="B"), "zh")
+>>> report.words(TITLE(title="Toy", board="B"), "zh")
 'Toy：榜单 B（重新评分）'
 """
-from scorer import report
-from scorer.problems import Message
-from scorer.report import words
+from scorer.public import Message, report
 
 KEYS_PER_TABLE = 7   # score columns per table of the page
 
@@ -122,7 +120,8 @@ def page(title, board, labels, primary, keys, rows, method, groups, sbs, thresho
             report.Text(SIDE_BY_SIDE_NOTE(label=label), "note")]))
     percent = "%.0f" % (100 * threshold)
     similar_rows = [[KINDS[g.kind], names.join(g.teams),
-                     pairs.join(words(PAIR(a=a, b=b, agreement="%.4f" % share), lang) for a, b, share in g.pairs)]
+                     pairs.join(report.words(PAIR(a=a, b=b, agreement="%.4f" % share), lang)
+                                for a, b, share in g.pairs)]
                     for g in groups]
     sections.append(report.Section(SIMILAR, [
         report.Table([KIND, SUBMISSIONS, AGREEMENT(board=board)], similar_rows) if similar_rows else
@@ -144,11 +143,11 @@ def page(title, board, labels, primary, keys, rows, method, groups, sbs, thresho
 def method_note(comp, group, alpha, permutations, seed, n_pairs, tested=0, scored=0, lang="en"):
     """The note under the ranking: how the tiers were found (or why there are none), in ``lang``."""
     if comp is None or group is None:
-        return words(NO_TIERS, lang)
+        return report.words(NO_TIERS, lang)
     board = comp.cfg.board
-    note = words(METHOD(board=board, n=int(comp.boards.mask(board).sum()), units=comp.family.unit_noun,
+    note = report.words(METHOD(board=board, n=int(comp.boards.mask(board).sum()), units=comp.family.unit_noun,
                         permutations=permutations, seed=seed, key=comp.cfg.primary_key, alpha="%g" % alpha,
                         pairs=n_pairs, chance="%.1f" % (alpha * n_pairs)), lang)
     if tested < scored:
-        note += _joins(lang)[2] + words(TIERS_TOP(tested=tested, scored=scored), lang)
+        note += _joins(lang)[2] + report.words(TIERS_TOP(tested=tested, scored=scored), lang)
     return note

@@ -70,8 +70,7 @@ from .redact import redact
 from .layout import load_board_config
 from .phase_data import PhaseDataError, closed_phase_entries, phase_config, phase_entries, write_entries
 from .rescore import score_here
-from scorer import provenance
-from scorer.tasks import families
+from scorer.public import families, provenance
 
 DIFFERS = 1
 TOKEN_VARIABLE = "ORGANIZER_TOKEN"

@@ -46,8 +46,11 @@ Codabench run from that commit (docs/organizers.md, "Codabench"):
   (``AllModeStrategy``: every scored submission is put on the board and none
   is taken off, so the sealed -1 rows stay and each team is placed by its best
   row; the board cannot show the record and the command says so). Under the
-  three Force rules only a superuser may add or remove a row
-  (``submission_leaderboard_connection``);
+  three Force rules only a superuser may connect a row, and under every rule
+  but ``Add_And_Delete`` and ``Add_And_Delete_Multiple`` no one may take one
+  off, a superuser neither (``submission_leaderboard_connection``); deleting
+  the submission itself (``SubmissionViewSet.destroy``, the competition's
+  organizers) takes its row off;
 - the submissions: ``GET submissions/?phase=<id>`` (``SubmissionViewSet.
   get_queryset``: the competition's organizers see every submission; a plain
   list at this commit, DRF's pages where a deployment paginates it) with each
@@ -127,7 +130,7 @@ from . import final_record
 from .bundle import REFERENCE_ZIP, load_yaml, sorted_phases
 from .final_record import FAILED, FINISHED, PENDING, Phase, Row, Submission
 from .http_api import DECIMAL, ApiError, Client, RevealError, mapping, need, phase_not_over
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 RULES = {"Force_Last": "last", "Add": "chosen", "Add_And_Delete": "chosen", "Add_And_Delete_Multiple": "chosen",
          "Force_Best": "best", "Force_Latest_Multiple": "best"}
@@ -137,7 +140,7 @@ STATUSES = {"Finished": FINISHED, "Failed": FAILED, "Cancelled": FAILED}   # any
 DONE = ("Finished", "Failed", "Cancelled")
 DECIMALS = 10          # SubmissionScore.score: DecimalField(max_digits=20, decimal_places=10)
 TOLERANCE = 0.5 * 10 ** -DECIMALS + 1e-15
-SEALED = -1.0          # scorer/published.py: every key of a sealed board
+SEALED = -1.0          # scorer/publish/policy.py: every key of a sealed board
 PAUSE = 3.0            # seconds between two reads of a running submission
 LATE_ENTRY = re.compile(r"its leaderboard entry (\S+) was made after the end")   # final_record.plan's note
 
@@ -254,15 +257,15 @@ class Site:
         names = self._names(reveal_zip, closed_zip)
         shown = self._shown(record)
         try:
-            if shown:
-                todo = self._verified(record, shown)
+            if shown is not None:   # a record without entries still takes the rows it does not hold off the board
+                todo = self._verified(record, shown) if shown else []
                 if todo:
                     key = self._dataset(reveal_zip, names["reveal"])
                     self._set_reference(task, key, "the revealed reference data %s" % Path(reveal_zip).name)
                     self._rerun(todo, record)
                 if b.rule in ADD_RULES:
                     self._connect(shown)
-            self._say_leftovers(shown)
+                self._say_leftovers(shown)
         except BaseException:
             self._close_after_failure(names, closed_zip)
             raise
@@ -439,20 +442,21 @@ class Site:
 
     # -- showing the record ----------------------------------------------------------------------------------------
     def _shown(self, record):
-        """The entries the leaderboard can be made to show (all, or none with the one line saying why)."""
+        """The entries the leaderboard can be made to show (all, some with one line saying which not), or None with
+        the one line saying why it cannot show the record."""
         b = self._board()
         if b.rule == "Force_Latest_Multiple":
             self.log("Codabench cannot show the final ranking on this leaderboard: under Force_Latest_Multiple every "
-                     "scored submission stays on it, the sealed -1 rows included, and only a superuser may remove a "
-                     "row (leaderboards/strategies.py AllModeStrategy; SubmissionViewSet."
+                     "scored submission stays on it, the sealed -1 rows included, and no one may take a row off it, "
+                     "a superuser neither (leaderboards/strategies.py AllModeStrategy; SubmissionViewSet."
                      "submission_leaderboard_connection); nothing is re-run, and the record is the authority")
-            return []
+            return None
         if b.rule == "Force_Best" and b.sorting != "desc":
             self.log("Codabench cannot show the final ranking on this leaderboard: under Force_Best it shows each "
                      "team's best finished submission by %s, which sorts %s, so a sealed row's -1 beats every real "
                      "score (leaderboards/strategies.py BestModeStrategy); nothing is re-run, and the record is the "
                      "authority" % (b.primary, b.sorting))
-            return []
+            return None
         entries = list(record.entries)
         if b.rule == "Force_Best":
             low = [e for e in entries if e.scores.get(record.primary_key, SEALED) <= SEALED]
@@ -574,15 +578,21 @@ class Site:
     def _say_leftovers(self, entries):
         """One line for rows the rule keeps on the leaderboard that the record does not hold."""
         b = self._board()
-        if b.rule in REMOVABLE or not entries:
+        if b.rule in REMOVABLE:
             return
         wanted = {int(e.shown_as) for e in entries if e.shown_as}
         extra = [s for s in self._list() if s.on_board and s.id not in wanted]
         if extra:
-            self.log("the leaderboard keeps %d row(s) the final ranking does not hold (%s): under %s only a "
-                     "superuser may remove a row (SubmissionViewSet.submission_leaderboard_connection); the record "
-                     "is the authority" % (len(extra), ", ".join("%s's %d" % (s.owner, s.id) for s in extra[:10]),
-                                           b.rule))
+            # submission_leaderboard_connection refuses DELETE under these rules, a superuser's too (seen on the
+            # real Codabench); destroy lets the competition's organizers delete the submission, row and all. Deleting
+            # a participant's submission is the organizer's decision, never this command's.
+            self.log("the leaderboard keeps %d row(s) the final ranking does not hold (%s): under %s no one may take "
+                     "a row off the board, a superuser neither (SubmissionViewSet.submission_leaderboard_connection "
+                     "allows DELETE only under Add_And_Delete and Add_And_Delete_Multiple); the competition's "
+                     "organizers may delete such a submission itself, which takes its row off (DELETE "
+                     "/api/submissions/ID/: SubmissionViewSet.destroy); this command deletes no one's submission, "
+                     "and the record is the authority" % (
+                         len(extra), ", ".join("%s's %d" % (s.owner, s.id) for s in extra[:10]), b.rule))
 
     # -- the reference data ------------------------------------------------------------------------------------
     def _names(self, reveal_zip, closed_zip):

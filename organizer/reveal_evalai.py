@@ -98,10 +98,10 @@ from . import http_api
 from .bundle import load_yaml
 from .final_record import FAILED, FINISHED, PENDING, Phase, Row, Submission
 from .http_api import NUMBER, ApiError, Client, RevealError, listing, mapping, need, origin_of, phase_not_over
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 PUBLIC = 3                    # ChallengePhaseSplit.VISIBILITY_OPTIONS (apps/challenges/models.py)
-SEALED = -1.0                 # every key of a sealed board's run (scorer/published.py)
+SEALED = -1.0                 # every key of a sealed board's run (scorer/publish/policy.py)
 VISIBILITY = {1: "hosts only", 2: "owner and hosts", 3: "public"}
 SPLITS = {"A": "public_split", "B": "private_split"}   # the split codenames organizer evalai writes
 PACE = 60 / 55                # seconds between two calls: below EvalAI's 60 a minute per user

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .final_record import FINISHED, Phase, Row, Submission
 from .http_api import RevealError
-from scorer.config import aware_time
+from scorer.public import aware_time
 
 MEMBER = re.compile(r"^(?P<user>.+?) - (?P<n>\d+) (?P<kind>submission|output)\.zip$")
 BLOCK = 1 << 20

@@ -20,7 +20,7 @@ from .inputs import Parser
 from .layout import load_board_config
 from . import SCORE
 from .phase_data import assemble_input
-from scorer.hosts import ORGANIZER_ENV
+from scorer.public import ORGANIZER_ENV
 
 TOKEN_ENV = "ORGANIZER_TOKEN"   # where the reveal reads the platform token (organizer/reveal.py)
 

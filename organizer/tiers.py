@@ -24,7 +24,7 @@ no team differs from its neighbour; the page says so.
 from dataclasses import dataclass
 from typing import Optional
 
-from scorer.resampling import DEFAULT_SEED, paired_randomization
+from scorer.public import DEFAULT_SEED, paired_randomization
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_PERMUTATIONS = 2000

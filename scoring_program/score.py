@@ -14,7 +14,7 @@ import sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from scorer.cli import main  # noqa: E402
+from scorer.platform.cli import main  # noqa: E402
 
 
 def _end(code):

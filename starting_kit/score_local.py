@@ -27,10 +27,10 @@ def main(argv=None):
     utf8_output()
     require_packages("score_local.py")
     find_engine()
-    from scorer.public_check import score_dev
+    from scorer.public import kit
 
     config = find_config()
-    run = score_dev(os.path.abspath(args.prediction), os.path.abspath(args.dev), os.path.abspath(args.out),
+    run = kit.score_dev(os.path.abspath(args.prediction), os.path.abspath(args.dev), os.path.abspath(args.out),
                     public_dir=HERE, raw_config=read_config(config) if config else None)
     if run.lines:
         emit("\n".join(run.lines))

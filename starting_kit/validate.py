@@ -123,14 +123,14 @@ def main(argv=None):
     utf8_output()
     require_packages("validate.py")
     find_engine()
-    from scorer.public_check import NO_CONFIG, check, report_lines
+    from scorer.public import kit
 
     config = args.config or find_config()
     if config is None or not os.path.isfile(config):
-        print(NO_CONFIG(name=config or "kit_config.yaml").text(kit_language()), file=sys.stderr)
+        print(kit.NO_CONFIG(name=config or "kit_config.yaml").text(kit_language()), file=sys.stderr)
         return 2
-    result = check(args.submission, args.public, read_config(config))
-    lines, code = report_lines(result, os.path.basename(os.path.normpath(args.submission)))
+    result = kit.check(args.submission, args.public, read_config(config))
+    lines, code = kit.report_lines(result, os.path.basename(os.path.normpath(args.submission)))
     emit("\n".join(lines))
     return code
 

@@ -91,7 +91,7 @@ def config(options=None, board="all", boards=None):
 def score_in_process(tmp_path, files, submission, name="run"):
     """Score with the engine in this process (fast); returns the scores as written to scores.json."""
     from helpers import make_input, read_scores_json
-    from scorer.runner import run
+    from scorer.platform.runner import run
     base = make_input(tmp_path, files, {"submission.csv": submission}, name=name)
     out = Path(tmp_path) / (name + "_out")
     run(str(base), str(out))

@@ -1,4 +1,4 @@
-"""A sixth family is one new file in scorer/tasks/: nothing else changes (docs/architecture.md).
+"""A new family is one new file in scorer/tasks/: nothing else changes (docs/architecture.md).
 
 The scoring program is copied to a temporary folder, a toy family (one label per id, scored by accuracy)
 is written into the copy's tasks/ folder, and the copy's score.py scores it on both boards and refuses a
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import SubmissionError
 from ..problems import Message
-from ..tables import match_ids, missing_ids, read_reference_table, read_table, reference_ids, strip_cells
+from ..tables import match_ids, missing_ids, read_table, reference_table, reference_units
 from .base import Contract, Reference, Result, TaskFamily
 
 NOT_A_LABEL = Message("toy.not_a_label", "{where}: {value} is not a label; use a or b.",
@@ -40,15 +40,15 @@ class Toy(TaskFamily):
         return ["accuracy"]
 
     def load_reference(self, cfg):
-        frame = read_reference_table(cfg, "gold", ["id", "label"])
-        units = reference_ids(frame, cfg.files["gold"]).to_numpy(dtype=object)
-        labels = frame["label"].to_numpy(dtype=object)
+        table = reference_table(cfg, "gold", ["id", "label"])
+        _, units = reference_units(table)
+        labels = table.cells("label").to_objects()
         return ToyReference(Contract(units), strata=labels, labels=labels)
 
     def read_submission(self, files, contract, cfg, problems):
         table = read_table(files["submission"], ("id", "label"), SubmissionError)
         position = match_ids(table, "id", contract.units, problems)
-        labels = strip_cells(table.frame["label"]).to_numpy(dtype=object)
+        labels = table.cells("label").strip().to_objects()
         problems.add_rows(np.flatnonzero(~np.isin(labels, ["a", "b"])), table.line, lambda i: NOT_A_LABEL.at(
             table.name, int(table.line[i]), column="label", value=repr(labels[i])))
         missing_ids(table, contract.units, position, problems)

@@ -27,7 +27,7 @@ from organizer.layout import board_configs
 from organizer.phase_data import answer_entries, assemble_reference, phase_entries, write_entries
 from scorer.config import parse_config
 from scorer.errors import ConfigError
-from scorer.provenance import tree_digest
+from scorer.publish.provenance import tree_digest
 from scorer.tasks import families
 
 TAG = "registry.example.org/team/bank-answers:1"

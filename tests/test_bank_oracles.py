@@ -6,7 +6,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score
 
 from bank_data import gold_csv, perturb, real_gold, submission_csv
 from helpers import make_input, read_scores
-from scorer.runner import run
+from scorer.platform.runner import run
 
 IDS, TEXTS, GOLD_TAGS, GOLD_CLASSES = real_gold()
 

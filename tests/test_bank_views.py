@@ -13,7 +13,6 @@ from seqeval.scheme import IOB2, Tokens
 from bank_data import TYPES, gold_csv, perturb, real_gold, submission_csv
 from helpers import make_input
 
-IDS, TEXTS, GOLD_TAGS, GOLD_CLASSES = real_gold()
 NERVALUATE = {"strict (boundaries and type)": "strict", "exact boundaries (any type)": "exact",
               "partial overlap (half credit)": "partial", "type (any overlap, same type)": "ent_type"}
 CASES = {
@@ -24,12 +23,19 @@ CASES = {
 }
 
 
-def _family_result(tmp_path, pred_tags, scheme):
+@pytest.fixture(scope="module")
+def gold():
+    """(ids, texts, tag lists, classes) of the real gold: the tests that take it skip without the public data."""
+    return real_gold()
+
+
+def _family_result(tmp_path, gold, pred_tags, scheme):
     from scorer.api import Competition
 
+    ids, texts, gold_tags, gold_classes = gold
     config = "task: bank_comments\nboard: all\noptions: {scheme: %s}\n" % scheme
-    base = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold_csv(IDS, TEXTS, GOLD_TAGS, GOLD_CLASSES)},
-                      {"submission.csv": submission_csv(IDS, pred_tags, GOLD_CLASSES)})
+    base = make_input(tmp_path, {"config.yaml": config, "gold.csv": gold_csv(ids, texts, gold_tags, gold_classes)},
+                      {"submission.csv": submission_csv(ids, pred_tags, gold_classes)})
     comp = Competition.open(str(base / "ref"))
     return comp.score(comp.read_submission(str(base / "res")), "all")
 
@@ -67,13 +73,14 @@ def _assert_same(rows, decoding, expected):
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_views_equal_nervaluate_on_real_gold(tmp_path, case):
-    pred_tags, _ = perturb(GOLD_TAGS, GOLD_CLASSES, seed=100 + sorted(CASES).index(case), **CASES[case])
-    result = _family_result(tmp_path, pred_tags, "iob2")
+def test_views_equal_nervaluate_on_real_gold(tmp_path, gold, case):
+    gold_tags = gold[2]
+    pred_tags, _ = perturb(gold_tags, gold[3], seed=100 + sorted(CASES).index(case), **CASES[case])
+    result = _family_result(tmp_path, gold, pred_tags, "iob2")
     rows = _view_rows(result)
-    conll = Evaluator(GOLD_TAGS, pred_tags, tags=list(TYPES), loader="list").evaluate()["overall"]
+    conll = Evaluator(gold_tags, pred_tags, tags=list(TYPES), loader="list").evaluate()["overall"]
     _assert_same(rows, "conlleval", conll)
-    iob2 = Evaluator(_iob2_entities(GOLD_TAGS), _iob2_entities(pred_tags), tags=list(TYPES),
+    iob2 = Evaluator(_iob2_entities(gold_tags), _iob2_entities(pred_tags), tags=list(TYPES),
                      loader="dict").evaluate()["overall"]
     _assert_same(rows, "strict IOB2", iob2)
     strict = next(r for r in rows if r["decoding"].startswith("strict IOB2") and r["view"].startswith("strict"))
@@ -81,10 +88,10 @@ def test_views_equal_nervaluate_on_real_gold(tmp_path, case):
     assert abs(strict["recall"] - result.scores["ner_recall"]) <= 1e-12
 
 
-def test_views_tell_apart_what_they_should(tmp_path):
+def test_views_tell_apart_what_they_should(tmp_path, gold):
     """Re-typed entities: exact and partial still find them, strict does not; moved ones: type and partial do."""
-    pred_tags, _ = perturb(GOLD_TAGS, GOLD_CLASSES, seed=7, retyped=0.3, moved=0.3)
-    rows = {r["view"]: r for r in _view_rows(_family_result(tmp_path, pred_tags, "conlleval"))}
+    pred_tags, _ = perturb(gold[2], gold[3], seed=7, retyped=0.3, moved=0.3)
+    rows = {r["view"]: r for r in _view_rows(_family_result(tmp_path, gold, pred_tags, "conlleval"))}
     assert len(rows) == 4  # scheme conlleval: one decoding only
     assert rows["exact boundaries (any type)"]["F1"] > rows["strict (boundaries and type)"]["F1"] + 0.1
     assert rows["type (any overlap, same type)"]["F1"] > rows["strict (boundaries and type)"]["F1"] + 0.1
@@ -134,3 +141,24 @@ def test_views_equal_nervaluate_on_random_tag_lists_with_long_entities():
             assert all(abs(a - b) <= 1e-12 for a, b in zip(o.prf(), (t.precision, t.recall, t.f1)))
             compared += 1
     assert compared == 600
+
+
+@pytest.mark.parametrize("gold_length", [100, 101, 200])
+def test_a_candidate_shares_at_least_one_percent_of_the_gold_entity(gold_length):
+    """One shared token is exactly 1% of a 100-token entity (a candidate: nervaluate's min_overlap_percentage,
+    met with equality) and less than 1% of a 101- or 200-token one (not a candidate: missed and spurious)."""
+    import numpy as np
+    from scorer.metrics.entity_views import views
+    from scorer.metrics.spans import Spans
+
+    gold = Spans(np.array([0]), np.array([gold_length]), np.array([0]))
+    pred = Spans(np.array([gold_length - 1]), np.array([gold_length + 3]), np.array([0]))
+    ours = views(gold, pred)
+    theirs = Evaluator([[{"label": "X", "start": 0, "end": gold_length - 1}]],
+                       [[{"label": "X", "start": gold_length - 1, "end": gold_length + 2}]], tags=["X"],
+                       loader="dict").evaluate()["overall"]
+    for view, name in (("strict", "strict"), ("exact", "exact"), ("partial", "partial"), ("type", "ent_type")):
+        got = ours[view]
+        expected = theirs[name]
+        assert (got.correct, got.incorrect, got.partial, got.missed, got.spurious) == \
+            (expected.correct, expected.incorrect, expected.partial, expected.missed, expected.spurious), view

@@ -11,22 +11,25 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import scorer.cells as cells_module
+import scorer.bytelevel.cells as cells_module
+import scorer.bytelevel.grouping as grouping_module
 import scorer.metrics.sets as sets_module
 import scorer.resampling as resampling_module
-import scorer.vocabulary as vocabulary_module
-from scorer.cells import Cells
+import scorer.bytelevel.vocabulary as vocabulary_module
+from scorer.bytelevel.cells import Cells
 from scorer.metrics.sets import code_items, coded_overlap_counts, pair_codes
 from scorer.resampling import distinct_rows
-from scorer.tokens import numbers
+from scorer.bytelevel.tokens import numbers
 from scorer.tables import _first_rows
-from scorer.vocabulary import Vocabulary
+from scorer.bytelevel.vocabulary import Vocabulary
+
+from helpers import split_tokens
 
 WORDS = st.sampled_from(["a", "b", "ab", " a", "A", "ａ", "字", "long keyword X", "long keyword Y", "\u3000b"])
 CELLS = st.lists(st.lists(WORDS, max_size=4).map("_".join), max_size=12)
 
 
-REAL_KEYS = cells_module.keys
+REAL_KEYS = grouping_module.keys
 
 
 def zero_keys(cells):
@@ -46,7 +49,7 @@ def test_a_vocabulary_codes_cells_in_order_of_first_appearance(blocks, collide):
     with pytest.MonkeyPatch.context() as monkeypatch:
         if collide:
             monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
         vocabulary = Vocabulary()
         codes = [c for block in blocks for c in vocabulary.add(Cells.from_strings(block)).tolist()]
         expected, distinct = python_codes([s for block in blocks for s in block])
@@ -116,10 +119,10 @@ def test_pair_codes_are_the_sorted_distinct_pairs(pairs, block):
 def test_group_keys_codes_by_first_appearance_however_the_table_fills(values, rounds, fast_at):
     # rounds=1 or 2: probing gives up early and the keys are sorted instead; fast_at False: an older numpy,
     # whose ufunc.at is slow, sorts from the start
-    from scorer.cells import group_keys
+    from scorer.bytelevel.grouping import group_keys
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(cells_module, "PROBE_ROUNDS", rounds)
-        monkeypatch.setattr(cells_module, "_FAST_UFUNC_AT", fast_at)
+        monkeypatch.setattr(grouping_module, "PROBE_ROUNDS", rounds)
+        monkeypatch.setattr(grouping_module, "_FAST_UFUNC_AT", fast_at)
         codes, first = group_keys(np.array(values, dtype=np.int64))
     expected, distinct = python_codes(values)
     assert codes.tolist() == expected
@@ -145,7 +148,7 @@ def test_intersections_and_row_counts_of_pairs_are_the_set_ones(a, b, block):
 def test_first_rows_name_the_first_row_of_each_id(ids, collide):
     with pytest.MonkeyPatch.context() as monkeypatch:
         if collide:
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
         units = ["u1", "u2", "u3"]
         position = np.array([units.index(i) if i in units else -1 for i in ids], dtype=np.int64)
         empty = np.array([i == "" for i in ids], dtype=bool)
@@ -202,7 +205,7 @@ NEAR = ["label_2x", "label_027", "label_0", "labelx01", "B-BANKS", "I-BAN", "B-C
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(data=st.data(), which=st.integers(0, len(TAG_SETS) - 1), chunk=st.sampled_from([16, 64, 1 << 20]))
 def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
-    import scorer.tagcodes as tagcodes_module
+    import scorer.bytelevel.tagcodes as tagcodes_module
     tags = TAG_SETS[which]
     token = st.sampled_from(tags + NEAR)
     rows = data.draw(st.lists(st.lists(token, max_size=6).map(" ".join), max_size=8))
@@ -219,13 +222,14 @@ def test_tag_codes_are_exact_dictionary_look_ups(data, which, chunk):
        crowded=st.booleans())
 def test_an_index_finds_cells_in_any_bucket(strings, vocabulary, crowded):
     # an Index buckets its keys by their top bits; crowded: every key in bucket 0, found by scanning it
-    from scorer.cells import Index
+    from scorer.bytelevel.grouping import Index
     expected = [vocabulary.index(s) if s in vocabulary else -1 for s in strings]
     with pytest.MonkeyPatch.context() as monkeypatch:
         if crowded:
-            monkeypatch.setattr(cells_module, "keys", lambda cells: REAL_KEYS(cells) & np.uint64(0xFFFFFFFF))
-            monkeypatch.setattr(cells_module, "PROBE_ROUNDS", 2)  # and a crowded bucket is searched past that
-        monkeypatch.setattr(cells_module, "BLOCK", 3)
+            monkeypatch.setattr(grouping_module, "keys", lambda cells: REAL_KEYS(cells) & np.uint64(0xFFFFFFFF))
+            monkeypatch.setattr(grouping_module, "PROBE_ROUNDS", 2)  # and a crowded bucket is searched past that
+        for module in (cells_module, grouping_module):   # both read cells a block at a time
+            monkeypatch.setattr(module, "BLOCK", 3)
         assert Index(Cells.from_strings(vocabulary)).get_indexer(Cells.from_strings(strings)).tolist() == expected
 
 
@@ -314,32 +318,32 @@ def test_cells_of_any_length_group_strip_count_and_copy_as_python_does(strings, 
     strings = strings + [s for s in other if s not in strings][:3]
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(cells_module, "RUN", run)
-        monkeypatch.setattr(cells_module, "SHORT_WORDS", short_words)
+        monkeypatch.setattr(grouping_module, "SHORT_WORDS", short_words)
         monkeypatch.setattr(cells_module, "STRIP_ROUNDS", rounds)
         monkeypatch.setattr(cells_module, "STRIP_WINDOW", window)
         monkeypatch.setattr(cells_module, "SLICE_BYTES", 16)
         monkeypatch.setattr(cells_module, "GATHER_BYTES", 5)
         monkeypatch.setattr(cells_module, "LONG_CELL", 40)
         if collide:
-            monkeypatch.setattr(cells_module, "keys", zero_keys)
+            monkeypatch.setattr(grouping_module, "keys", zero_keys)
             monkeypatch.setattr(vocabulary_module, "keys", zero_keys)
         cells = Cells.from_strings(strings)
         assert cells.strip().tolist() == [s.strip() for s in strings]
         assert cells.without_leading("0").tolist() == [s.lstrip("0") for s in strings]
         assert cells.char_lengths().tolist() == [len(s) for s in strings]
         assert cells[::-1].compact().tolist() == strings[::-1]
-        codes, first = cells_module.factorize(cells, ordered=True)
+        codes, first = grouping_module.factorize(cells, ordered=True)
         assert codes.tolist() == python_codes(strings)[0]
         distinct = list(dict.fromkeys(other))
         where = {s: k for k, s in enumerate(distinct)}
-        index = cells_module.Index(Cells.from_strings(distinct))
+        index = grouping_module.Index(Cells.from_strings(distinct))
         assert index.get_indexer(cells).tolist() == [where.get(s, -1) for s in strings]
         vocabulary = Vocabulary()
         added = vocabulary.add(cells[: len(cells) // 2]).tolist() + vocabulary.add(cells[len(cells) // 2:]).tolist()
         assert added == python_codes(strings)[0] and vocabulary.cells().tolist() == python_codes(strings)[1]
         pairs = [(i, j) for i in range(len(strings)) for j in range(len(strings))]
         rows_a, rows_b = np.array([i for i, _ in pairs], dtype=np.int64), np.array([j for _, j in pairs], dtype=np.int64)
-        assert cells_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
+        assert grouping_module.same(cells, rows_a, cells, rows_b).tolist() == [strings[i] == strings[j] for i, j in pairs]
 
 
 def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
@@ -349,8 +353,8 @@ def test_a_key_reads_every_byte_of_a_long_cell_in_any_number_of_passes():
     for run in (1 << 16, 7):
         with pytest.MonkeyPatch.context() as monkeypatch:
             monkeypatch.setattr(cells_module, "RUN", run)
-            keys = cells_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
-            codes, _ = cells_module.factorize(Cells.from_strings(strings))
+            keys = grouping_module.keys(Cells.from_strings(strings)).tolist() if run > 7 else None
+            codes, _ = grouping_module.factorize(Cells.from_strings(strings))
         assert codes.tolist() == [0, 1, 0, 2]
         assert keys is None or (keys[0] == keys[2] and len(set(keys)) == 3)
 
@@ -403,8 +407,8 @@ NUMBER_LIKE = st.tuples(st.sampled_from(["", "-", "+"]), DIGIT_RUNS, st.sampled_
 def test_numbers_of_any_length_are_what_pandas_parser_gives(tokens, scan, chunk):
     """Long mantissas and exponents, leading zeros, wrapping exponents, infinities and non-numbers: the value
     of every token is the one pandas' C parser gives it, read in pieces of any size."""
-    import scorer.tagcodes as tagcodes_module
-    import scorer.tokens as tokens_module
+    import scorer.bytelevel.tagcodes as tagcodes_module
+    import scorer.bytelevel.tokens as tokens_module
     cells = [" ".join(tokens[k:k + 3]) for k in range(0, len(tokens), 3)]
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(tokens_module, "SCAN_BYTES", scan)
@@ -423,7 +427,7 @@ def test_a_column_of_one_number_per_cell_is_what_pandas_parser_gives(tokens, blo
     """A column whose every cell is one token (read without cutting, a block of rows at a time), or whose last cell
     is not (empty, two tokens, a space around it) or is longer than a cell checked word by word: the same values
     and counts as pandas' parser and str.split give."""
-    import scorer.tokens as tokens_module
+    import scorer.bytelevel.tokens as tokens_module
     cells = tokens + ([] if last is None else [last])
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(tokens_module, "ROW_BLOCK", block)
@@ -457,7 +461,7 @@ def test_numbers_written_with_every_digit_of_a_double_are_what_pandas_parser_giv
 
 
 def test_a_number_of_megabytes_is_read_in_pieces():
-    import scorer.tokens as tokens_module
+    import scorer.bytelevel.tokens as tokens_module
     long_zero = "0.694" + "0" * (3 << 20)
     cells = ["0.5 " + long_zero + " 1e-3", "-" + "9" * 308 + ".5", "1" + "0" * (1 << 20)]
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -473,16 +477,17 @@ def test_a_number_of_megabytes_is_read_in_pieces():
     lambda t: "\x01 ".join(t)), min_size=1, max_size=5), chunk=st.sampled_from([3, 16, 1 << 20]),
     limit=st.sampled_from([1, 5, 40]))
 def test_a_token_is_named_from_its_own_bytes(rows, chunk, limit):
-    import scorer.tagcodes as tagcodes_module
+    import scorer.bytelevel.tagcodes as tagcodes_module
     from scorer.quoting import clip
-    from scorer.tagcodes import split_tokens, token_holds, token_text
+    from scorer.bytelevel.tagcodes import token_holds, token_text
     cells = Cells.from_strings(rows)
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(tagcodes_module, "CHUNK_BYTES", chunk)
         for row, text in enumerate(rows):
             for k, token in enumerate(split_tokens(text)):
                 assert token_text(cells, row, k) == token
-                assert token_text(cells, row, k, limit) == clip(token, limit)
+                assert token_text(cells, row, k, limit) == token[:limit + 1]
+                assert clip(token_text(cells, row, k, limit), limit) == clip(token, limit)
                 assert token_holds(cells, row, k, ",") == ("," in token)
 
 
@@ -533,7 +538,7 @@ def test_numbers_of_one_token_cells_that_touch_or_come_out_of_buffer_order():
 def test_a_cell_is_one_token_unless_a_byte_up_to_space_is_in_it():
     """Every byte value at every place of cells of 1 to 10 bytes (one or two words): a cell is one token exactly
     when none of its bytes is at most U+0020 (the cutting rule), the bytes after it not counting."""
-    from scorer.tokens import _one_token_each
+    from scorer.bytelevel.tokens import _one_token_each
     for length in range(1, 11):
         for place in range(length):
             for value in range(1, 256):

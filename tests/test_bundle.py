@@ -413,4 +413,4 @@ def test_leaderboard_rules_the_reveal_cannot_change_are_refused_on_a_sealed_phas
         path = tmp_path / ("v2_%s.zip" % rule)
         path.write_bytes(bundle.zip_bytes(entries))
         errors = [str(p) for p in check_bundle.check_path(path, now=NOW) if p.level == "ERROR"]
-        assert bool(errors) == refused and all("only a superuser may remove one" in e for e in errors), (rule, errors)
+        assert bool(errors) == refused and all("no one may take one off, a superuser neither" in e for e in errors), (rule, errors)

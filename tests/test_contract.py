@@ -213,7 +213,7 @@ def test_bad_boards_file_is_an_organizer_error(tmp_path):
 
 
 def test_a_bug_exits_3_with_a_short_line_and_a_private_traceback(tmp_path, monkeypatch, capsys):
-    from scorer import cli
+    from scorer.platform import cli
 
     def broken(*args):
         raise KeyError("secret detail")

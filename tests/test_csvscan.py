@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.cells import Cells, Index, duplicated, factorize
-from scorer.csvscan import MAX_LEADING_SPACES, scan
+from scorer.bytelevel.cells import Cells
+from scorer.bytelevel.grouping import Index, duplicated, factorize
+from scorer.bytelevel.csvscan import MAX_LEADING_SPACES, scan
 from scorer.tables import physical_lines
 from scorer.textio import normalise_newlines
 
@@ -199,8 +200,8 @@ def test_cells_behave_as_python_strings(strings):
 def test_a_key_collision_is_caught_and_grouped_exactly(monkeypatch):
     # Every cell gets one key. A real key can only collide between cells of different lengths or longer than
     # 8 bytes (for one length, the key of a one-word cell is a bijection of that word), so those are used.
-    import scorer.cells as cells_module
-    monkeypatch.setattr(cells_module, "keys", lambda c: cells_module.np.zeros(len(c), dtype=cells_module.np.uint64))
+    import scorer.bytelevel.grouping as grouping_module
+    monkeypatch.setattr(grouping_module, "keys", lambda c: np.zeros(len(c), dtype=np.uint64))
     strings = ["long cell X", "long cell Y", "long cell X", "z", "long cell Y"]
     cells = Cells.from_strings(strings)
     assert factorize(cells, ordered=True)[0].tolist() == [0, 1, 0, 2, 1]
@@ -211,18 +212,17 @@ def test_a_key_collision_is_caught_and_grouped_exactly(monkeypatch):
 @given(strings=STRINGS)
 def test_cells_in_small_blocks_behave_as_in_one(strings):
     # keys, comparisons and look-ups run a block of cells at a time; blocks of 2 cross every boundary
-    import scorer.cells as cells_module
+    import scorer.bytelevel.cells as cells_module
+    import scorer.bytelevel.grouping as grouping_module
     cells = Cells.from_strings(strings)
     vocabulary = Cells.from_strings(list(dict.fromkeys(strings[1::2])))
-    whole = (cells_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
+    whole = (grouping_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
              Index(vocabulary).get_indexer(cells).tolist(), duplicated(cells).tolist())
-    saved = cells_module.BLOCK
-    cells_module.BLOCK = 2
-    try:
-        blocks = (cells_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
+    with pytest.MonkeyPatch.context() as patched:
+        for module in (cells_module, grouping_module):   # both read cells a block at a time
+            patched.setattr(module, "BLOCK", 2)
+        blocks = (grouping_module.keys(cells).tolist(), factorize(cells, ordered=True)[0].tolist(),
                   Index(vocabulary).get_indexer(cells).tolist(), duplicated(cells).tolist())
-    finally:
-        cells_module.BLOCK = saved
     assert blocks == whole
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from helpers import zipped  # noqa: E402
 from scorer.errors import ScoringError  # noqa: E402
-from scorer.runner import run  # noqa: E402
+from scorer.platform.runner import run  # noqa: E402
 from organizer.phase_data import assemble_reference  # noqa: E402
 
 # family -> (competition folder, sample submission file or folder)
@@ -142,7 +142,8 @@ def test_sample_submission_scores(workspaces, family):
     """The baseline sample gets every leaderboard key, primary first, each a rate (coverage error a count of
     labels, regression's keys within their own bounds), the primary one at neither bound; scores.json holds the
     same values."""
-    from scorer.api import Competition, ordered_keys
+    from scorer.api import Competition
+    from scorer.outputs import ordered_keys
 
     ws = workspaces[family]
     scores = ws.score(dict(ws.sample))

@@ -7,7 +7,7 @@ from scorer.metrics.kappa import cohen_kappa as kappa_of
 from scorer.metrics.prf import prf, safe_div
 from scorer.metrics.spans import CONLLEVAL, IOB2, TagSet, decode, match, segments
 from scorer.outputs import format_number, scores_txt
-from scorer.tagcodes import encode
+from scorer.bytelevel.tagcodes import encode
 
 TAGS = TagSet(("PER", "LOC", "ORG"))
 

@@ -110,6 +110,32 @@ def test_board_a_outputs_say_nothing_of_board_b_rows(tmp_path):
     assert scores["micro_precision"] == 1.0
 
 
+
+def sample_table(tmp_path, gold, pred, name, **options):
+    """The report's table of samples (what each row counts) of scoring ``pred`` against ``gold``."""
+    from scorer.api import Competition
+    from scorer.tasks.keywords import SAMPLE_ROWS, SAMPLES_TITLE
+
+    inp = make_input(tmp_path, {"config.yaml": config(**options), "gold.csv": gold}, {"prediction.csv": pred},
+                     name=name)
+    comp = Competition.open(str(inp / "ref"))
+    result = comp.score(comp.read_submission(str(inp / "res")))
+    section = next(s for s in result.sections if s.title is SAMPLES_TITLE)
+    rows = section.blocks[0].rows
+    assert [label for label, _ in rows] == list(SAMPLE_ROWS)
+    return [n for _, n in rows]
+
+
+def test_the_report_counts_samples_by_their_f_worked_by_hand(tmp_path):
+    # (c, |P|, |G|) and F = 2c / (|P| + |G|): a (1, 1, 1) 1; b (1, 2, 2) 1/2; c (0, 1, 1) 0; d no row;
+    # e empty; f gold empty, (0, 1, 0) 0; g (3, 3, 3) 1; h (2, 3, 2) 4/5
+    gold = "id,keywords\na,x\nb,x_y\nc,x\nd,p_q\ne,q\nf,\ng,x_y_z\nh,m_n\n"
+    pred = "id,keywords\na,x\nb,x_z\nc,y\ne,\nf,r\ng,z_y_x\nh,m_n_o\n"
+    # on board, counted, no row, empty row, F = 1 (a, g), 0 < F < 1 (b, h), none right (c, f), gold empty (f)
+    assert sample_table(tmp_path, gold, pred, "all") == [8, 8, 1, 1, 2, 2, 2, 1]
+    # legacy counts only samples with a gold and a predicted keyword: a, b, c, g, h
+    assert sample_table(tmp_path, gold, pred, "legacy", mode="legacy") == [8, 5, 1, 1, 2, 2, 2, 1]
+
 # -- scikit-learn on the real CSL keywords -----------------------------------------------------
 
 def csl_gold():

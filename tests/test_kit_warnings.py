@@ -3,7 +3,7 @@ platform (the same file scores there, exit 0); repeated problems are grouped and
 import json
 
 from helpers import ROOT, make_input, read_scores, run_score
-from scorer.public_check import check, report_lines
+from scorer.kit import check, report_lines
 from bundle_shared import read_csv
 
 EXAMPLES = ROOT / "examples"

@@ -17,7 +17,7 @@ import yaml
 from helpers import ROOT, read_scores
 from organizer import bundle
 from platform_workers import run_v1
-from scorer import ladder
+from scorer.publish import ladder
 from scorer.config import Feedback
 from test_rescore_tiers import as_csv, board_ids, dropped, per_sample_f1, read
 

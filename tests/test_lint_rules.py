@@ -1027,3 +1027,130 @@ def test_the_limits_of_a_phase_are_whole_numbers_and_v2_copies_none_that_is_not(
     assert [p.where for p in problems] == ["competition.yaml: phases.1.%s" % key] and says in problems[0].message
     with pytest.raises(OrganizerError, match="phases.1.%s: %s" % (key, re.escape(says))):
         bundle.build_v2(copy)
+
+
+# -- every limit holds at its value and breaks one past it ---------------------------------------------------------
+# A platform's max_length is a number of characters that fits: Django's MaxLengthValidator refuses len(value) >
+# max_length, so 100 characters of a CharField(max_length=100) are stored and 101 are not (a CJK character counts
+# one, as in len()); a whole number's range holds both its ends.
+LIMITED = [f for f in FIELDS if f.kind.limit is not None]
+
+
+def _ends(kind):
+    """(values at the ends of ``kind``'s range, values one past them)."""
+    if kind.what.startswith("text"):
+        return ["x" * kind.limit, "题" * kind.limit], ["x" * (kind.limit + 1), "题" * (kind.limit + 1)]
+    low = kind.outside + 1   # a whole number's first value out of range is the one below it
+    return [low, kind.limit], [low - 1, kind.limit + 1]
+
+
+@pytest.mark.parametrize("field", LIMITED, ids=lambda f: "%s.%s" % (f.scope, f.name))
+def test_each_limit_holds_at_its_value_and_breaks_one_past_it(field):
+    inside, outside = _ends(field.kind)
+    assert [field.kind.problem(v) for v in inside] == [None, None]
+    assert [field.kind.problem(v) for v in outside] == ["range", "range"]
+
+
+def _fields_case(fmt, values, tmp_path):
+    """check on the shipped bundle with each field of ``values`` set to its value: the (code, where) it flags and
+    where it names each field."""
+    b = Bundle(fmt)
+    for field, value in values.items():
+        _holder(b.comp, field.scope)[0][field.name] = value
+    where = {}
+    for field in values:
+        holder, prefix = _holder(b.comp, field.scope)
+        if field.scope == lint_rules.V2_COLUMN:   # check names a column by its key
+            prefix = "competition.yaml: leaderboards[0].columns.%s." % holder["key"]
+        where[field] = prefix + field.name
+    problems = check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)
+    return {(p.code, p.where) for p in problems}, where
+
+
+@pytest.mark.parametrize("end", ["low", "high", "past high"])
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+def test_the_linter_takes_every_field_at_the_ends_of_its_range_and_flags_it_one_past_the_high_end(fmt, end, tmp_path):
+    """End to end (one check of a bundle holding every limited field of the format at once): at each end of its
+    range no field is flagged; one past the high end each is (one past the low end: the test above)."""
+    fields = [f for f in LIMITED if f.scope.startswith("v2") == (fmt == "v2")]
+    if end == "low":
+        fields = [f for f in fields if not f.kind.what.startswith("text")]   # text's low end is the empty text
+    pick = {"low": lambda f: _ends(f.kind)[0][0], "high": lambda f: _ends(f.kind)[0][-1],
+            "past high": lambda f: _ends(f.kind)[1][-1]}[end]
+    found, where = _fields_case(fmt, {f: pick(f) for f in fields}, tmp_path)
+    for f in fields:
+        flagged = (f.code or f.rule, where[f]) in found
+        assert flagged == (end == "past high"), (f.scope, f.name, end, sorted(found))
+
+
+def _labels(b, lengths):
+    """The shipped v1 leaderboard's columns relabelled with labels of ``lengths`` characters, in order; their
+    keys."""
+    columns = b.comp["leaderboard"]["columns"]
+    keys = list(columns)[:len(lengths)]
+    for key, n in zip(keys, lengths):
+        columns[key]["label"] = "L" * n
+    return keys
+
+
+def test_a_v1_column_label_is_flagged_for_codabench_from_37_characters_and_for_v1_from_51(tmp_path):
+    """Codabench's Column.title holds 36 characters, CodaLab v1's SubmissionScoreDef.label 50: a label of 36
+    passes both, 37 and 50 only v1 (label-long-codabench), 51 neither (label-long-v1, which says it all)."""
+    b = Bundle("v1")
+    keys = _labels(b, [36, 37, 50, 51])
+    found = {(p.code, p.where) for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)}
+    where = ["competition.yaml: leaderboard.columns.%s.label" % k for k in keys]
+    assert [("label-long-codabench", w) in found for w in where] == [False, True, True, False]
+    assert [("label-long-v1", w) in found for w in where] == [False, False, False, True]
+
+
+def test_a_column_key_of_36_characters_passes_and_37_is_flagged(tmp_path):
+    b = Bundle("v1")
+    _column(b, "k" * 36)
+    _column(b, "q" * 37)
+    found = {(p.code, p.where) for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)}
+    assert ("key-long", "competition.yaml: leaderboard.columns.%s" % ("k" * 36)) not in found
+    assert ("key-long", "competition.yaml: leaderboard.columns.%s" % ("q" * 37)) in found
+
+
+@pytest.mark.parametrize("fmt, clamped", [(0, True), (1, False), (10, False), (11, True)])
+def test_a_numeric_format_is_clamped_below_1_and_above_10(fmt, clamped, tmp_path):
+    """CodaLab v1 shows min(10, max(1, int(numeric_format))) decimals (codalab-competitions c7ef5e2,
+    apps/web/models.py, ``CompetitionPhase.format_value``): 1 and 10 are shown as written, 0 and 11 are not."""
+    b = Bundle("v1")
+    _column(b, "extra", numeric_format=fmt)
+    found = {(p.code, p.where) for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW)}
+    assert (("v1-numeric-format-clamped", "competition.yaml: leaderboard.columns.extra.numeric_format") in found) \
+        == clamped, found
+
+@pytest.mark.parametrize("fmt", ["v1", "v2"])
+@pytest.mark.parametrize("now, ended", [(dt.datetime(2027, 1, 30, 23, 59, 59), False), (dt.datetime(2027, 1, 31), True)])
+def test_a_phase_has_ended_at_its_end_itself(fmt, now, ended, tmp_path):
+    """The first phase ends at 2027-01-31 00:00 (v2: its end; v1: the day before the next phase starts, as
+    Codabench's importer ends it). Both platforms take a phase as open only while now is before its end, strictly
+    (codabench c7dbc756, src/apps/competitions/models.py, ``Phase.is_active``: start < now() < end;
+    codalab-competitions c7ef5e2, apps/web/models.py, ``CompetitionPhase.is_active``: now < the next phase's
+    start): at its end itself it has ended."""
+    b = Bundle(fmt)
+    found = [p for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=now) if p.code == "phase-ended"]
+    assert len(found) == ended, found
+
+@pytest.mark.parametrize("length, codes", [(100, set()), (101, {"v2-title-portable"}),
+                                           (256, {"v2-title-portable"}), (257, {"v2-title-long"})])
+def test_a_v2_title_is_portable_up_to_100_characters_and_codabench_takes_256(length, codes, tmp_path):
+    """CodaLab v1 and EvalAI store 100 characters of a title, Codabench 256."""
+    b = Bundle("v2")
+    b.comp["title"] = "题" * length
+    found = {p.code for p in check.check_path(b.write(tmp_path / "bundle.zip"), now=NOW) if "title" in p.where}
+    assert found == codes
+
+
+@pytest.mark.parametrize("length, ok", [(100, True), (101, False)])
+def test_the_evalai_title_holds_100_characters(length, ok):
+    """EvalAI's Challenge.title and ChallengePhase.name: max_length=100 (organizer/evalai.py ``_title``)."""
+    from organizer import evalai
+    if ok:
+        assert evalai._title("t" * length, "--title") == "t" * length
+    else:
+        with pytest.raises(SystemExit, match="must be 1 to 100 characters"):
+            evalai._title("t" * length, "--title")

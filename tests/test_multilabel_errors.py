@@ -96,7 +96,7 @@ def test_a_latin1_file_read_as_gb18030_says_so_when_its_values_fail(tmp_path):
 
 
 def test_the_offline_check_notes_the_guessed_codec_after_the_problems(tmp_path):
-    from scorer.public_check import check, report_lines
+    from scorer.kit import check, report_lines
 
     public = tmp_path / "public"
     public.mkdir()

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from bundle_shared import says_board_a_answers_only, board_a_answers_only, members
-from helpers import ROOT, SHARED_DATA, read_scores, run_score
+from helpers import ROOT, SHARED_DATA, read_scores, run_score, shared
 from scorer.tasks.regression import LOWER_IS_BETTER
 
 DOCS = ROOT / "docs" / "organizers.md"
@@ -49,6 +49,8 @@ def commands():
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
     """A folder laid out like the project root (../shared beside it), with the docs' conversions run in it."""
+    for data in sorted(set(re.findall(r"\.\./shared/data/([\w./-]+)", docs_section()))):
+        shared(*data.split("/"))   # every data set the docs read: without one, the tests that need them skip
     base = tmp_path_factory.mktemp("organizer")
     (base / "shared").symlink_to(SHARED_DATA.parent, target_is_directory=True)
     project = base / "project"

@@ -8,11 +8,14 @@ plain Python where Python has the answer.
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from scorer import csvscan
-from scorer.cells import Cells, Index, duplicated, factorize, offset_dtype
+from scorer.bytelevel import csvscan
+from scorer.bytelevel.cells import Cells, offset_dtype
+from scorer.bytelevel.grouping import Index, duplicated, factorize
 from scorer.metrics.sets import code_cells, code_items
-from scorer.tagcodes import encode_cells, split_tokens
-from scorer.tokens import coded, numbers, token_counts
+from scorer.bytelevel.tagcodes import encode_cells
+from scorer.bytelevel.tokens import coded, numbers, token_counts
+
+from helpers import split_tokens
 
 WORDS = st.sampled_from(["a", "b", "ab", " a ", "A", "ａ", "字", "B-X", "I-X", "O", "0.25", "1e-3", "long keyword X",
                          "\u3000b", "", "x_y", "12", "keyword " * 9, "字" * 30, " " * 70 + "x", "\u3000" * 25])

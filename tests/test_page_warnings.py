@@ -10,7 +10,7 @@ import yaml
 
 from helpers import ROOT, as_platform, read_scores_json, score_in_process, warnings_section, write_files
 from organizer.phase_data import assemble_reference
-from scorer.public_check import check
+from scorer.kit import check
 
 DEMOS = {"classification": ROOT / "examples" / "classification", "regression": ROOT / "examples" / "regression",
          "bank_comments": ROOT}

@@ -24,7 +24,7 @@ from organizer.layout import board_config_bytes, reference_files
 from organizer.phase_data import PhaseDataError, keep_units, phase_entries
 from scorer import report
 from scorer.api import Competition
-from scorer.cli import HIDDEN_REFERENCE, REPRODUCE
+from scorer.platform.cli import HIDDEN_REFERENCE, REPRODUCE
 from scorer.i18n import error_line
 from scorer.errors import ConfigError, ReferenceDataError
 from scorer.tables import table_of

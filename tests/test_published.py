@@ -1,4 +1,4 @@
-"""One post-score policy (scorer/published.py) for every caller: score.py, the EvalAI adapter and the organizer's
+"""One post-score policy (scorer/publish/policy.py) for every caller: score.py, the EvalAI adapter and the organizer's
 Ladder publish the same values of the same submission on the same board: rounded on board A when the config
 says so, the Ladder's released values of a first submission, placeholders on a sealed board."""
 import importlib.util
@@ -11,8 +11,8 @@ import yaml
 
 from helpers import ROOT, read_scores_json
 from organizer.phase_data import assemble_reference
-from scorer import ladder
-from scorer.runner import run
+from scorer.publish import ladder
+from scorer.platform.runner import run
 
 KEYWORDS = ROOT / "examples" / "keywords"
 SAMPLE = KEYWORDS / "starting_kit" / "sample_submission.csv"

@@ -23,7 +23,7 @@ import pytest
 from bundle_shared import says_board_a_answers_only
 from helpers import ROOT, SHARED_DATA, organizer, read_scores, run_score
 from organizer.phase_data import assemble_input
-from scorer.public_check import check, report_lines
+from scorer.kit import check, report_lines
 
 CSL = SHARED_DATA / "keywords" / "csl_kg"
 DEMO = ROOT / "examples" / "regression"

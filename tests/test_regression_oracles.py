@@ -21,7 +21,7 @@ from scipy import stats
 from sklearn import metrics
 
 from scorer.tables import UnitIds
-from scorer.cells import Cells
+from scorer.bytelevel.cells import Cells
 from scorer.tasks.base import Contract
 from scorer.tasks.regression import FAMILY, RegressionReference
 

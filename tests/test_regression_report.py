@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from scorer import report
-from scorer.cells import Cells
+from scorer.bytelevel.cells import Cells
 from scorer.tables import UnitIds
 from scorer.tasks.base import Contract
 from scorer.tasks.regression import FAMILY, GRID, POINTS_MAX, RegressionReference
@@ -161,7 +161,7 @@ def test_chart_ticks_are_round_steps_covering_the_values():
     And by hand: 0 to 5.13933 (an RMSE) gives 0, 2, 4, 6; a gold range 213.5 to 5138.2 gives 0 to 6000 by 2000."""
     from decimal import Decimal
 
-    from scorer.charts import nice_ticks, tick_label
+    from scorer.report.charts import nice_ticks, tick_label
 
     assert nice_ticks(0, 5.13933) == ([0.0, 2.0, 4.0, 6.0], 0)
     ticks, decimals = nice_ticks(213.5, 5138.2)

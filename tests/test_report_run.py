@@ -15,7 +15,7 @@ from helpers import ROOT, as_platform, in_english, read_scores_json, run_score, 
 from organizer import bundle
 from organizer import check as check_bundle
 from organizer.phase_data import assemble_reference
-from scorer import provenance
+from scorer.publish import provenance
 from scorer.config import parse_config
 from scorer.errors import ConfigError
 from scorer.problems import MESSAGES
@@ -156,7 +156,7 @@ def test_the_program_digest_is_the_same_from_a_copy(tmp_path):
     (copy / "scorer" / "__pycache__").mkdir()
     (copy / "scorer" / "__pycache__" / "x.pyc").write_bytes(b"cache")
     assert provenance.program_digest(str(copy)) == provenance.program_digest()
-    (copy / "scorer" / "report.py").write_text("# changed\n", encoding="utf-8")
+    (copy / "scorer" / "report" / "charts.py").write_text("# changed\n", encoding="utf-8")
     assert provenance.program_digest(str(copy)) != provenance.program_digest()
 
 
@@ -179,7 +179,7 @@ PAGE_KEYS = re.compile(r"^(report\.|[a-z]+\.report\.|[a-z]+\.unit$)")
 
 
 def test_every_page_message_has_english_and_chinese_with_the_same_fields():
-    import scorer.runner  # noqa: F401  (declares the runner's messages)
+    import scorer.platform.runner  # noqa: F401  (declares the runner's messages)
 
     found = [m for k, m in MESSAGES.items() if PAGE_KEYS.match(k)]
     assert len(found) > 30
@@ -296,3 +296,21 @@ def test_the_page_names_every_score_and_shows_it_to_4_decimals_or_as_the_board_r
                           % key, page)
         assert shown, key
         assert shown.group(1) == label and shown.group(2) == "%.*f" % (digits, float(scores[key])), (key, shown.groups())
+
+
+@pytest.mark.parametrize("board, language", [("A", "zh"), ("B", "en")])   # B: a sealed board's placeholders
+def test_a_run_reads_config_yaml_once_and_prints_in_its_language(tmp_path, monkeypatch, capsys, board, language):
+    """score.py finds and reads config.yaml once a run: the footer's digest, the provenance record and what it
+    prints take the config the Competition read."""
+    import scorer.config as config
+    from scorer.platform import cli
+
+    base = phase(tmp_path, board, edit=lambda raw: raw.update(language=language))
+    found, read = [], []
+    monkeypatch.setattr(config, "find_config", lambda ref, real=config.find_config: found.append(ref) or real(ref))
+    monkeypatch.setattr(config, "read_raw", lambda path, real=config.read_raw: read.append(path) or real(path))
+    code, outcome = cli.run_once(str(base), str(tmp_path / "out"))
+    assert code == 0 and outcome.language == language
+    assert len(found) == 1 and len(read) == 1
+    said = capsys.readouterr().out
+    assert cli.SAID_WROTE(files=str(tmp_path / "out")).text(language) in said

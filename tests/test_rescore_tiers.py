@@ -153,6 +153,18 @@ def test_a_stricter_threshold_leaves_the_near_copy_alone(tmp_path, rescored):
     assert "board A:" not in proc.stdout and "board B: 6 submissions" in proc.stdout   # --compare alone: board B
 
 
+def test_the_similarity_threshold_may_be_1_and_no_more(tmp_path, rescored):
+    """--similar takes a share in (0, 1]: at 1 only the identical pair is grouped (the near copy agrees on 98%
+    of the units); 1.01 is the organizer's mistake (exit code 2, one line naming the range)."""
+    _, _, out, _ = rescored
+    subs = out.parent / "subs"
+    proc = organizer("rescore", COMPETITION, "B", subs, tmp_path / "one", "-j", "2", "--similar", "1", "--compare")
+    assert proc.returncode == 0, proc.stderr
+    assert {r["kind"] for r in read(tmp_path / "one" / "similar.csv")} == {"identical"}
+    proc = organizer("rescore", COMPETITION, "B", subs, tmp_path / "over", "--similar", "1.01")
+    assert proc.returncode == 2 and "(0, 1]" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, \
+        proc.stderr
+
 def test_side_by_side_ranks_each_board_on_its_own(rescored):
     teams, _, out, _ = rescored
     rows = {r["submission"]: r for r in read(out / "side_by_side.csv")}

@@ -242,6 +242,40 @@ def test_codabench_add_and_delete_multiple_two_entries_of_a_team_and_no_sealed_r
         site.close()
 
 
+@pytest.mark.parametrize("rule", ["Add_And_Delete_Multiple", "Add", "Force_Last"])
+def test_codabench_a_record_without_entries_still_takes_the_late_rows_off_the_board_or_says_it_cannot(tmp_path, rule):
+    # the only submission came after the end and is on the board (its owner put it there, or Force_Last did): the
+    # record ranks nobody, and the board must show nobody either (removed where the rule lets the organizer remove
+    # a row, else said in one line that names the one way left, deleting the submission)
+    site = codabench(tmp_path, rule)
+    try:
+        sample, other, bad = files(tmp_path)
+        site.now = None
+        late = site.submit("bob", 2, sample)
+        if rule != "Force_Last":
+            site.add(late)
+        assert site.board()
+        code, out, err = run_reveal(tmp_path, *on(site), token=site.token)
+        record = record_of(tmp_path)
+        assert record["entries"] == [] and [(l["team"], l["reason"]) for l in record["left_out"]] == [
+            ("bob", "none_before_end")]
+        if rule == "Add_And_Delete_Multiple":
+            assert code == 0, out + err
+            assert site.board() == {}
+            assert ("DELETE", "/api/submissions/%d/submission_leaderboard_connection/" % late) in changes(site)
+        else:
+            assert code == 1, out + err
+            # on the real Codabench (c7dbc756) a superuser's DELETE of the row got 403 under Add and Force_Last,
+            # and the organizer's DELETE of the submission itself took the row off
+            assert out.count("the leaderboard keeps 1 row(s) the final ranking does not hold (bob's %d): under %s no "
+                             "one may take a row off the board, a superuser neither" % (late, rule)) == 1
+            assert "the competition's organizers may delete such a submission itself, which takes its row off" in out
+            assert out.count("differs:") == 1 and "team bob" in out
+        assert not [c for c in site.calls if "re_run" in c[1]]
+    finally:
+        site.close()
+
+
 def test_codabench_force_best_the_record_is_each_teams_best_and_the_board_shows_it(tmp_path):
     site = codabench(tmp_path, "Force_Best")
     try:

@@ -120,7 +120,7 @@ def test_board_a_outputs_do_not_depend_on_board_b_answers(tmp_path, family):
     """The page's warnings about the file are the kit's, of the whole file (validate.py prints them from the public
     inputs alone): they may differ with the file's board-B rows, as they would with any row, and say nothing of
     the split; the rest of every output is the same byte for byte."""
-    from scorer.public_check import check
+    from scorer.kit import check
 
     files = sample_files(family)
     spoiled = spoil_board_b(family, files)

@@ -13,9 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.errors import ScoringError  # noqa: E402
-from scorer.runner import run  # noqa: E402
-from scorer.tagcodes import encode, split_tokens  # noqa: E402
-from scorer.tokens import numbers  # noqa: E402
+from scorer.platform.runner import run  # noqa: E402
+from scorer.bytelevel.tagcodes import encode  # noqa: E402
+from scorer.bytelevel.tokens import numbers  # noqa: E402
+from helpers import split_tokens  # noqa: E402
 from organizer.phase_data import assemble_reference  # noqa: E402
 
 BANK = (ROOT, ROOT / "starting_kit" / "sample_submission.csv")
@@ -36,7 +37,7 @@ def refused(tmp_path, demo, edit_first_row):
     return caught.value.message
 
 
-def test_split_tokens_cuts_where_encode_cuts():
+def test_encode_cuts_at_every_character_up_to_u0020():
     text = "B-X\x01O\x0bI-X \u3000 O\x1fY"
     enc = encode([text], ["O", "B-X", "I-X"])
     assert len(split_tokens(text)) == int(enc.counts[0]) == 6

@@ -128,7 +128,7 @@ def test_above_the_overlap_size_the_reference_loads_first(tmp_path, monkeypatch)
 def test_above_the_overlap_units_the_interval_is_drawn_after_the_sections(tmp_path, monkeypatch):
     """A board of more than OVERLAP_UNITS units draws its interval on the main thread, after the sections (both
     hold per-unit temporaries); every output byte is the same."""
-    from scorer import published
+    from scorer.publish import policy
 
     inp = assemble_input(ROOT / "reference_data", "A", _sample(ROOT), tmp_path / "in")
     started = []
@@ -137,7 +137,7 @@ def test_above_the_overlap_units_the_interval_is_drawn_after_the_sections(tmp_pa
     outputs = {}
     for limit in (10 ** 12, 0):
         started.clear()
-        monkeypatch.setattr(published, "OVERLAP_UNITS", limit)
+        monkeypatch.setattr(policy, "OVERLAP_UNITS", limit)
         assert run_score(inp, tmp_path / str(limit)).returncode == 0
         assert ("primary_interval" in started) == (limit > 0), started
         outputs[limit] = _written(tmp_path / str(limit))

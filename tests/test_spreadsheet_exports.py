@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from helpers import ROOT, assert_participant_error, make_input, run_score, zipped
-from scorer.public_check import check, report_lines
+from scorer.kit import check, report_lines
 
 CLASSIFICATION = ROOT / "examples" / "classification"
 REGRESSION = ROOT / "examples" / "regression"

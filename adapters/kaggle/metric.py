@@ -18,7 +18,7 @@ is one of those two classes.
 
 The adapter writes the two DataFrames into the family's files (one row per row
 id; the row id column becomes the family's id column) and scores them with
-``scorer.api`` (``Competition.from_raw``, ``read_files``, ``scores``), exactly
+``scorer.public`` (``Competition.from_raw``, ``read_files``, ``scores``), exactly
 as score.py reads those files, on every row of the solution it is given: the
 Public rows score board A, the Private rows board B.
 
@@ -106,20 +106,20 @@ def _engine():
     """Put the engine copied beside this file (``organizer kaggle``) or the project's one on the path; an engine
     already importable (a folder the notebook put on sys.path) is used as it is."""
     for folder in (HERE, os.path.join(HERE, os.pardir, os.pardir, "scoring_program")):
-        if os.path.isfile(os.path.join(folder, "scorer", "api.py")):
+        if os.path.isfile(os.path.join(folder, "scorer", "public.py")):
             folder = os.path.abspath(folder)
             if folder not in sys.path:
                 sys.path.insert(0, folder)
             return
     try:
-        import scorer.api  # noqa: F401
+        import scorer.public  # noqa: F401
     except ImportError:
         raise HostVisibleError("the scoring engine (scorer/) is neither beside metric.py nor on sys.path") from None
 
 
 def _messages():
     """The adapter's participant messages, declared once (the engine's Message registry refuses a key twice)."""
-    from scorer.problems import MESSAGES, Message
+    from scorer.public import MESSAGES, Message
 
     if "kaggle.no_row_id" not in MESSAGES:
         Message("kaggle.no_row_id", "the submission has no column {column}; give every row its {column}.",
@@ -161,7 +161,7 @@ def _texts(column):
 
 def _table(data, name):
     """A table's cells as the engine reads them (comma- or TAB-separated by its header), as a DataFrame of text."""
-    from scorer.tables import table_of
+    from scorer.public import table_of
 
     table = table_of(data, name)
     return pd.DataFrame({c: table.cells(c).to_objects() for c in table.columns}, columns=table.columns)
@@ -342,7 +342,7 @@ class ViewLayout(Layout):
                     found=", ".join(map(str, [row_id] + list(frame.columns))))
 
         def bad(i, value, reason):
-            from scorer.quoting import clip
+            from scorer.public import clip
             place = dict(file="submission.csv", line=int(lines[i]), unit=ids[i], column=self.column,
                          value=repr(clip(value)), example=self.example)
             if reason is None:
@@ -368,7 +368,7 @@ class EcacLayout(Layout):
     @property
     def gold_names(self):
         """Each gold slot's file name, as the family declares it."""
-        from scorer.tasks import families
+        from scorer.public import families
         return families()["emotion_cause"].reference_files
 
     @staticmethod
@@ -398,7 +398,7 @@ class EcacLayout(Layout):
         return self._columns(entries, True)
 
     def sample(self, files, units):
-        from scorer.tasks import families
+        from scorer.public import families
         patterns = {f.slot: f.pattern for f in families()["emotion_cause"].submission_files}
         entries = {slot: json.loads(files[patterns[slot]].decode("utf-8-sig")) for slot in self.slots
                    if patterns[slot] in files}
@@ -438,7 +438,7 @@ class EcacLayout(Layout):
                 try:
                     json.loads(cell or "[]")
                 except (ValueError, RecursionError) as exc:
-                    from scorer.quoting import clip
+                    from scorer.public import clip
                     problem("kaggle.not_json", file="submission.csv", line=int(lines[i]), unit=ids[i], column=slot,
                             value=repr(clip(cell)), reason=getattr(exc, "msg", type(exc).__name__),
                             example=self.examples[slot])
@@ -517,7 +517,7 @@ def layouts():
     """{task: Layout} of every family the adapter can feed: those of LAYOUTS, and each family whose reference is
     one table of units (its gold, declared as a csv UnitFile, and maybe a list of class names, labels.txt, made
     from ``labels=``) and whose submission is one table: its columns are the family's, said by the family."""
-    from scorer.tasks import families
+    from scorer.public import families
 
     found = {}
     for name, family in families().items():
@@ -550,11 +550,7 @@ def _options(options):
 
 def _score(solution, submission, row_id, task, metric, options, labels, language):
     _engine()
-    from scorer.api import Competition
-    from scorer.discovery import SubmittedFile
-    from scorer.errors import ScoringError, SubmissionError
-    from scorer.i18n import error_line
-    from scorer.quoting import clip, printable
+    from scorer.public import Competition, ScoringError, SubmissionError, SubmittedFile, clip, error_line, printable
 
     messages = _messages()
     found = layouts()

@@ -47,7 +47,7 @@ class BankStart(Start):
         return {"example": "\n".join(lines), "example_note": note}
 
     def values(self, options, texts, items):
-        from scorer.metrics.spans import TagSet
+        from scorer.public import TagSet
 
         w = float(options["ner_weight"])
         types = options["entity_types"]

@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from ..inputs import OrganizerError, read_bytes
-from scorer.errors import ReferenceDataError, ScoringError
-from scorer.tables import table_of
-from scorer.textio import decode
+from scorer.public import ReferenceDataError, ScoringError, decode, table_of
 
 
 @dataclass
@@ -43,7 +41,7 @@ class Start:
 
     def files(self, args, dev=False) -> Dict[str, str]:
         """The config's ``files:`` mapping (reference slots and submission patterns)."""
-        from scorer.tasks import families
+        from scorer.public import families
 
         return dict(families()[self.family].default_files)
 
@@ -161,19 +159,6 @@ def csv_line(cells, sep=","):
     """
     return sep.join('"%s"' % c.replace('"', '""') if any(x in c for x in (sep, '"', "\n", "\r")) else c
                     for c in map(str, cells))
-
-
-def joined_list(values, texts):
-    """Phrases joined in the texts' language: ``a, b and c`` or ``a、b 和 c``.
-
-    >>> joined_list(["a", "b", "c"], {"lang": "en"}), joined_list(["a"], {"lang": "zh"})
-    ('a, b and c', 'a')
-    """
-    values = list(values)
-    sep, last = ("、", " 和 ") if texts["lang"] == "zh" else (", ", " and ")
-    if len(values) < 2:
-        return "".join(values)
-    return sep.join(values[:-1]) + last + values[-1]
 
 
 def warnings_list(keys, texts):

@@ -17,8 +17,7 @@ from pathlib import Path
 from ..inputs import OrganizerError, read_bytes
 from .base import Items, Start, code_list, plain, warnings_list
 from .render import fill
-from scorer.errors import ReferenceDataError, ScoringError
-from scorer.tasks._ecac_io import read_json
+from scorer.public import ReferenceDataError, ScoringError, read_json
 
 PUBLIC_CONVERSATION = ("conversation_ID", "conversation")
 PUBLIC_UTTERANCE = ("utterance_ID", "text", "speaker", "video_name", "video_source")

@@ -18,8 +18,7 @@ from collections import Counter
 from ..inputs import OrganizerError, read_bytes
 from .base import Items, Start, code, plain, warnings_list
 from .render import fill
-from scorer.errors import ScoringError
-from scorer.textio import decode
+from scorer.public import ScoringError, decode
 
 CHINESE = re.compile("[\u4e00-\u9fff]")
 SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]?")

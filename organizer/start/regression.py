@@ -13,7 +13,7 @@ import numpy as np
 from ..inputs import OrganizerError
 from .base import Items, Start, code_list, csv_bytes, read_table, text_columns, warnings_list
 from .render import fill
-from scorer.tokens import numbers
+from scorer.public import numbers
 
 ANSWERS = ("value",)
 

@@ -49,7 +49,7 @@ def submission_fields(family):
     >>> submission_fields("multilabel")["header_full"], submission_fields("emotion_cause")["file_subtask2"]
     ('id,labels,scores', 'Subtask_2_pred.json')
     """
-    from scorer.tasks import families
+    from scorer.public import families
 
     fields = {}
     for declared in families()[family].submission_files:

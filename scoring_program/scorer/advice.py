@@ -74,7 +74,7 @@ def most_common_separator(texts, exclude=""):
     (None, 0.0)
     """
     if not hasattr(texts, "contains"):
-        from .cells import Cells
+        from .bytelevel.cells import Cells
 
         texts = Cells.from_strings([str(t) for t in texts])
     best, best_share = None, 0.0

@@ -32,14 +32,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from . import background, digests, textio
 import numpy as np
 
+from . import background, digests, textio
 from .boards import Boards, load_boards
 from .config import Config, load_config, parse_config, task_only
 from .discovery import SubmittedFile, find_files
 from .errors import PhaseClosed, ReferenceDataError, SubmissionError
 from .limits import check_size, reference_bytes, submission_cap
+from .outputs import ordered_scores
 from .problems import Message, Problems
 from .tables import unit_cells, unit_index
 from .tasks import families
@@ -317,18 +318,6 @@ def public_positions(gold, public, cfg, family, public_name=None):
 
 def _size_cap(cfg, family):
     return submission_cap(cfg.max_submission_mb, reference_bytes(cfg, family.submission_slots))
-
-
-def ordered_scores(scores, primary):
-    """The primary key first, then the family's order; every value a plain float."""
-    ordered = {primary: float(scores[primary])}
-    ordered.update((k, float(v)) for k, v in scores.items() if k != primary)
-    return ordered
-
-
-def ordered_keys(keys, primary):
-    """The leaderboard keys with the primary one first."""
-    return [primary] + [k for k in keys if k != primary]
 
 
 def reference_dir(input_dir):

@@ -11,10 +11,11 @@ import os
 
 import numpy as np
 
-from . import csvscan
-from .cells import Cells, Index, duplicated, factorize
+from .bytelevel import csvscan
+from .bytelevel.cells import Cells
+from .bytelevel.grouping import Index, duplicated, factorize
 from .errors import ReferenceDataError
-from .lazy import pandas as pd
+from .bytelevel.lazy import pandas as pd
 from .problems import Message
 from .tables import UnitIds, unit_cells, unit_index
 from .textio import parse_table, plain_utf8

@@ -38,11 +38,11 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import yaml
 
 from .errors import ConfigError, clip
+from .i18n import LANGUAGES
 from .problems import Message
 
 CONFIG_NAMES = ("config.yaml", "config.yml")
 BOARDS = ("A", "B", "all")
-LANGUAGES = ("en", "zh")
 REPORTS = ("full", "sealed", "closed")
 LADDERS = ("none", "fixed", "parameter_free")
 INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
@@ -132,6 +132,7 @@ class Config:
     answers_dir: Optional[str] = None     # absolute folder outside the reference data holding the answer files
     answer_slots: Tuple[str, ...] = ()    # the files read from answers_dir (the family's per-unit files)
     board_units: Optional[Tuple[int, str]] = None   # (count, SHA-256 of the ids) the board's gold must hold
+    file: Optional[str] = None            # the config.yaml it was read from (None: a mapping given in code)
 
     @property
     def one_board(self):
@@ -225,7 +226,7 @@ def language_of(input_dir):
 def load_config(ref_dir, families):
     """Read and validate ``ref_dir/config.yaml`` against the registered task families."""
     path = find_config(ref_dir)
-    return parse_config(read_raw(path), families, ref_dir=os.path.dirname(path))
+    return parse_config(read_raw(path), families, ref_dir=os.path.dirname(path), file=path)
 
 
 def read_raw(path):
@@ -254,25 +255,56 @@ def task_only(raw):
     return out
 
 
-def parse_config(raw, families, ref_dir="."):
+def parse_config(raw, families, ref_dir=".", file=None):
+    """A Config of ``raw`` (config.yaml's mapping) for one of ``families``; ConfigError at the first key that is
+    wrong, the keys checked in a fixed order (the same file always gives the same message).
+
+    The steps: the top-level keys, the task and the board, the family's files and options, the primary key,
+    how the units split into boards (``_split``), then the keys that stand alone.
+    """
     if not isinstance(raw, dict):
         raise ConfigError(NOT_A_MAPPING())
     unknown = sorted(set(map(str, raw)) - set(_TOP_KEYS))
     if unknown:
         raise ConfigError(UNKNOWN_KEY(key=clip(repr(unknown[0]), 80), allowed=", ".join(_TOP_KEYS)))
-
     task = raw.get("task")
     if not isinstance(task, str) or task not in families:  # listing every family imports them all: only here
         task = _choice(raw, "task", sorted(families), None)
     family = families[task]
     board = _choice(raw, "board", BOARDS, "all")
+    files = _files(raw, family, task)
+    options = _options(raw, family, task)
+    keys = family.leaderboard_keys(options)
+    primary = raw.get("primary_key", keys[0])
+    if not isinstance(primary, str) or primary not in keys:
+        raise ConfigError(NOT_A_KEY(value=_show(primary), task=task, allowed=", ".join(keys)))
+    split = _split(raw, board, ref_dir)
+    private_output = raw.get("private_output", False)
+    if not isinstance(private_output, bool):
+        raise ConfigError(NOT_ALLOWED(key="private_output", value=_show(private_output), allowed="true, false"))
+    language = _choice(raw, "language", LANGUAGES, "en")
+    max_mb = raw.get("max_submission_mb")
+    if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
+        raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
+                                      allowed=MAX_SUBMISSION_MB.description))
+    title = _text_or_none(raw, "title", TITLE_MAX)
+    intervals = _intervals(raw)
+    columns = _columns(raw, keys + intervals.keys(primary))
+    feedback = _feedback(raw, board)
+    return Config(task=task, board=board, files=files, primary_key=primary, options=options,
+                  private_output=private_output, language=language, max_submission_mb=max_mb, ref_dir=ref_dir,
+                  title=title, columns=columns, intervals=intervals, feedback=feedback,
+                  answer_slots=tuple(family.unit_files) if split["answers_dir"] else (), file=file, **split)
 
+
+def _files(raw, family, task):
+    """The family's files, each named by ``files:`` or by default; a submission's name must be a pattern that
+    works."""
     files = dict(family.default_files)
-    given_files = _mapping(raw, "files")
-    for key, value in given_files.items():
+    for key, value in _mapping(raw, "files").items():
         if key not in family.default_files:
             raise ConfigError(NOT_A_FILE_OF_TASK(key="files." + clip(key, 40), task=task,
-                                          allowed=", ".join(family.default_files)))
+                                                 allowed=", ".join(family.default_files)))
         if not isinstance(value, str) or not value.strip():
             raise ConfigError(NOT_A_FILE_NAME(key="files." + key, value=_show(value)))
         files[key] = value.strip()
@@ -280,21 +312,23 @@ def parse_config(raw, families, ref_dir="."):
         problem = glob_problem(files[slot])
         if problem:
             raise ConfigError(BAD_PATTERN(key="files." + slot, value=_show(files[slot]), reason=problem))
+    return files
 
-    options = {}
-    given_options = _mapping(raw, "options")
-    for key in given_options:
+
+def _options(raw, family, task):
+    """Every option of the family, given under ``options:`` or by default, each checked by its Option."""
+    given = _mapping(raw, "options")
+    for key in given:
         if key not in family.options:
             raise ConfigError(NOT_AN_OPTION(key="options." + clip(key, 40), task=task,
                                             allowed=", ".join(sorted(family.options)) or "-"))
-    for key, spec in family.options.items():
-        options[key] = spec.validate(key, given_options.get(key, spec.default))
+    return {key: spec.validate(key, given.get(key, spec.default)) for key, spec in family.options.items()}
 
-    keys = family.leaderboard_keys(options)
-    primary = raw.get("primary_key", keys[0])
-    if not isinstance(primary, str) or primary not in keys:
-        raise ConfigError(NOT_A_KEY(value=_show(primary), task=task, allowed=", ".join(keys)))
 
+def _split(raw, board, ref_dir):
+    """How the test units split into boards, and what the phase's reference data holds: {boards_file,
+    usage_column, public_inputs, answers_dir, report, closed_at, board_units} (Config's fields). One way to split
+    at most; a board other than ``all`` needs one, unless its phase is closed."""
     boards = _mapping(raw, "boards")
     unknown = sorted(set(boards) - {"file", "usage_column"})
     if unknown:
@@ -313,28 +347,9 @@ def parse_config(raw, families, ref_dir="."):
     closed_at = _closed_at(raw, report)
     if board != "all" and boards_file is None and usage_column is None and public_inputs is None and not closed_at:
         raise ConfigError(NO_SPLIT(board=board))
-    board_units = _board_units(raw, public_inputs)
-
-    private_output = raw.get("private_output", False)
-    if not isinstance(private_output, bool):
-        raise ConfigError(NOT_ALLOWED(key="private_output", value=_show(private_output), allowed="true, false"))
-    language = _choice(raw, "language", LANGUAGES, "en")
-    max_mb = raw.get("max_submission_mb")
-    if max_mb is not None and not MAX_SUBMISSION_MB.predicate(max_mb):
-        raise ConfigError(NOT_ALLOWED(key="max_submission_mb", value=_show(max_mb),
-                                      allowed=MAX_SUBMISSION_MB.description))
-
-    title = _text_or_none(raw, "title", TITLE_MAX)
-    intervals = _intervals(raw)
-    columns = _columns(raw, keys + intervals.keys(primary))
-    feedback = _feedback(raw, board)
-
-    return Config(task=task, board=board, files=files, primary_key=primary, options=options,
-                  boards_file=boards_file, usage_column=usage_column, private_output=private_output,
-                  language=language, report=report, max_submission_mb=max_mb, ref_dir=ref_dir, title=title,
-                  columns=columns, intervals=intervals, feedback=feedback, public_inputs=public_inputs,
-                  closed_at=closed_at, answers_dir=answers_dir,
-                  answer_slots=tuple(family.unit_files) if answers_dir else (), board_units=board_units)
+    return dict(boards_file=boards_file, usage_column=usage_column, public_inputs=public_inputs,
+                answers_dir=answers_dir, report=report, closed_at=closed_at,
+                board_units=_board_units(raw, public_inputs))
 
 
 def _closed_at(raw, report):

@@ -15,8 +15,8 @@ multiset is made a set first.
 import hashlib
 
 import numpy as np
-from .cells import word
-from .lazy import pandas as pd
+from .bytelevel.cells import word
+from .bytelevel.lazy import pandas as pd
 from .tables import unit_cells
 
 ORDER_WORDS = 8   # ids up to 64 bytes are ordered by numpy, a word of 8 bytes at a time; longer ones by Python

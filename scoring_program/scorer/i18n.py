@@ -3,7 +3,7 @@
 The messages themselves are ``scorer.problems.Message`` objects declared with
 the code that finds each problem; here are only the frame of score.py's one
 error line and how a place is written (``where``); the starting kit's tools
-declare their own in ``public_check``.
+declare their own in ``kit``.
 
 >>> error_line("submission error", "x.csv line 2: bad", "zh")
 '错误（提交文件有误）：x.csv line 2: bad'
@@ -12,7 +12,7 @@ declare their own in ``public_check``.
 """
 from .quoting import clip
 
-LANGUAGES = ("en", "zh")
+LANGUAGES = ("en", "zh")   # the languages of every message and page
 
 _WHO_ZH = {
     "submission error": "提交文件有误",

@@ -33,6 +33,22 @@ def format_number(value, digits=DECIMALS):
     return text
 
 
+def ordered_scores(scores, primary):
+    """The primary key first, then the family's order; every value a plain float: the order of the scores files.
+
+    >>> ordered_scores({"f1": 0.5, "kappa": 1}, "kappa")
+    {'kappa': 1.0, 'f1': 0.5}
+    """
+    ordered = {primary: float(scores[primary])}
+    ordered.update((k, float(v)) for k, v in scores.items() if k != primary)
+    return ordered
+
+
+def ordered_keys(keys, primary):
+    """The leaderboard keys with the primary one first."""
+    return [primary] + [k for k in keys if k != primary]
+
+
 def scores_txt(scores):
     return "".join("%s: %s\n" % (key, format_number(value)) for key, value in scores.items())
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 from typing import Any, Dict, List, Optional, Tuple
 
+from .i18n import LANGUAGES
 from .quoting import clip
 
-LANGUAGES = ("en", "zh")
 MESSAGES: Dict[str, "Message"] = {}   # every message of the engine, by key (tests check each one)
 
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import group_keys
+from .bytelevel.grouping import group_keys
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_LEVEL = 0.95
@@ -73,7 +73,7 @@ class Groups:
 def distinct_rows(table):
     """Groups of equal rows, numbered in order of first appearance (NaN equals NaN, -0.0 equals 0.0).
 
-    One 64-bit key per row, grouped by ``cells.group_keys``; every row is then compared with its group's first row, and on a
+    One 64-bit key per row, grouped by ``grouping.group_keys``; every row is then compared with its group's first row, and on a
     key collision the rows are grouped by their values.
 
     >>> g = distinct_rows(np.array([[1, 0], [0, 1], [1, 0]]))

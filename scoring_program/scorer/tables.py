@@ -25,17 +25,17 @@ import re
 
 import numpy as np
 
-from . import csvscan
-from .cells import Cells, Index, duplicated, factorize, joined
+from .bytelevel import csvscan
+from .bytelevel.cells import Cells, joined
+from .bytelevel.grouping import Index, duplicated, factorize
 from .errors import ReferenceDataError, clip
-from .lazy import pandas as pd
+from .bytelevel.lazy import pandas as pd
 from .problems import Message
 from .quoting import has_unsafe
 from .textio import decode_with_codec, normalise_newlines, parse_table, plain_utf8, utf8_bytes
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _BLANK_LINE_BYTES = re.compile(rb"\n[ \t]*\r?\n")   # the same on bytes without a lone CR
-_PADDED = re.compile(r"(?:\A|\x00)\s|\s(?:\x00|\Z)")
 _NOT_SPACE = re.compile(rb"[^\t-\r\x1c- ]")             # a byte that is no ASCII white space
 CSV_FIELD_LIMIT = 131072                                 # csv.field_size_limit(): physical_lines' reader stops there
 
@@ -84,6 +84,8 @@ MISSING_IDS = Message("table.missing_ids", "{file}: {n} {what}(s) of the test se
 NO_REFERENCE_FILE = Message("reference.no_file", "the {slot} file {file} named in config.yaml is not in the reference "
                             "data.", None)
 NO_REFERENCE_COLUMN = Message("reference.no_column", "{file} has no column {column} (columns: {columns}).", None)
+REPEATED_REFERENCE_COLUMN = Message("reference.repeated_column", "{file}: the header names the column {column} twice "
+                                    "(spaces around a name do not count); name each column once.", None)
 REPEATED_REFERENCE_ID = Message("reference.repeated_id", "{file} repeats {column} {id}.", None)
 EMPTY_REFERENCE_ID = Message("reference.empty_id", "{where}: the {column} is empty; every test item needs an id that "
                              "a submission can name.", None)
@@ -303,10 +305,14 @@ def header_names(data, name, error, separators=(",", "\t")):
 
 
 def sniff_separator(header, allowed=(",", "\t")):
-    """The separator of a delimited file, judged from its header line.
+    """The separator of a delimited file, judged from its header line: the one of ``allowed`` it holds most of; on
+    a tie, or with none, the first of ``allowed`` (the form the task documents first), so a stray character in a
+    header never changes how a file of the first form is read.
 
     >>> sniff_separator("SentenceId\\tView\\tOpinion"), sniff_separator("id,keywords"), sniff_separator("id")
     ('\\t', ',', ',')
+    >>> sniff_separator("id,keywords\\t"), sniff_separator("id,keywords\\t", ("\\t", ","))
+    (',', '\\t')
     """
     counts = [(header.count(sep), -k, sep) for k, sep in enumerate(allowed)]
     best = max(counts)
@@ -525,7 +531,7 @@ def unit_cells(units):
 
 
 def unit_index(units):
-    """An exact ``cells.Index`` of the unit ids: UnitIds' own (made once, with them), else made now."""
+    """An exact ``grouping.Index`` of the unit ids: UnitIds' own (made once, with them), else made now."""
     return units.index if isinstance(units, UnitIds) else Index(unit_cells(units))
 
 
@@ -538,19 +544,6 @@ def missing_ids(table, units, position, problems, what="id", limit=5):
     missing = np.flatnonzero(~present)
     shown = ", ".join(str(units[int(i)]) for i in missing[:limit]) + (", ..." if len(missing) > limit else "")
     problems.add(MISSING_IDS.at(table.name, what=what, n=len(missing), shown=shown))
-
-
-def strip_cells(series):
-    """``series.str.strip()``, but free when no value has surrounding whitespace (the usual case).
-
-    One join and one regex search in C decide; only a padded column pays the per-value strip.
-
-    >>> strip_cells(pd.Series(["a", " b"])).tolist(), strip_cells(pd.Series(["a", "b"])).tolist()
-    (['a', 'b'], ['a', 'b'])
-    """
-    if not len(series) or not _PADDED.search("\x00".join(series.tolist())):
-        return series
-    return series.str.strip()
 
 
 # -- reference and public tables -----------------------------------------------------------------------------------
@@ -570,7 +563,11 @@ def table_of(data, name, columns=()):
         raw, codec = decode_with_codec(data, name, ReferenceDataError)
         sep = sniff_separator(raw.split("\n", 1)[0])
         frame = parse_table(utf8_bytes(data, raw, codec), name, ReferenceDataError, sep=sep)
-        table = Table(name, [str(c) for c in frame.columns], np.arange(len(frame)) + 2, sep, frame=frame)
+        names = [str(c) for c in frame.columns]
+        repeated = [c for k, c in enumerate(names) if c in names[:k]]
+        if repeated:   # pandas renames a repeated name, but not one that only spaces around it set apart
+            raise ReferenceDataError(REPEATED_REFERENCE_COLUMN(file=name, column=repeated[0]))
+        table = Table(name, names, np.arange(len(frame)) + 2, sep, frame=frame)
     absent = [c for c in columns if c not in table.columns]
     if absent:
         raise ReferenceDataError(NO_REFERENCE_COLUMN(file=name, column=absent[0], columns=",".join(table.columns)))
@@ -603,11 +600,6 @@ def reference_table(cfg, slot, columns):
     return table_of(read_reference_bytes(cfg, slot), cfg.files[slot], columns)
 
 
-def read_reference_table(cfg, slot, columns):
-    """``reference_table`` as a pandas DataFrame of strings."""
-    return reference_table(cfg, slot, columns).frame
-
-
 def public_table(folder, name, columns):
     """A public test-input table (no answers) in ``folder`` as a Table, or None when the folder has none."""
     path = os.path.join(folder, name)
@@ -621,15 +613,6 @@ def read_public_units(folder, name, column):
     """The unit ids (stripped, as UnitIds) of a public test-input table in ``folder``, or None without one."""
     table = public_table(folder, name, [column])
     return None if table is None else reference_units(table, column)[1]
-
-
-def reference_ids(frame, name, column="id"):
-    """The stripped id column of a reference table; a repeated id is an organizer error."""
-    ids = strip_cells(frame[column])
-    dup = ids.duplicated()
-    if dup.any():
-        raise ReferenceDataError(REPEATED_REFERENCE_ID(file=name, column=column, id=ids[dup].iloc[0]))
-    return ids
 
 
 def reference_units(table, column="id"):

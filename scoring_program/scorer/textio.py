@@ -12,7 +12,7 @@ import csv
 import io
 import re
 
-from .lazy import pandas as pd
+from .bytelevel.lazy import pandas as pd
 from .problems import Message
 
 UTF8_OR_GB18030 = Message("text.utf8_or_gb18030", "UTF-8 or GB18030", "UTF-8 或 GB18030")

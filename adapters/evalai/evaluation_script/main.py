@@ -33,7 +33,7 @@ the EvalAI dataset split the scores go to: board A -> ``public_split``, board B
 -> ``private_split`` (``SPLITS``, or ``split_codenames={"A": ..., "B": ...}``).
 Each phase links the split of its board (``python3 -m organizer evalai`` writes
 that challenge_config.yaml). A board whose config says ``report: sealed`` is not
-scored: its split gets the placeholder -1 for every key (scorer/published.py),
+scored: its split gets the placeholder -1 for every key (scorer/publish/policy.py),
 and what the participant reads says only that the submission was received and is
 valid. ``submission_result``, which the participant can read, holds the scores of
 a board that is not sealed.
@@ -90,7 +90,7 @@ def _reference_dir(folder):
 
 def _messages():
     """This adapter's two messages (declared once: the engine's registry refuses a key twice)."""
-    from scorer.problems import MESSAGES, Message
+    from scorer.public import MESSAGES, Message
 
     if "evalai.worker_log" not in MESSAGES:
         Message("evalai.worker_log", "the organizers see the details in the challenge's EvalAI worker logs.",
@@ -104,7 +104,7 @@ def _messages():
 def _say(stream, text):
     """``text`` on ``stream``, line by line, each line with its invisible characters escaped."""
     try:
-        from scorer.quoting import printable
+        from scorer.public import printable
     except ImportError:   # the engine is missing: plain text
         printable = str
     for line in str(text).rstrip("\n").split("\n"):
@@ -116,14 +116,13 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
     """EvalAI's entry point: ``{"result": [{split: scores}], "submission_result": ...}``, or ``{}`` on failure."""
     try:
         _engine()
-        from scorer import i18n
-        from scorer.errors import ReferenceDataError, ScoringError
+        from scorer.public import ReferenceDataError, ScoringError, error_line
     except Exception:  # the evaluation script itself is broken: only the host can fix it
         _say(sys.__stderr__, traceback.format_exc())
         _say(sys.stderr, "ERROR (internal error): the evaluation script cannot start; the organizers see the "
                          "details in the challenge's EvalAI worker logs.")
         return {}
-    from scorer.cli import HIDDEN_REFERENCE, INTERNAL
+    from scorer.public import HIDDEN_REFERENCE, INTERNAL
 
     messages = _messages()
     in_log = messages["evalai.worker_log"]
@@ -136,17 +135,17 @@ def evaluate(test_annotation_file, user_submission_file, phase_codename, **kwarg
                       dict(SPLITS, **(kwargs.get("split_codenames") or {})))
     except ReferenceDataError as exc:   # may quote the gold: the host reads it in the worker log
         _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
-        _say(sys.stderr, i18n.error_line(exc.who, HIDDEN_REFERENCE(details=in_log()).text(lang), lang))
+        _say(sys.stderr, error_line(exc.who, HIDDEN_REFERENCE(details=in_log()).text(lang), lang))
     except ScoringError as exc:         # the submission's or config.yaml's mistake: score.py's line
         # the worker's temporary folders mean nothing to a participant: the annotation file is named instead
         shown = exc.text(lang).replace(os.path.join(tmp, "ref"), os.path.basename(str(test_annotation_file)))
         shown = _participants_name(shown.replace(tmp, "."), user_submission_file, messages, lang)
-        _say(sys.stderr, i18n.error_line(exc.who, shown, lang))
+        _say(sys.stderr, error_line(exc.who, shown, lang))
         if exc.kind != "submission":
             _say(sys.__stderr__, "%s: %s" % (exc.who, exc.text("en")))
     except Exception as exc:            # a bug of ours: a short line for the participant, the traceback in the log
         _say(sys.__stderr__, traceback.format_exc())
-        _say(sys.stderr, i18n.error_line("internal error", INTERNAL(error=type(exc).__name__,
+        _say(sys.stderr, error_line("internal error", INTERNAL(error=type(exc).__name__,
                                                                     details=in_log()).text(lang), lang))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -169,7 +168,7 @@ def _participants_name(text, submission_file, messages, lang):
 
 def _language(ref_dir):
     """``language`` of the phase's config.yaml, or en (never raises: a broken config is reported when read)."""
-    from scorer.config import LANGUAGES, find_config, read_raw
+    from scorer.public import LANGUAGES, find_config, read_raw
     try:
         raw = read_raw(find_config(ref_dir))
     except Exception:  # noqa: BLE001
@@ -179,12 +178,7 @@ def _language(ref_dir):
 
 
 def _score(ref_dir, submission_file, res_dir, lang, messages, splits):
-    from scorer import report
-    from scorer.api import Competition
-    from scorer.errors import ConfigError
-    from scorer.outputs import format_number
-    from scorer.cli import SAID_SCORED
-    from scorer.published import publish
+    from scorer.public import SAID_SCORED, Competition, ConfigError, format_number, publish, report
 
     comp = Competition.open(ref_dir)
     cfg = comp.cfg

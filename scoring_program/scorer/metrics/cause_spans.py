@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .ties import run_starts
+
 FIELDS = ("conv", "emo_utt", "cause_utt", "start", "end", "emotion")
 _LIMIT = 1 << 62
 
@@ -203,7 +205,7 @@ def proportional(gold, pred, once=False):
         glen = gold.length[gi]
         score = overlap / glen.astype(float)  # the same float division for every candidate, so ties are exact
         best = np.lexsort((gi, -overlap, -score, pi))
-        first = best[np.r_[True, pi[best][1:] != pi[best][:-1]]]
+        first = best[run_starts(pi[best])]
         gold_of[pi[first]] = gi[first]
         credited[pi[first]] = overlap[first]
     if once:

@@ -46,7 +46,11 @@ AVERAGES = ("macro", "micro", "weighted", "binary")
 
 def margins(matrices):
     """(right, gold, pred) per class of a confusion matrix (gold rows, predicted columns) or of each of a stack:
-    its diagonal, row sums and column sums."""
+    its diagonal, row sums and column sums.
+
+    >>> [v.tolist() for v in margins(np.array([[2, 1], [0, 3]]))]
+    [[2, 3], [3, 3], [2, 4]]
+    """
     matrices = np.asarray(matrices)
     return np.diagonal(matrices, axis1=-2, axis2=-1), matrices.sum(axis=-1), matrices.sum(axis=-2)
 
@@ -82,7 +86,11 @@ def averaged(right, pred, gold, average, positive=None):
 
 
 def accuracy(right, gold):
-    """Share of items whose predicted class is their gold class."""
+    """Share of items whose predicted class is their gold class: sum(right) / sum(gold); 0.0 with no item.
+
+    >>> float(accuracy(np.array([1., 2.]), np.array([2., 2.]))), float(accuracy(np.zeros(2), np.zeros(2)))
+    (0.75, 0.0)
+    """
     return safe_div(np.sum(right, axis=-1), np.sum(gold, axis=-1))
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from .prf import prf
 from .spans import Spans
+from .ties import run_starts
 
 VIEWS = ("strict", "exact", "partial", "type")
 MIN_OVERLAP_PERCENT = 1.0
@@ -119,9 +120,7 @@ def _closest(pi, distance):
     """
     if not len(pi):
         return np.zeros(0, dtype=np.int64)
-    new = np.empty(len(pi), dtype=bool)
-    new[0] = True
-    np.not_equal(pi[1:], pi[:-1], out=new[1:])
+    new = run_starts(pi)
     run = np.cumsum(new) - 1
     smallest = np.minimum.reduceat(distance, np.flatnonzero(new))
     at = np.flatnonzero(distance == smallest[run])
@@ -130,10 +129,7 @@ def _closest(pi, distance):
 
 def _first_of_runs(values):
     """Positions where a run of equal (sorted) values starts."""
-    first = np.empty(len(values), dtype=bool)
-    first[:1] = True
-    np.not_equal(values[1:], values[:-1], out=first[1:])
-    return np.flatnonzero(first)
+    return np.flatnonzero(run_starts(values))
 
 
 def _rounds(pair_rank):

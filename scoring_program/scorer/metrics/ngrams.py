@@ -11,7 +11,7 @@ against a reference are ``min(count in hypothesis, count in reference)`` summed 
 """
 import numpy as np
 
-from ..cells import group_keys
+from ..bytelevel.grouping import group_keys
 
 
 def flat_references(references, reference_segment=None):

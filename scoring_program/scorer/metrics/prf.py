@@ -3,9 +3,10 @@
     P = tp / (n_pred + eps)      R = tp / (n_gold + eps)
     F_beta = (1 + b^2) P R / (b^2 P + R + eps)
 
-which, for eps = 0, equals (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp) (van Rijsbergen's F, 1979;
-scikit-learn's ``precision_recall_fscore_support``, seqeval). F is the weighted harmonic mean of P and R,
-so the same function gives F of averaged P and R (the class-averaged F1 of ML-GCN, ``f1_of_macro_pr``).
+which, for eps = 0, equals (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp), F1 = 2 tp / (n_pred + n_gold)
+(van Rijsbergen's F, 1979; scikit-learn's ``precision_recall_fscore_support``, seqeval). F is the weighted
+harmonic mean of P and R, so the same function gives F of averaged P and R (the class-averaged F1 of ML-GCN,
+``f1_of_macro_pr``).
 
 Degenerate cases, never NaN: a ratio whose denominator is zero is 0.0 (scikit-learn and seqeval with
 ``zero_division=0``), so F is 0 when there is nothing to find and nothing predicted, and 0 when P = R = 0.

@@ -36,7 +36,11 @@ GAINS = ("exponential", "linear")
 
 
 def grades_at_ranks(ranked, grades, k):
-    """(n_samples, k) gold grade of the class at each of the first k ranks; 0 past the list end."""
+    """(n_samples, k) gold grade of the class at each of the first k ranks; 0 past the list end.
+
+    >>> grades_at_ranks(np.array([[1, -1, -1]]), np.array([[0, 2]]), 2).tolist()   # class 1, then nothing
+    [[2.0, 0.0]]
+    """
     ranked = np.asarray(ranked)
     n = ranked.shape[0]
     top = np.full((n, k), -1, dtype=np.int64)
@@ -72,7 +76,11 @@ def _gain(g, gain):
 
 
 def dcg(grades_at, gain="exponential"):
-    """DCG of each row of ``grades_at`` (rank r discounted by log2(r + 1))."""
+    """DCG of each row of ``grades_at``: sum over ranks r of gain(g_r) / log2(r + 1).
+
+    >>> dcg(np.array([[3., 0., 1.]]), "linear").tolist()   # 3 / 1 + 0 + 1 / 2
+    [3.5]
+    """
     grades_at = np.asarray(grades_at, dtype=float)
     discount = 1.0 / np.log2(np.arange(2, grades_at.shape[1] + 2))
     return (_gain(grades_at, gain) * discount).sum(axis=1)

@@ -14,9 +14,11 @@ unique integers, never a Python loop per row.
 """
 import numpy as np
 
-from ..cells import Cells, Index, concatenate_freeing, factorize, find_all
-from ..lazy import pandas as pd
-from ..vocabulary import Vocabulary
+from ..bytelevel.cells import Cells, concatenate_freeing, find_all
+from ..bytelevel.grouping import Index, factorize
+from ..bytelevel.lazy import pandas as pd
+from ..bytelevel.vocabulary import Vocabulary
+from .ties import run_starts
 
 NORMALISATIONS = ("strip", "nfkc", "casefold")
 CELL_BLOCK = 1 << 16   # cells split and coded per pass: the items of one block are the only temporaries
@@ -230,9 +232,7 @@ def pair_codes(rows, item_codes, n_items, recode=None):
     pairs.sort(kind="stable")  # rows come in order: runs that timsort merges
     if len(pairs) < 2:
         return pairs
-    new = np.empty(len(pairs), dtype=bool)
-    new[0] = True
-    np.not_equal(pairs[1:], pairs[:-1], out=new[1:])
+    new = run_starts(pairs)
     return pairs if new.all() else pairs[new]
 
 

@@ -12,7 +12,19 @@ decides:
   with ``I-`` is an entity too.
 
 Example, one document ``O I-PER I-PER O B-LOC I-PER``: IOB2 gives LOC [4, 5);
-CONLLEVAL gives PER [1, 3), LOC [4, 5) and PER [5, 6).
+CONLLEVAL gives PER [1, 3), LOC [4, 5) and PER [5, 6). An empty stream has no entity.
+
+References: seqeval's ``metrics/sequence_labeling.py`` (``get_entities``) and ``scheme.py`` (``IOB2``,
+strict mode); the CoNLL-2000 ``conlleval`` script.
+
+>>> tags = TagSet(["LOC", "PER"]).tags   # O, B-LOC, I-LOC, B-PER, I-PER
+>>> codes = np.array([tags.index(t) for t in "O I-PER I-PER O B-LOC I-PER".split()])
+>>> start = np.array([True, False, False, False, False, False])
+>>> def entities(scheme):
+...     e = decode(codes, start, scheme)
+...     return [(["LOC", "PER"][k], a, b) for a, b, k in zip(e.start.tolist(), e.end.tolist(), e.type.tolist())]
+>>> entities(IOB2), entities(CONLLEVAL)
+([('LOC', 4, 5)], [('PER', 1, 3), ('LOC', 4, 5), ('PER', 5, 6)])
 """
 from dataclasses import dataclass
 from typing import Sequence

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cells import ASCII_SPACE, UNICODE_SPACES, group_keys
+from ..bytelevel.cells import ASCII_SPACE, UNICODE_SPACES
+from ..bytelevel.grouping import group_keys
 
 # -- character classes, as data ----------------------------------------------------------------------------
 SPACES = tuple(int(c) for c in np.flatnonzero(ASCII_SPACE)) + tuple(ord(c) for c in UNICODE_SPACES)

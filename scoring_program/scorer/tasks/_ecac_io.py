@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import List
 
 import numpy as np
-from ..lazy import pandas as pd
+from ..bytelevel.lazy import pandas as pd
 
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.cause_spans import Pairs, first_occurrences

@@ -31,7 +31,7 @@ import math
 import re
 
 import numpy as np
-from ..lazy import pandas as pd
+from ..bytelevel.lazy import pandas as pd
 
 from ..problems import Message
 from ..quoting import clip

@@ -18,7 +18,7 @@ from typing import Any, List
 
 import numpy as np
 
-from ..cells import Cells
+from ..bytelevel.cells import Cells
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import advice, digests, report
-from ..cells import Cells, Index
+from ..bytelevel.cells import Cells
+from ..bytelevel.grouping import Index
 from ..config import Check, Option, number_in
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.confusion import accuracy as class_accuracy, margins
@@ -25,7 +26,7 @@ from ..metrics.entity_views import VIEWS, views
 from ..metrics.spans import CONLLEVAL, SCHEMES, Segments, Spans, TagSet, match, search_sorted, segments
 from ..problems import Message
 from ..tables import Table, match_ids, missing_ids, public_table, reference_table, reference_units
-from ..tagcodes import Encoded, encode_cells, token_text
+from ..bytelevel.tagcodes import Encoded, encode_cells, token_text
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, segment_order
 from ._per_unit import Schema, Tally, TallyAt
 
@@ -263,7 +264,7 @@ class BankComments(TaskFamily):
         def bad_tag(row):  # one problem per row, naming its first unknown tag
             k, n = first_bad[row]
             pos = int(k - (ends[row] - enc.counts[row]))
-            token = token_text(tags, row, pos, limit=40)   # its first bytes only, cut as clip cuts
+            token = clip(token_text(tags, row, pos, limit=40))   # from its first bytes only
             return BAD_TAG.at(**at(row, "BIO_anno"), pos=pos + 1, token=repr(token), count=n,
                               tags=", ".join(contract.tagset.tags))
 
@@ -371,7 +372,7 @@ def _class_matrix(cells):
 def class_codes(cells):
     """The class of each (stripped) cell, -1 where it is none of CLASS_ALIASES.
 
-    >>> from scorer.cells import Cells
+    >>> from scorer.bytelevel.cells import Cells
     >>> class_codes(Cells.from_strings(["2", "1.0", "x", "0"])).tolist()
     [2, 1, -1, 0]
     """

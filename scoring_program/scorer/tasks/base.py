@@ -59,7 +59,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import resampling
-from ..cells import group_keys
+from ..bytelevel.grouping import group_keys
 from ..config import Option
 from ..problems import Message
 from ..tables import read_table
@@ -194,7 +194,7 @@ class Units:
         """The table's groups of equal rows, numbered in order of first appearance: what
         ``resampling.distinct_rows(self.make())`` gives, without building every row when ``code`` is declared.
 
-        The units are grouped by code (``cells.group_keys``, in order of first appearance) and a row is built
+        The units are grouped by code (``grouping.group_keys``, in order of first appearance) and a row is built
         for each group's first unit only; groups of different codes whose rows are equal after all are then
         merged (``distinct_rows`` of those few rows), so the groups and their order are those of the table's
         rows whatever codes tell equal rows apart.

@@ -39,13 +39,14 @@ from ..config import NOT_ALLOWED, Check, Option
 from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
 from ..metrics import class_scores
 from ..metrics import confusion as cm
+from ..metrics.averages import class_mean
 from ..metrics.kappa import cohen_kappa, quadratic_kappa
 from ..metrics.prf import safe_div
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
 from ..tables import header_names
 from ..textio import decode as decode_text, normalise_newlines
-from ..tokens import coded, numbers
+from ..bytelevel.tokens import coded, numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import PER_CLASS, Each, Ones, Schema, Tally
 
@@ -787,9 +788,9 @@ def ranking_scores(proba, gold, classes):
         return Ranking({"roc_auc": value,
                         "average_precision": 0.0 if np.isnan(ap[classes.positive]) else float(ap[classes.positive])},
                        auc, ap)
-    defined = ~np.isnan(auc)
-    return Ranking({"roc_auc": float(auc[defined].mean()) if defined.any() else 0.0,
-                    "average_precision": float(np.nanmean(ap)) if (~np.isnan(ap)).any() else 0.0}, auc, ap)
+    # the macro means over the classes where each is defined (AUC: a positive and a negative; AP: a positive)
+    return Ranking({"roc_auc": float(class_mean(auc, ~np.isnan(auc))),
+                    "average_precision": float(class_mean(ap, ~np.isnan(ap)))}, auc, ap)
 
 
 # -- report ---------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 import numpy as np
-from ..lazy import pandas as pd
+from ..bytelevel.lazy import pandas as pd
 
 from .. import digests, report
 from ..errors import ReferenceDataError, SubmissionError

@@ -37,7 +37,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from .. import advice, digests, report
-from ..cells import factorize
+from ..bytelevel.grouping import factorize
 from ..config import BOOLEAN, Option
 from ..errors import ReferenceDataError, clip
 from ..metrics import bleu, chrf, rouge, text_norm

@@ -17,7 +17,7 @@ By default every gold sample of the board counts: a sample with no row, or an
 empty cell, scores 0. ``mode: legacy`` keeps only the samples that have a
 non-empty prediction and a non-empty gold set, as the source document's code does.
 
->>> from scorer.cells import Cells
+>>> from scorer.bytelevel.cells import Cells
 >>> from scorer.tasks._per_unit import column_sums
 >>> gold = code_items(Cells.from_strings(["你好,小米", "铅笔_自动"]), "_", [])
 >>> pred = code_items(Cells.from_strings(["小米", "气球_自动"]), "_", [])
@@ -37,7 +37,7 @@ from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.prf import f_beta, prf, safe_div
 from ..metrics.sets import NORMALISATIONS, code_items, coded_overlap_counts
 from ..problems import Message
-from ..cells import factorize
+from ..bytelevel.grouping import factorize
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Each, Schema, group_sums
@@ -275,10 +275,10 @@ class Keywords(TaskFamily):
             counts[~on_board] = 0
         legacy = cfg.options["mode"] == "legacy"
         counted = on_board & (p > 0) & (g > 0) if legacy else on_board
-        units = [Units("samples", tuple(KEYS), SAMPLE_COLUMNS, sample_columns(c, g, p, counted, on_board),
-                       int(on_board.sum()))]
+        columns = sample_columns(c, g, p, counted, on_board)
+        units = [Units("samples", tuple(KEYS), SAMPLE_COLUMNS, columns, int(on_board.sum()))]
         scores, _ = self.reduce(units, cfg)
-        sections = [_sample_section(c, g, p, sub.present, on_board, counted, legacy),
+        sections = [_sample_section(c, g, p, columns["f1"].values(), sub.present, on_board, counted, legacy),
                     _keyword_section(c, g, p, counted),
                     _size_section(c, g, p, counted)]
         steps = cfg.options["normalisation"]
@@ -337,12 +337,13 @@ def _keyword_items(cells, cfg):
     return code_items(cells, cfg.options["keyword_separator"], cfg.options["normalisation"])
 
 
-def _sample_section(c, g, p, present, on_board, counted, legacy):
-    f = prf(c, p, g)[2]
+def _sample_section(c, g, p, f, present, on_board, counted, legacy):
+    """How many samples of the board are missing, empty, all right, partly right...: ``f`` is the per-sample F
+    of the board's samples, the table's own column (0 where not counted, as ``prf`` gives there anyway)."""
     board = on_board
     counts = [int(board.sum()), int(counted.sum()), int((board & ~present).sum()),
-              int((board & present & (p == 0)).sum()), int((board & (f == 1)).sum()),
-              int((board & (f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
+              int((board & present & (p == 0)).sum()), int((f == 1).sum()),
+              int(((f > 0) & (f < 1)).sum()), int((board & (p > 0) & (c == 0)).sum()),
               int((board & (g == 0)).sum())]
     rows = [[label, n] for label, n in zip(SAMPLE_ROWS, counts)]
     note = MODE_NOTES["legacy" if legacy else "all"]

@@ -27,7 +27,7 @@ from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import label_ranking
-from ..metrics.averages import CLASS_RULES, class_mask
+from ..metrics.averages import CLASS_RULES, class_mask, class_mean
 from ..metrics import multilabel as ml
 from ..metrics import ranking
 from ..metrics.prf import prf, safe_div
@@ -35,7 +35,7 @@ from ..problems import Message
 from ..tables import (match_ids, missing_ids, public_table, read_reference_bytes, reference_table,
                       reference_units)
 from ..textio import decode as decode_text, normalise_newlines
-from ..tokens import coded, numbers, uncoded
+from ..bytelevel.tokens import coded, numbers, uncoded
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import PER_CLASS, Each, Ones, Schema
 
@@ -414,7 +414,7 @@ class Multilabel(TaskFamily):
             return dict(file=name, line=int(line[i]), unit=ids.text(i) or None, column=column)
 
         def unknown(j):
-            quoted = tokens.quoted(j)   # the token's first bytes: a long one is not copied
+            quoted = clip(tokens.text(j, limit=40))   # from the token's first bytes: a long one is not copied
             for sep in (",", ";", "|", "\uff0c"):
                 if tokens.holds(j, sep):
                     return LABEL_SEPARATOR.at(**at(j), token=repr(quoted), sep=repr(sep))
@@ -519,7 +519,7 @@ class Multilabel(TaskFamily):
         mask = class_mask(pred_class, gold_class, opts["classes"])
         class_ap = by_class.result()
         # macro AP ranks the samples of each class against each other: no sum over samples, its own formula here
-        scores["macro_ap"] = float(class_ap[mask].mean()) if mask.any() else 0.0
+        scores["macro_ap"] = float(class_mean(class_ap, mask))
         scores = {k: scores[k] for k in keys}
 
         sections = [
@@ -627,7 +627,8 @@ def _checked_scores(read, column, tokens, line, ids, name, problems):
     score_tokens = uncoded(column)
     first_bad = score_tokens.first_per_row(~np.isfinite(values))
     problems.add_rows(list(first_bad), line, lambda i: BAD_SCORE.at(
-        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1, token=repr(score_tokens.quoted(first_bad[i]))))
+        **at(i), pos=int(score_tokens.position[first_bad[i]]) + 1,
+        token=repr(clip(score_tokens.text(first_bad[i], limit=40)))))
     return values
 
 

@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import advice, digests, report
 from ..config import BOOLEAN, NOT_ALLOWED, Option, number_in
-from ..cells import Cells
+from ..bytelevel.cells import Cells
 from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
 from ..metrics import cmrc, squad
 from ..problems import Message

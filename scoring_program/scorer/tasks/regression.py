@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import advice, charts, digests, report
+from .. import advice, digests, report
+from ..report import charts
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics import regression as rg
@@ -40,7 +41,7 @@ from ..metrics.prf import safe_div
 from ..problems import Message
 from ..tables import indexed_units, check_reference_ids, match_ids, missing_ids, read_public_units, reference_table
 from ..tables import unit_index
-from ..tokens import numbers
+from ..bytelevel.tokens import numbers
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units
 from ._per_unit import Each, Ones, Schema, column_sums, group_sums
 
@@ -520,7 +521,7 @@ def _check_swapped(table, units):
 
 
 def _cells(texts):
-    from ..cells import Cells
+    from ..bytelevel.cells import Cells
     return Cells.from_strings(texts)
 
 

@@ -26,10 +26,12 @@ import numpy as np
 from .. import advice, background, digests, report
 from ..config import Check, Option
 from ..errors import ReferenceDataError, SubmissionError, clip
-from ..metrics.prf import f_beta, prf, safe_div
+from ..metrics.prf import prf
 from ..metrics.sets import NORMALISATIONS, code_cells
+from ..metrics.ties import run_starts
 from ..problems import Message
-from ..cells import Cells, Index, factorize, group_keys
+from ..bytelevel.cells import Cells
+from ..bytelevel.grouping import Index, factorize, group_keys
 from ..tables import check_reference_ids, indexed_units, match_ids, read_public_units, reference_table, unit_index
 from .base import Contract, Reference, Result, SubmissionFile, TaskFamily, UnitFile, Units, kept_codes
 from ._per_unit import Schema, Tally
@@ -123,7 +125,7 @@ SUMMARY_EXACT = Message(
 
 @dataclass
 class ViewReference(Reference):
-    views: Index = None                # distinct gold views (normalised), an exact cells.Index
+    views: Index = None                # distinct gold views (normalised), an exact grouping.Index
     key_sentence: np.ndarray = None    # sentence code of each distinct gold key, keys sorted
     keys: np.ndarray = None            # sorted int64 codes sentence * n_views + view
     accepted: np.ndarray = None        # (n_keys, 3) bool: opinions the gold lists for the key
@@ -359,10 +361,9 @@ class ViewSentiment(TaskFamily):
         view P = tn / (tn + fn2), view R = tn / (tn + fn1), view F1 (the source formula's terms)."""
         s = SENTENCE_COLUMNS.read(sums)
         tp, fp, fn1, fn2 = s["tp"], s["fp"], s["fn1"], s["fn2"]
-        precision = safe_div(tp, tp + fp + fn2)
-        recall = safe_div(tp, tp + fn1)
+        precision, recall, f1 = prf(tp, tp + fp + fn2, tp + fn1)
         view_p, view_r, view_f = prf(tp + fp, tp + fp + fn2, tp + fp + fn1)
-        return {"f1": f_beta(precision, recall), "precision": precision, "recall": recall,
+        return {"f1": f1, "precision": precision, "recall": recall,
                 "view_f1": view_f, "view_precision": view_p, "view_recall": view_r}
 
     def unit_answers(self, ref, sub):
@@ -387,7 +388,7 @@ def _opinions(cells, labels):
     Cells spelled exactly as a label are coded at once; the others as ``labels.get(text.strip().lower(), -1)``,
     without a Python string per cell (``_loose_opinions``).
 
-    >>> from scorer.cells import Cells
+    >>> from scorer.bytelevel.cells import Cells
     >>> _opinions(Cells.from_strings(["pos", " NEG", "x", "neu", "\u3000Pos ", "正面"]), LABEL_SETS["either"]).tolist()
     [0, 2, -1, 1, 0, 0]
     """
@@ -488,9 +489,7 @@ def _distinct_keys(row_key):
     """
     order = np.argsort(row_key, kind="stable")  # stable: each key's first row comes first
     keys = row_key[order]
-    new = np.empty(len(keys), dtype=bool)
-    new[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    new = run_starts(keys)
     inverse = np.empty(len(order), dtype=np.int64)
     if new.all():  # no key given twice: the usual gold
         inverse[order] = np.arange(len(order))

@@ -51,7 +51,7 @@ from typing import Dict, Optional
 import numpy as np
 import yaml
 
-from . import resampling
+from .. import resampling
 
 STATE_FILE = "ladder.json"
 UNITS_FILE = "ladder_units.npy"

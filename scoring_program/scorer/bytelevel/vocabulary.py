@@ -1,6 +1,6 @@
 """Distinct cells coded in order of first appearance, grown a block of cells at a time.
 
-``cells.factorize`` codes a whole column at once: its sort and its temporaries
+``grouping.factorize`` codes a whole column at once: its sort and its temporaries
 are as long as the column. A column of four million keywords drawn from fifty
 thousand terms needs neither: ``Vocabulary.add`` codes one block of cells
 against the distinct cells seen so far (a few sorted runs of their 64-bit keys,
@@ -17,7 +17,8 @@ collision the vocabulary goes on with a dictionary of Python strings.
 """
 import numpy as np
 
-from .cells import Cells, factorize, joined, keys, same
+from .cells import Cells, joined
+from .grouping import factorize, keys, same
 
 
 class Vocabulary:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, concatenate_freeing
+from .cells import BYTE_MASKS, Cells, concatenate_freeing
 from .tagcodes import SEPARATOR_MAX, encode_cells, ordered, token_chunks, token_holds, token_text
 
 
@@ -54,12 +54,9 @@ class Tokens:
         rows, first = np.unique(self.row[hits], return_index=True)
         return dict(zip(rows.tolist(), hits[first].tolist()))
 
-    def text(self, token):
-        """The token as the participant wrote it (read from its own bytes: a long cell is not copied)."""
-        return token_text(self.column, int(self.row[token]), int(self.position[token]))
-
-    def quoted(self, token, limit=40):
-        """The token cut as ``quoting.clip(text, limit)`` cuts it, from its first bytes only."""
+    def text(self, token, limit=None):
+        """The token as the participant wrote it (read from its own bytes: a long cell is not copied); with
+        ``limit``, its first ``limit + 1`` characters at most (``tagcodes.token_text``)."""
         return token_text(self.column, int(self.row[token]), int(self.position[token]), limit)
 
     def holds(self, token, text):
@@ -177,7 +174,7 @@ def _one_token_each(cells):
     for a in range(0, len(cells), ROW_BLOCK):
         start, length = cells.start[a:a + ROW_BLOCK].astype(np.int64), lengths[a:a + ROW_BLOCK]
         for w in range(-(-int(length.max()) // 8)):
-            inside = _MASKS[np.clip(length - 8 * w, 0, 8)]
+            inside = BYTE_MASKS[np.clip(length - 8 * w, 0, 8)]
             word = (words.at(start + 8 * w) & inside) | (_NO_SEPARATOR & ~inside)   # past the cell: no separator
             # a byte below SEPARATOR_MAX + 1 borrows in the subtraction where its own top bit was clear: any such
             # byte sets a top bit, and no word without one does (Hacker's Delight, "hasless")
@@ -211,7 +208,6 @@ MAX_TEN = 22             # 10**22 is the largest power of ten a double holds exa
 FEW_SHAPES = 8           # up to this many shapes (length, dot, exponent, signs), one pass each to find them
 _TENS = np.array([10.0 ** k for k in range(MAX_TEN + 1)])
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
 def plain_decimals(cells, starts, lengths):
@@ -234,14 +230,42 @@ def plain_decimals(cells, starts, lengths):
         return None
     words = cells.words()
     if longest <= 8 and int(lengths.min()) == longest:  # one word each, all as long: maybe all of one shape
-        value = _one_word_shape(words.at(starts) & _MASKS[longest], longest)
+        value = _one_word_shape(words.at(starts) & BYTE_MASKS[longest], longest)
         if value is not None:
             return value
+    byte = _token_bytes(words, starts, lengths, longest)
+    shapes = _shapes(byte, lengths)
+    if shapes is None:
+        return None
+    shape, dpos, epos, lead, exp_sign, n_dot, n_mark = shapes
+    groups = _shape_groups(shape)
+    values = np.empty(n)
+    for at in groups:
+        if len(groups) == 1:
+            at = slice(None)
+        i = 0 if len(groups) == 1 else int(at[0])
+        value = _one_shape(byte, at, int(lengths[i]), int(dpos[i]), int(epos[i]), int(lead[i]), bool(exp_sign[i]),
+                           bool(n_dot[i]), bool(n_mark[i]))
+        if value is None:
+            return None
+        values[at] = value
+    return values
+
+
+def _token_bytes(words, starts, lengths, longest):
+    """The tokens as rows of bytes, (tokens, ``longest`` rounded up to 8), zero past each token's end."""
     width = 8 * -(-longest // 8)
-    byte = np.empty((n, width // 8), dtype=np.uint64)
+    byte = np.empty((len(starts), width // 8), dtype=np.uint64)
     for w in range(width // 8):
-        byte[:, w] = words.at(starts + 8 * w) & _MASKS[np.clip(lengths - 8 * w, 0, 8)]
-    byte = byte.view(np.uint8)                                  # (n, width), zero past each token
+        byte[:, w] = words.at(starts + 8 * w) & BYTE_MASKS[np.clip(lengths - 8 * w, 0, 8)]
+    return byte.view(np.uint8)
+
+
+def _shapes(byte, lengths):
+    """(shape code, place of the dot, place of the e, leading sign, exponent's sign, has a dot, has an e) of each
+    token (rows of ``_token_bytes``), the code equal for tokens whose digits are at the same places; None unless
+    every token is ``[+-]digits[.digits][(e|E)[+-]digits]`` with 1 to 3 digits in the exponent."""
+    n, width = byte.shape
     digit = (byte - np.uint8(48)) < 10
     dot = byte == 46
     mark = (byte | np.uint8(32)) == 101                          # e or E
@@ -267,26 +291,18 @@ def plain_decimals(cells, starts, lengths):
     if not ok.all():
         return None
     shape = ((lengths * 32 + dpos) * 32 + epos) * 4 + lead * 2 + exp_sign
+    return shape, dpos, epos, lead, exp_sign, n_dot, n_mark
+
+
+def _shape_groups(shape):
+    """The tokens of each shape, as arrays of positions (one group: every token)."""
     kinds = np.flatnonzero(np.bincount(shape))
     if len(kinds) == 1:
-        groups = [rows]
-    elif len(kinds) <= FEW_SHAPES:
-        groups = [np.flatnonzero(shape == kind) for kind in kinds.tolist()]
-    else:
-        order = np.argsort(shape, kind="stable")
-        cut = np.flatnonzero(np.diff(shape[order])) + 1
-        groups = np.split(order, cut)
-    values = np.empty(n)
-    for at in groups:
-        if len(groups) == 1:
-            at = slice(None)
-        i = 0 if len(groups) == 1 else int(at[0])
-        value = _one_shape(byte, at, int(lengths[i]), int(dpos[i]), int(epos[i]), int(lead[i]), bool(exp_sign[i]),
-                           bool(n_dot[i]), bool(n_mark[i]))
-        if value is None:
-            return None
-        values[at] = value
-    return values
+        return [np.arange(len(shape))]
+    if len(kinds) <= FEW_SHAPES:
+        return [np.flatnonzero(shape == kind) for kind in kinds.tolist()]
+    order = np.argsort(shape, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(shape[order])) + 1)
 
 
 _DIGIT_HIGH = np.uint64(0x3030303030303030)   # '0'..'9' are 0x30..0x39: high nibble 3
@@ -344,7 +360,7 @@ def _eight_digits(words, columns):
     for k in range(1, len(columns) + 1):  # one move per run of adjacent digit bytes
         if k == len(columns) or columns[k] != columns[k - 1] + 1:
             a, b = columns[run_start], columns[k - 1] + 1
-            run = (words >> np.uint64(8 * a)) & _MASKS[b - a]
+            run = (words >> np.uint64(8 * a)) & BYTE_MASKS[b - a]
             packed |= run << np.uint64(8 * (out + run_start))
             run_start = k
     packed |= np.uint64(int.from_bytes(b"0" * out + b"\0" * len(columns), "little"))

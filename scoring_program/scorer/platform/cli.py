@@ -9,11 +9,12 @@ organizer reproduces it with the organizer tools.
 import os
 import sys
 
-from . import hosts, i18n, report
-from .config import language_of
-from .errors import OutputError, ReferenceDataError, ScoringError, printable
-from .problems import Message
-from .outputs import OUTPUT_FILES, format_number, write_text
+from .. import i18n, report
+from ..config import language_of
+from ..errors import OutputError, ReferenceDataError, ScoringError, printable
+from ..outputs import OUTPUT_FILES, format_number, write_text
+from ..problems import Message
+from . import hosts
 from .runner import PRIVATE_DIR, PRIVATE_FILES, run
 
 SAID_SCORED = Message("run.scored", "Scored board {board}. {summary}", "已评测榜单 {board}。{summary}")
@@ -85,8 +86,7 @@ def run_once(input_dir, output_dir, competition=None):
         lang = language_of(input_dir)
         return _fail(output_dir, "internal error", INTERNAL(error=type(exc).__name__, details=details).text(lang), 3,
                      lang), None
-    # the config's language: of the Competition given (read from the same config.yaml), else read again
-    lang = competition.cfg.language if competition is not None else language_of(input_dir)
+    lang = outcome.language
     if outcome.sealed:
         _say(outcome.summary)
         _say(SAID_PLACEHOLDERS().text(lang))

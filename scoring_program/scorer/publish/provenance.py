@@ -22,7 +22,7 @@ SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".git", "__MA
 SKIP_NAMES = {".DS_Store", "Thumbs.db"}
 SKIP_SUFFIXES = (".pyc", ".pyo")
 SHORT = 12
-PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # scoring_program/
 
 
 def _files(root):
@@ -77,10 +77,11 @@ def short(digest):
     return digest[:SHORT]
 
 
-def record(program, config_path, ref_dir, answers_dir=None):
-    """The organizer's provenance record of a run, as JSON text (with the answer files' digests when they are
-    read from a folder of the scoring image, ``answers_dir``)."""
-    found = {"program_sha256": program, "config_sha256": file_digest(config_path),
+def record(program, config, ref_dir, answers_dir=None):
+    """The organizer's provenance record of a run, as JSON text: the digests of the program and of the config, one
+    for each reference file (and each answer file when they are read from a folder of the scoring image,
+    ``answers_dir``)."""
+    found = {"program_sha256": program, "config_sha256": config,
              "reference_sha256": tree_digests(ref_dir)}
     if answers_dir is not None:
         found["answers_sha256"] = tree_digests(answers_dir)

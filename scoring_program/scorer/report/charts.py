@@ -15,7 +15,7 @@ Two kinds, both drawn in black, white and greys only:
 Axes carry round ticks (``nice_ticks``: steps of 1, 2 or 5 times a power of
 ten, the axis stretched to whole steps), never values such as 5.13933.
 
-Every string passes ``text`` (the caller's escaping: report.py gives its own),
+Every string passes ``text`` (the caller's escaping: the page, report/__init__.py, gives its own),
 numbers are formatted here. The SVG has a viewBox and scales down to a narrow
 screen, but never so far that its text is drawn below ``MIN_FONT`` px (its
 ``min-width``; the page puts it in a box that scrolls). A bar chart is at most

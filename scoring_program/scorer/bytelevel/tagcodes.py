@@ -12,13 +12,11 @@ per row or per token.
 >>> encode(["B-X I-X O", "", "O Y"], ["O", "B-X", "I-X"]).codes.tolist()
 [1, 2, 0, 0, -1]
 """
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import Cells, joined, offset_value
-from .quoting import clip
+from .cells import BYTE_MASKS, Cells, joined, offset_value
 
 SEPARATOR_MAX = 32  # the cutting rule: every character (byte) up to U+0020 separates tokens
 CHUNK_BYTES = 1 << 20  # bytes of the buffer cut at once: the temporaries stay small and are reused
@@ -35,21 +33,6 @@ class Encoded:
         ends = np.cumsum(self.counts)
         row = int(np.searchsorted(ends, token_index, side="right"))
         return row, int(token_index - (ends[row] - self.counts[row]))
-
-
-def split_tokens(text):
-    """The tokens of one string, cut exactly where ``encode`` cuts (at every character <= U+0020).
-
-    Messages quote a token by its position from ``encode``; ``str.split`` cuts
-    elsewhere (not at U+0001, but at U+3000), so it would quote the wrong one.
-
-    >>> split_tokens(" B-X\x01O  I-X\u3000O ")
-    ['B-X', 'O', 'I-X\u3000O']
-    """
-    return [t for t in _SEPARATORS.split(text) if t]
-
-
-_SEPARATORS = re.compile("[\\x00-\\x%02x]+" % SEPARATOR_MAX)
 
 
 def encode(strings, vocabulary):
@@ -153,8 +136,8 @@ def _run_bounds(buf, lo, hi, edges, scratch):
 
 
 def token_span(cells, row, k):
-    """(start, end) in the buffer of token ``k`` (0-based) of cell ``row``, as ``split_tokens`` cuts it; the cell
-    is read CHUNK_BYTES at a time, so naming a token of a long cell costs no copy of the cell."""
+    """(start, end) in the buffer of token ``k`` (0-based) of cell ``row``, cut as ``encode`` cuts (at every byte up
+    to U+0020); the cell is read CHUNK_BYTES at a time, so naming a token of a long cell costs no copy of the cell."""
     lo, hi = int(cells.start[row]), int(cells.end[row])
     scratch = np.zeros(min(CHUNK_BYTES, max(hi - lo, 1)) + 1, dtype=bool)
     seen = 0
@@ -184,15 +167,16 @@ def _run_end(buf, start, hi):
 
 
 def token_text(cells, row, k, limit=None):
-    """Token ``k`` of cell ``row`` as text; with ``limit``, cut as ``quoting.clip(text, limit)`` cuts it, from its
-    first bytes only (a character has at most 4 bytes)."""
+    """Token ``k`` of cell ``row`` as text; with ``limit``, its first ``limit + 1`` characters at most, read from its
+    first bytes only (a character has at most 4 bytes): enough for a message to cut it at ``limit`` characters as
+    it would cut the whole token (``quoting.clip``), without copying a long one."""
     start, end = token_span(cells, row, k)
     if limit is None:
         return bytes(cells.buf[start:end]).decode("utf-8", "surrogatepass")
     stop = min(end, start + 4 * (limit + 1))
     while stop < end and (cells.buf[stop] & 0xC0) == 0x80:  # not inside a character
         stop -= 1
-    return clip(bytes(cells.buf[start:stop]).decode("utf-8", "surrogatepass"), limit)
+    return bytes(cells.buf[start:stop]).decode("utf-8", "surrogatepass")[:limit + 1]
 
 
 def token_holds(cells, row, k, text):
@@ -208,7 +192,7 @@ def token_holds(cells, row, k, text):
 def _word_at(words_of, starts, lengths, w):
     """Word ``w`` of each token read from the file's buffer (``cells._Words``), zero past the token's end."""
     keep = np.clip(lengths - 8 * w, 0, 8)
-    return words_of.at(starts + 8 * w) & _MASKS[keep]
+    return words_of.at(starts + 8 * w) & BYTE_MASKS[keep]
 
 
 def _buffer(data, pad):
@@ -216,14 +200,13 @@ def _buffer(data, pad):
     return np.frombuffer(data + b"\0" * pad, dtype=np.uint8)
 
 
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _GUESS_LENGTHS = 32
 
 
 def _word(view, starts, lengths, w):
     """Word ``w`` (bytes 8w..8w+7) of each token, zero past the token's end."""
     keep = np.clip(lengths - 8 * w, 0, 8)
-    return view[starts + 8 * w] & _MASKS[keep]
+    return view[starts + 8 * w] & BYTE_MASKS[keep]
 
 
 def _word_view(buf):
@@ -273,7 +256,7 @@ class _Vocabulary:
         self.words = np.stack([_word(view, starts, self.lengths, w) for w in range(self.n_words)], axis=1)
         # per word w, each tag's word and the mask of its bytes there (contiguous: gathered by code)
         self.word_of = [np.ascontiguousarray(self.words[:, w]) for w in range(self.n_words)]
-        self.mask_of = [_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
+        self.mask_of = [BYTE_MASKS[np.clip(self.lengths - 8 * w, 0, 8)] for w in range(self.n_words)]
         # the fewest leading words that, with the length, tell the tags apart
         for k in range(1, self.n_words + 1):
             keys = _key(list(self.words[:, :k].T), self.lengths)

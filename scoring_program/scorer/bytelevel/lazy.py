@@ -1,7 +1,7 @@
 """Modules imported on first use: pandas costs a third of a second to import, and valid tables never need it.
 
 >>> import sys
->>> from scorer.lazy import pandas
+>>> from scorer.bytelevel.lazy import pandas
 >>> pandas.__name__
 'pandas'
 """

@@ -27,9 +27,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import charts
-from .errors import printable
-from .outputs import format_number
-from .problems import LANGUAGES, Message, Problem
+from ..errors import printable
+from ..outputs import format_number
+from ..problems import LANGUAGES, Message, Problem
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 _CSS = """

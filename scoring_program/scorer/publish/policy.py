@@ -10,7 +10,7 @@
   (``TaskFamily.statistic``), and rounded as the scores are.
 - With the Ladder (``feedback.ladder`` on board A, or the organizer's own
   settings), the values published are those the Ladder releases, given the
-  team's earlier state (``History``; scorer/ladder.py), rounded to
+  team's earlier state (``History``; scorer/publish/ladder.py), rounded to
   ``round_to``; no interval is shown then.
 
 >>> round_all({"f1": 0.123456}, 3), round_all({"f1": 0.123456}, None)
@@ -21,9 +21,10 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from . import background, ladder, resampling
-from .api import ordered_keys, ordered_scores
-from .tasks.base import Result
+from .. import background, resampling
+from ..outputs import ordered_keys, ordered_scores
+from ..tasks.base import Result
+from . import ladder
 
 SEALED_VALUE = -1.0      # every leaderboard key of a sealed board while its phase runs
 OVERLAP_UNITS = 1 << 22  # above this many units the interval is drawn after the report's sections, to spare memory
@@ -119,7 +120,7 @@ def release(comp, result, exact, history, settings):
     """(the Ladder's state after this submission, the primary's per-unit counts or None).
 
     The parameter-free Ladder's margin is the paired standard error of the difference with the best
-    submission's counts; the fixed Ladder's is its step (scorer/ladder.py).
+    submission's counts; the fixed Ladder's is its step (scorer/publish/ladder.py).
     """
     cfg = comp.cfg
     group = result.units_of(cfg.primary_key)

@@ -79,128 +79,201 @@ class Scanned:
 def scan(data, sep, skip_blank_lines, lines=True) -> Optional[Scanned]:
     """The cells of ``data`` (UTF-8 bytes) read with separator ``sep``, header on the first line; None if unsure.
 
-    ``lines``: find the file line of every row (``Scanned.line``; None otherwise).
+    ``lines``: find the file line of every row (``Scanned.line``; None otherwise). The steps: the separators and
+    line ends outside quotes (``_marks``), the fields between them (``_fields``), each field's text without its
+    leading spaces and quotes (``_skip_leading_spaces``, ``_unquote``), then the header and the rows, a column at
+    a time where every line has the header's fields (``_grid``), else line by line (``_ragged``).
     """
-    n = len(data)
-    buf = np.frombuffer(data, dtype=np.uint8)
     pos0 = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    if n <= pos0 or len(sep) != 1 or ord(sep) > 127 or sep in '"\r\n ':
+    if len(data) <= pos0 or not _one_byte_separator(sep):
         return None
-    sep_byte = ord(sep)
+    buf = np.frombuffer(data, dtype=np.uint8)
     has_quotes = data.find(b'"', pos0) >= 0
-    found = _positions(buf, pos0, sep_byte, has_quotes, data.find(b"\r", pos0) >= 0)
+    found = _marks(buf, pos0, ord(sep), has_quotes, data.find(b"\r", pos0) >= 0)
+    if found is None:
+        return None
+    marks, newlines, drop, n_lf = found
+    start, end, is_line_end = _fields(buf, pos0, marks)
+    del marks
+    longest = _longest(start, end)
+    offset = start.dtype
+    n_cols = _full_grid(is_line_end)
+    first_field, last_field = _line_fields(is_line_end, n_cols, offset)
+    del is_line_end
+    # where each line starts, before spaces and quotes are skipped: needed only where quotes may hold line breaks
+    line_start = _line_starts(start, n_cols, first_field) if has_quotes and lines else None
+    if not _skip_leading_spaces(buf, start, end):
+        return None
+    quoted = _unquote(buf, start, end, has_quotes)
+    if n_cols == 1 and skip_blank_lines and _blank(buf, start, end, quoted).any():
+        n_cols = 0   # one field a line, and some lines are blank: the general way drops them
+        last_field = first_field = np.arange(len(start), dtype=offset)
+    if n_cols:
+        rows = _grid(buf, start, end, drop, n_cols, lines, line_start, newlines)
+    else:
+        rows = _ragged(buf, start, end, quoted, drop, first_field, last_field, skip_blank_lines, lines, line_start,
+                       newlines)
+    if rows is None:
+        return None
+    names, starts, ends, line = rows
+    physical = n_lf + (not data.endswith(b"\n"))
+    return Scanned(buf, names, starts, ends, drop, line, physical, longest)
+
+
+def _one_byte_separator(sep):
+    """True for a separator the scanner reads: one ASCII byte that is no quote, line end or space."""
+    return len(sep) == 1 and ord(sep) <= 127 and sep not in '"\r\n '
+
+
+def _marks(buf, pos0, sep, has_quotes, has_cr):
+    """(offsets of the separators and LFs outside quotes, offsets of every LF (with quotes only), offsets of the
+    first quote of each ``""`` inside quoted fields, number of LFs); None for a CR without a LF or a quote where
+    a valid file has none."""
+    found = _positions(buf, pos0, sep, has_quotes, has_cr)
     if found is None:  # a CR alone ends a line for pandas, not for the line count of messages
         return None
     marks, newlines, quotes, n_lf = found
-    offset = marks.dtype
-    drop = np.zeros(0, dtype=np.int64)
-    if has_quotes:
-        checked = _check_quotes(buf, pos0, sep_byte, quotes)
-        if checked is None:
-            return None
-        drop = checked
-        marks = marks[np.searchsorted(quotes, marks) % 2 == 0]  # separators and line ends outside quotes
-        del quotes
+    if not has_quotes:
+        return marks, newlines, np.zeros(0, dtype=np.int64), n_lf
+    drop = _check_quotes(buf, pos0, sep, quotes)
+    if drop is None:
+        return None
+    return marks[np.searchsorted(quotes, marks) % 2 == 0], newlines, drop, n_lf   # those outside quotes
 
+
+def _fields(buf, pos0, marks):
+    """(start, end, ends its line) of every field, the fields lying between the marks (``_marks``): a CR before
+    a LF is no part of the line's last field, and a last line without a line end ends at the end of the file."""
+    n = len(buf)
+    offset = marks.dtype
     is_line_end = buf[marks] == LF
     if not (len(marks) and is_line_end[-1] and marks[-1] == n - 1):  # the last line has no line end
         marks = np.append(marks, n)
         is_line_end = np.append(is_line_end, True)
-    field_start = np.empty(len(marks), dtype=offset)
-    field_start[0] = pos0
-    np.add(marks[:-1], 1, out=field_start[1:])
-    field_end = marks
+    start = np.empty(len(marks), dtype=offset)
+    start[0] = pos0
+    np.add(marks[:-1], 1, out=start[1:])
+    end = marks
     crlf = is_line_end & (marks < n)
     crlf[crlf] = buf[marks[crlf] - 1] == CR
-    field_end[crlf] -= 1
-    del crlf
-    longest = max(int((field_end[a:a + CHUNK] - field_start[a:a + CHUNK]).max())
-                  for a in range(0, len(marks), CHUNK))
+    end[crlf] -= 1
+    return start, end, is_line_end
 
-    n_cols = _full_grid(is_line_end)
-    if n_cols:  # the usual file: every line has the first line's fields, so no per-line arrays are needed
-        del is_line_end
-        line_start = field_start[::n_cols].copy() if has_quotes and lines else None
-    else:
-        last_field = _flatnonzero(is_line_end, offset)
-        del is_line_end
-        first_field = _first_fields(last_field)
-        line_start = field_start[first_field] if has_quotes and lines else None
 
-    start = field_start  # from here on: the start of each field's text (spaces skipped)
+def _line_fields(is_line_end, n_cols, dtype):
+    """(first field, last field) of each line, as ``dtype``; (None, None) when every line has ``n_cols`` fields
+    (the usual file: no per-line arrays are needed)."""
+    if n_cols:
+        return None, None
+    last_field = _flatnonzero(is_line_end, dtype)
+    return _first_fields(last_field), last_field
+
+
+def _line_starts(start, n_cols, first_field):
+    """The offset where each line starts (a copy: the fields' starts move when their spaces are skipped)."""
+    return start[::n_cols].copy() if n_cols else start[first_field]
+
+
+def _longest(start, end):
+    """Bytes of the longest field (quotes included), CHUNK fields at a time."""
+    return max(int((end[a:a + CHUNK] - start[a:a + CHUNK]).max()) for a in range(0, len(start), CHUNK))
+
+
+def _skip_leading_spaces(buf, start, end):
+    """Each field's start moved past its leading spaces (in place), as ``skipinitialspace`` reads it; False when a
+    field has more than MAX_LEADING_SPACES of them (such a file is left to pandas)."""
+    n = len(buf)
     rows = np.flatnonzero(buf[start] == SPACE if start[-1] < n else buf[np.minimum(start, n - 1)] == SPACE)
-    rows = rows[start[rows] < field_end[rows]]
+    rows = rows[start[rows] < end[rows]]
     for _ in range(MAX_LEADING_SPACES):
         if not len(rows):
             break
         start[rows] += 1
-        rows = rows[start[rows] < field_end[rows]]
+        rows = rows[start[rows] < end[rows]]
         rows = rows[buf[start[rows]] == SPACE]
-    if len(rows):
-        return None
+    return not len(rows)
+
+
+def _unquote(buf, start, end, has_quotes):
+    """True for each quoted field; its quotes are taken off its start and end (in place)."""
     quoted = np.zeros(len(start), dtype=bool)
     if has_quotes:
-        np.less(start, field_end, out=quoted)
-        quoted &= buf[np.minimum(start, n - 1)] == QUOTE
+        np.less(start, end, out=quoted)
+        quoted &= buf[np.minimum(start, len(buf) - 1)] == QUOTE
     start += quoted
-    end = field_end
     end -= quoted
-    del field_end
+    return quoted
 
-    if n_cols == 1 and skip_blank_lines and _blank(buf, start, end, quoted).any():
-        n_cols = 0   # one field a line, and some lines are blank: the general way drops them
-        last_field = first_field = np.arange(len(start), dtype=offset)
-    if not n_cols:
-        per_line = last_field - first_field
-        per_line += 1
-    if n_cols:
-        n_rows = len(start) // n_cols - 1
-        names = _names(buf, start, end, drop, 0, n_cols)
-        if names is None:
-            return None
-        starts = start[n_cols:].reshape(n_rows, n_cols).T  # views: a column is every n_cols-th field
-        ends = end[n_cols:].reshape(n_rows, n_cols).T
-        if not lines:
-            line = None
-        elif has_quotes:
-            line = _lines_of(newlines, line_start[1:], offset)
-        else:
-            line = np.arange(2, n_rows + 2, dtype=offset)
+
+def _grid(buf, start, end, drop, n_cols, lines, line_start, newlines):
+    """(names, starts, ends, each row's file line) when every line has the header's ``n_cols`` fields: a column is
+    every ``n_cols``-th field, a view; None when a name is empty or repeated."""
+    n_rows = len(start) // n_cols - 1
+    names = _names(buf, start, end, drop, 0, n_cols)
+    if names is None:
+        return None
+    starts = start[n_cols:].reshape(n_rows, n_cols).T
+    ends = end[n_cols:].reshape(n_rows, n_cols).T
+    if not lines:
+        line = None
+    elif line_start is not None:   # quoted line breaks: each row's line is searched among the line feeds
+        line = _lines_of(newlines, line_start[1:], start.dtype)
     else:
-        keep = np.ones(len(per_line), dtype=bool)
-        if skip_blank_lines:  # lines of spaces and tabs (not the separator) are no rows
-            one = np.flatnonzero(per_line == 1)
-            f = first_field[one]
-            keep[one[_blank(buf, start[f], end[f], quoted[f])]] = False
-        kept = _flatnonzero(keep, offset)
-        if not len(kept):
-            return None
-        header, data_lines = kept[0], kept[1:]
-        n_cols = int(per_line[header])
-        names = _names(buf, start, end, drop, int(first_field[header]), n_cols)
-        if names is None or int(per_line[data_lines].max(initial=0)) > n_cols:
-            return None
-        n_rows = len(data_lines)
-        # a field the row lacks is empty, placed at the row's end so that every column stays in buffer order
-        row_end = end[last_field[data_lines]]
-        starts = np.repeat(row_end[None, :], n_cols, axis=0)
-        ends = starts.copy()
-        line_of_field = np.repeat(np.arange(len(per_line)), per_line)
-        rank = np.full(len(per_line), -1, dtype=np.int64)
-        rank[data_lines] = np.arange(n_rows)
-        row = rank[line_of_field]
-        used = row >= 0
-        column = np.arange(len(start)) - first_field[line_of_field]
-        starts[column[used], row[used]] = start[used]
-        ends[column[used], row[used]] = end[used]
-        if not lines:
-            line = None
-        elif has_quotes:
-            line = _lines_of(newlines, line_start[data_lines], offset)
-        else:
-            line = (data_lines + 1).astype(offset, copy=False)
-    physical = n_lf + (not data.endswith(b"\n"))
-    return Scanned(buf, names, starts, ends, drop, line, physical, longest)
+        line = np.arange(2, n_rows + 2, dtype=start.dtype)
+    return names, starts, ends, line
+
+
+def _ragged(buf, start, end, quoted, drop, first_field, last_field, skip_blank_lines, lines, line_start, newlines):
+    """(names, starts, ends, each row's file line) of lines of any number of fields: blank lines dropped when
+    ``skip_blank_lines``, a row shorter than the header filled with empty cells; None when a name is empty or
+    repeated, or a row is longer than the header."""
+    per_line = last_field - first_field
+    per_line += 1
+    kept = _flatnonzero(_kept_lines(buf, start, end, quoted, first_field, per_line, skip_blank_lines), start.dtype)
+    if not len(kept):
+        return None
+    header, data_lines = kept[0], kept[1:]
+    n_cols = int(per_line[header])
+    names = _names(buf, start, end, drop, int(first_field[header]), n_cols)
+    if names is None or int(per_line[data_lines].max(initial=0)) > n_cols:
+        return None
+    starts, ends = _filled_rows(start, end, first_field, last_field, per_line, data_lines, n_cols)
+    if not lines:
+        line = None
+    elif line_start is not None:
+        line = _lines_of(newlines, line_start[data_lines], start.dtype)
+    else:
+        line = (data_lines + 1).astype(start.dtype, copy=False)
+    return names, starts, ends, line
+
+
+def _kept_lines(buf, start, end, quoted, first_field, per_line, skip_blank_lines):
+    """True for each line that is a row (or the header): with ``skip_blank_lines``, a line of one field holding
+    nothing but spaces and tabs (not the separator) is none."""
+    keep = np.ones(len(per_line), dtype=bool)
+    if skip_blank_lines:
+        one = np.flatnonzero(per_line == 1)
+        f = first_field[one]
+        keep[one[_blank(buf, start[f], end[f], quoted[f])]] = False
+    return keep
+
+
+def _filled_rows(start, end, first_field, last_field, per_line, data_lines, n_cols):
+    """(starts, ends), each (columns, rows), of the ``data_lines``: a field the row lacks is empty, placed at the
+    row's end so that every column stays in buffer order."""
+    n_rows = len(data_lines)
+    row_end = end[last_field[data_lines]]
+    starts = np.repeat(row_end[None, :], n_cols, axis=0)
+    ends = starts.copy()
+    line_of_field = np.repeat(np.arange(len(per_line)), per_line)
+    rank = np.full(len(per_line), -1, dtype=np.int64)
+    rank[data_lines] = np.arange(n_rows)
+    row = rank[line_of_field]
+    used = row >= 0
+    column = np.arange(len(start)) - first_field[line_of_field]
+    starts[column[used], row[used]] = start[used]
+    ends[column[used], row[used]] = end[used]
+    return starts, ends
 
 
 def _first_fields(last_field):

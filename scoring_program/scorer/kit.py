@@ -27,11 +27,11 @@ from typing import List, Optional
 from . import i18n
 from .advice import count
 from .api import Competition, NoOfflineCheck, Task
-from .cli import prepare_output
 from .errors import ScoringError, SubmissionError
 from .outputs import OUTPUT_FILES, format_number
+from .platform.cli import prepare_output
+from .platform.runner import run
 from .problems import Message, Problem
-from .runner import run
 from .tasks import families
 
 MAX_LINES = 30   # printed problem lines (a group is one line)

@@ -12,12 +12,13 @@ reference data) and the Ladder's state.
 import os
 from dataclasses import dataclass
 
-from . import hosts, ladder, provenance, report, resampling
-from .api import Competition, reference_dir, submission_dir
-from .config import find_config
-from .outputs import write_scores, write_text
-from .problems import Message
-from .published import SEALED_VALUE, History, ladder_settings, publish, rounding
+from .. import report, resampling
+from ..api import Competition, reference_dir, submission_dir
+from ..outputs import write_scores, write_text
+from ..problems import Message
+from ..publish import ladder, provenance
+from ..publish.policy import SEALED_VALUE, History, ladder_settings, publish, rounding
+from . import hosts
 
 PRIVATE_DIR = "private"  # CodaLab v1 zips it as private_output.zip, for the competition creator only
 PRIVATE_FAILURE = "private_failure.txt"
@@ -63,12 +64,22 @@ WARNINGS_INTRO = Message(
     "这些提醒针对整个文件而非本榜单，不改变任何成绩。")
 
 
+@dataclass(frozen=True)
+class Digests:
+    """The SHA-256 of the program folder and of the config, taken once a run (the footer, the provenance record
+    and the Ladder's settings key use them)."""
+
+    program: str
+    config: str
+
+
 @dataclass
 class RunResult:
     board: str
     scores: dict
     summary: str
     sealed: bool = False
+    language: str = "en"         # the config's, for what score.py prints (config.yaml is read once a run)
     result: object = None        # the board's Result (None on a sealed board)
     submission: object = None    # the submission as the family read it
 
@@ -84,30 +95,30 @@ def run(input_dir, output_dir, competition=None):
     else:
         comp, submission = competition, competition.read_submission(submission_dir(input_dir), advise=True)
     private = os.path.join(output_dir, PRIVATE_DIR) if hosts.private_kept_apart(input_dir) else None
-    program = provenance.program_digest()
+    cfg = comp.cfg
+    digests = Digests(provenance.program_digest(), provenance.file_digest(cfg.file))
     if private:
         _privately(private, lambda: write_text(os.path.join(private, PROVENANCE), provenance.record(
-            program, find_config(comp.cfg.ref_dir), comp.cfg.ref_dir, _answers_read(comp.cfg))))
+            digests.program, digests.config, cfg.ref_dir, _answers_read(cfg))))
         if comp.advice_failure:
             _privately(private, lambda: write_text(os.path.join(private, ADVICE_FAILURE), comp.advice_failure))
-    cfg = comp.cfg
     settings = ladder_settings(cfg)
-    history = _ladder_history(comp, input_dir) if settings is not None else None
+    history = _ladder_history(comp, input_dir, digests.config) if settings is not None else None
     published = publish(comp, submission, history, settings, sections=True)
     if published.sealed:
-        return _run_sealed(comp, published, output_dir, program)
+        return _run_sealed(comp, published, output_dir, digests)
     write_scores(output_dir, published.written(cfg))
     if published.ladder_state is not None:
-        _ladder_page(comp, published, output_dir, private, program)
+        _ladder_page(comp, published, output_dir, private, digests)
     else:
-        _write_page(output_dir, comp, published, program)
+        _write_page(output_dir, comp, published, digests)
     if private:
         # Notes quote the gold (of the scored board only: a phase's reference data holds no other answers).
         notes = comp.reference.notes
         if notes and (cfg.private_output or hosts.organizer_run()):
             write_text(os.path.join(private, "reference_notes.txt"), "\n".join(notes) + "\n")
     return RunResult(cfg.board, published.scores, report.words(published.result.summary, cfg.language),
-                     result=published.result, submission=submission)
+                     language=cfg.language, result=published.result, submission=submission)
 
 
 def _answers_read(cfg):
@@ -117,11 +128,11 @@ def _answers_read(cfg):
     return cfg.answers_dir
 
 
-def _ladder_history(comp, input_dir):
+def _ladder_history(comp, input_dir, key):
     """The team's Ladder state from CodaLab v1's INPUT/history/ (none elsewhere: a first submission); what the
-    history held that is no state of this run is skipped, and noted for the organizer."""
+    history held that is no state of this run is skipped, and noted for the organizer. ``key``: the config's
+    digest (a state made under other settings is not continued)."""
     cfg = comp.cfg
-    key = provenance.file_digest(find_config(cfg.ref_dir))
     notes = []
     state, best_units = ladder.previous(input_dir, key, set(comp.family.leaderboard_keys(cfg.options)), notes)
     return History(state, best_units, ladder.run_metadata(input_dir)[1], key, notes)
@@ -155,12 +166,11 @@ def page_digits(cfg):
     return report.Scores.digits if digits is None else digits
 
 
-def footer(comp, program):
-    config = provenance.file_digest(find_config(comp.cfg.ref_dir))
-    return report.FOOTER(program=provenance.short(program), config=provenance.short(config))
+def footer(digests):
+    return report.FOOTER(program=provenance.short(digests.program), config=provenance.short(digests.config))
 
 
-def _write_page(output_dir, comp, published, program):
+def _write_page(output_dir, comp, published, digests):
     """The page of a full report: the scores with their interval, what this board hides, the breakdowns."""
     cfg, result, bounds = comp.cfg, published.result, published.bounds
     digits = rounding(cfg)
@@ -189,10 +199,10 @@ def _write_page(output_dir, comp, published, program):
         sections.append(report.Section(FEEDBACK_TITLE, feedback))
     sections += [s for s in result.report_sections() if not (hide_classes and s.per_class)]
     write_text(os.path.join(output_dir, "detailed_results.html"),
-               report.render(page_title(comp), sections, result.summary, cfg.language, footer(comp, program)))
+               report.render(page_title(comp), sections, result.summary, cfg.language, footer(digests)))
 
 
-def _ladder_page(comp, published, output_dir, private, program):
+def _ladder_page(comp, published, output_dir, private, digests):
     """The page of the Ladder's released scores (no details); its state to private/."""
     cfg = comp.cfg
     settings, after = cfg.feedback, published.ladder_state
@@ -206,7 +216,7 @@ def _ladder_page(comp, published, output_dir, private, program):
                                                                    digits=page_digits(cfg))]),
                 report.Section(LADDER_TITLE, [report.Text(note, "note")])] + warnings_sections(comp)
     write_text(os.path.join(output_dir, "detailed_results.html"),
-               report.render(page_title(comp), sections, None, cfg.language, footer(comp, program)))
+               report.render(page_title(comp), sections, None, cfg.language, footer(digests)))
     if private:
         def save():
             write_text(os.path.join(private, ladder.STATE_FILE), after.to_json())
@@ -218,7 +228,7 @@ def _ladder_page(comp, published, output_dir, private, program):
         _privately(private, save)
 
 
-def _run_sealed(comp, published, output_dir, program):
+def _run_sealed(comp, published, output_dir, digests):
     """Placeholders where participants look: nothing is scored while the board is sealed."""
     cfg = comp.cfg
     values = published.scores
@@ -227,8 +237,8 @@ def _run_sealed(comp, published, output_dir, program):
     summary = report.SEALED_RECEIVED(n=n_items, board=cfg.board).text(cfg.language)
     write_text(os.path.join(output_dir, "detailed_results.html"),
                report.sealed_page(page_title(comp), cfg.board, SEALED_VALUE, n_items, cfg.language,
-                                  footer(comp, program), warnings_sections(comp)))
-    return RunResult(cfg.board, values, summary, sealed=True)
+                                  footer(digests), warnings_sections(comp)))
+    return RunResult(cfg.board, values, summary, sealed=True, language=cfg.language)
 
 
 def _privately(private, work):
