@@ -7,10 +7,12 @@ reference data with the sample submission and a spoiled one:
 
 - each named column of the table, unit by unit, equals what the name says, counted here from the files with
   plain Python or an independent implementation (seqeval, scikit-learn, pytrec_eval, scipy, sacreBLEU,
-  rouge-score), never with the scoring program's code: a column filled with another count, or read from another place, fails;
+  rouge-score), never with the scoring program's code: a column filled with another count, or read from another
+  place, fails;
 - each key, computed by ``unit_scores`` from the sums of the rows of the whole board and of random halves,
   equals that key computed by scikit-learn, seqeval, scipy, pytrec_eval, sacreBLEU, rouge-score or the source
-  document's formula (SQuAD 2.0's, restated) on those units: a wrong formula fails, even one the scores and their intervals share;
+  document's formula (SQuAD 2.0's, restated) on those units: a wrong formula fails, even one the scores and
+  their intervals share;
 - the Result's own scores are ``unit_scores`` of ``Units.sums`` (the declarations' sums, no row built), and
   scoring a half on its own gives what its rows give.
 """
