@@ -26,8 +26,10 @@ DEMO = {
     "emotion_cause": ROOT / "examples" / "emotion_cause",
     "regression": ROOT / "examples" / "regression",
     "classification": ROOT / "examples" / "classification",
+    "qa": ROOT / "examples" / "qa",
+    "generation": ROOT / "examples" / "generation",
 }
-TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel", "regression", "classification")
+TABLES = ("bank_comments", "view_sentiment", "keywords", "multilabel", "regression", "classification", "generation")
 HOSTILE = "<script>document.title='PWNED'</script><img src=x onerror=alert(1)>\u202e\u200b"
 
 
@@ -65,7 +67,7 @@ class Shape:
 # -- the valid starting point ----------------------------------------------------------------------------
 def sample(family):
     kit = DEMO[family] / "starting_kit"
-    if family == "emotion_cause":
+    if (kit / "submission").is_dir():
         folder = kit / "submission"
         return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
     path = kit / "sample_submission.csv"
@@ -379,6 +381,56 @@ def family_cases(family):
         ]
     if family == "classification":
         return classification_cases(name, header, body)
+    if family == "generation":
+        return [
+            one(0, 0, body[0][0] + "，x", "full-width-comma-in-id", ("full-width comma",)),
+            Case(family, "jsonl-not-an-object", 1, ("predictions.jsonl line 1", "not an object"),
+                 {"predictions.jsonl": b'["g00000", "a title"]\n'}),
+            Case(family, "jsonl-number-text", 1, ("predictions.jsonl line 1", "JSON number", "not a string"),
+                 {"predictions.jsonl": b'{"id": "g00000", "text": 3}\n'}),
+            Case(family, "jsonl-no-text", 1, ("line 2", "no \"text\""),
+                 {"predictions.jsonl": b'{"id": "g00000", "text": "a"}\n{"id": "g00001"}\n'}),
+            Case(family, "jsonl-huge-integer", 1, ("line 1", "not valid JSON"),
+                 {"predictions.jsonl": b'{"id": "g00000", "text": ' + b"9" * 5000 + b"}\n"}),
+            Case(family, "jsonl-deeply-nested", 1, ("line 1", "not valid JSON"),
+                 {"predictions.jsonl": b"[" * 100000 + b"]" * 100000 + b"\n"}),
+            Case(family, "predictions-csv-and-jsonl", 1, ("files matching", "upload exactly one"),
+                 dict(sample(family), **{"predictions.jsonl": b'{"id": "g00000", "text": "a"}\n'})),
+        ]
+    if family == "qa":
+        files = sample(family)
+        answers = json.loads(files["predictions.json"])
+        first = next(iter(answers))
+
+        def with_answers(raw):
+            return {"predictions.json": raw}
+        return [
+            Case(family, "not-json", 1, ("not valid JSON",), with_answers(b'{"q": oops')),
+            Case(family, "json-list-not-object", 1, ("JSON array", "not one object"),
+                 with_answers(json.dumps(list(answers.items())).encode("utf-8"))),
+            Case(family, "answer-a-number", 1, ("JSON number", "not a string"),
+                 with_answers(json.dumps(dict(answers, **{first: 1066})).encode("utf-8"))),
+            Case(family, "answer-a-list", 1, ("JSON array", "not a string"),
+                 with_answers(json.dumps(dict(answers, **{first: ["a", "b"]})).encode("utf-8"))),
+            Case(family, "answer-null", 1, ("JSON null", "not a string"),
+                 with_answers(json.dumps(dict(answers, **{first: None})).encode("utf-8"))),
+            Case(family, "id-given-twice", 1, ("given twice",),
+                 with_answers(b"{" + ("%s, %s" % (json.dumps(first) + ': "a"', json.dumps(first) + ': "b"')).encode()
+                              + b"}")),
+            Case(family, "unknown-id", 1, ("not in the test set",),
+                 with_answers(json.dumps(dict(answers, **{HOSTILE: "x"})).encode("utf-8"))),
+            Case(family, "empty-id", 1, ("the id is empty",), with_answers(json.dumps(dict(answers, **{" ": "x"}))
+                                                                         .encode("utf-8"))),
+            Case(family, "huge-integer", 1, ("not valid JSON",), with_answers(b'{"q": ' + b"9" * 5000 + b"}")),
+            Case(family, "deeply-nested", 1, ("not valid JSON",), with_answers(b"[" * 100000 + b"]" * 100000)),
+            Case(family, "no-probabilities-when-asked", 1, ("na_probs.json",), files,
+                 config=lambda c: c.setdefault("options", {}).__setitem__("no_answer_probabilities", True)),
+            Case(family, "probability-not-a-number", 1, ("no-answer probability", "JSON string"),
+                 dict(files, **{"na_probs.json": json.dumps({first: "high"}).encode("utf-8")}),
+                 config=lambda c: c.setdefault("options", {}).__setitem__("no_answer_probabilities", True)),
+            Case(family, "csv-with-json", 1, ("files matching", "upload exactly one"),
+                 dict(files, **{"predictions.csv": b"id,answer\n"})),
+        ]
     # emotion_cause
     files = sample(family)
     s1 = json.loads(files["Subtask_1_pred.json"])
@@ -501,7 +553,8 @@ def config_cases(family):
         cfg("boards-usage-list", set_("boards", {"usage_column": ["Usage"]}), ("boards.usage_column is",)),
         cfg("files-not-mapping", set_("files", "gold.csv"), ("files must be a mapping",)),
         cfg("bad-submission-glob", lambda c: c.setdefault("files", {}).__setitem__(
-            "subtask1" if family == "emotion_cause" else "submission", "[z-a].csv"),
+            {"emotion_cause": "subtask1", "qa": "predictions", "generation": "predictions"}.get(family, "submission"),
+            "[z-a].csv"),
             ("not a valid file-name pattern",)),
         cfg("unknown-option", opt("colour", "red"), ("is not an option of task",)),
         cfg("primary-key-list", set_("primary_key", ["x"]), ("primary_key is",)),
@@ -523,6 +576,8 @@ def config_cases(family):
         "classification": [("average", "binary"), ("average", "samples"), ("positive_class", "good"),
                            ("ordinal_order", ["terrible", "poor"]), ("top_k", 0), ("log_loss_eps", 1),
                            ("submission", "scores")],
+        "qa": [("rules", "squad"), ("no_answer_probabilities", "yes"), ("na_prob_thresh", 2)],
+        "generation": [("bleu_tokenizer", "spm"), ("lowercase", 1), ("rouge_tokenizer", "zh"), ("rouge_stem", "yes")],
     }[family]
     for key, value in bad_options:
         label = "option-%s-%s" % (key, type(value).__name__)
@@ -534,7 +589,7 @@ def config_cases(family):
 
 def reference_cases(family):
     """Broken reference data: exit 2; the details (checked in private/ on CodaLab v1) name the problem."""
-    gold = {"emotion_cause": "Subtask_1_gold.json"}.get(family, "gold.csv")
+    gold = {"emotion_cause": "Subtask_1_gold.json", "qa": "gold.json"}.get(family, "gold.csv")
 
     def ref(label, edit, words):
         return Case(family, "reference-" + label, 2, words, reference=edit)
@@ -558,7 +613,15 @@ def reference_cases(family):
             ("exactly the columns id,board",)),
         ref("boards-missing", remove("boards.csv"), ("boards file boards.csv",)),
     ]
-    if family in TABLES:
+    if family == "qa":
+        cases += [ref("gold-not-a-list", lambda f: (f / "gold.json").write_text('{"data": []}'), ("JSON list",)),
+                  ref("gold-answers-not-strings", gold_bytes(lambda b: b.replace(b'"answers": [', b'"answers": [1, ', 1)),
+                      ("no list of strings",)),
+                  ref("gold-unanswerable-under-cmrc", lambda f: None, ("has no gold answer", "squad_v2"))]
+        cases[-1].config = lambda c: c.setdefault("options", {}).__setitem__("rules", "cmrc2018")
+    if family == "generation":
+        cases.append(ref("gold-empty-id", gold_bytes(lambda b: b.replace(b"\ng", b"\n ,x\ng", 1)), ("empty",)))
+    if family in TABLES and family != "generation":   # generation: an id repeated is one more reference
         cases.append(ref("gold-repeated-id", gold_bytes(lambda b: b + b.splitlines(True)[1]),
                          ("twice",) if family == "view_sentiment" else ("repeats",)) if family != "view_sentiment"
                      else ref("sentences-repeated", lambda f: (f / "sentences.csv").write_bytes(
@@ -638,6 +701,18 @@ def shape_variants(family):
             first, rest = longer[0][2].split(" ", 1)
             longer[0][2] = first + ("" if "." in first else ".") + "0" * (2 << 20) + " " + rest
             out.append(Shape(family, "a-score-written-with-2mb-of-zeros", {name: as_csv(header, longer)}))
+    elif family == "qa":
+        answers = json.loads(files["predictions.json"])
+        rows = [["id", "answer"]] + [[k, v] for k, v in answers.items()]
+        buf = io.StringIO()
+        import csv
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        out += [Shape(family, "compact-json", {"predictions.json": json.dumps(answers, separators=(",", ":")).encode()}),
+                Shape(family, "ids-reversed", {"predictions.json": json.dumps(dict(reversed(list(answers.items()))),
+                                                                                 ensure_ascii=False).encode("utf-8")}),
+                Shape(family, "as-csv", {"predictions.csv": buf.getvalue().encode("utf-8")}),
+                Shape(family, "as-json-lines", {"predictions.jsonl": "".join(
+                    json.dumps({"id": k, "answer": v}) + "\n" for k, v in answers.items()).encode("utf-8")})]
     else:
         compact = {k: json.dumps(json.loads(v), separators=(",", ":")).encode("utf-8") for k, v in files.items()}
         reordered = {k: json.dumps(list(reversed(json.loads(v))), indent=2).encode("utf-8") for k, v in files.items()}

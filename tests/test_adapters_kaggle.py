@@ -87,6 +87,49 @@ def test_bank_participant_error():
     refused(BANK_SOLUTION, odd, task="bank_comments")
 
 
+# -- qa --------------------------------------------------------------------------------------------------
+QA_SOLUTION = pd.DataFrame({"id": ["q1", "q2", "q3"],
+                            "answers": ['["Denmark"]', "[]", '["the 10th century", "10th century"]']})
+QA_SUBMISSION = pd.DataFrame({"id": ["q1", "q2", "q3"], "answer": ["denmark", "", "in the 10th"]})
+
+
+def test_qa_by_hand():
+    # q1 right (case forgiven); q2 unanswerable, answered empty: 1; q3 [in, 10th] against [10th, century]: F1 1/2
+    assert metric.score(QA_SOLUTION, QA_SUBMISSION, "id", task="qa") == pytest.approx(250 / 3, abs=1e-12)
+    assert metric.score(QA_SOLUTION, QA_SUBMISSION, "id", task="qa", metric="no_ans_f1") == 100.0
+    # probabilities 0.1, 0.9, 0.2: walked q1 (+1), q3 (+1/2), q2 (answered empty: +0) from the start 1 (one
+    # unanswerable question): the best running score 2.5 of 3
+    with_probs = QA_SUBMISSION.assign(na_prob=[0.1, 0.9, 0.2])
+    assert metric.score(QA_SOLUTION, with_probs, "id", task="qa", metric="best_f1",
+                        options={"no_answer_probabilities": True}) == pytest.approx(250 / 3, abs=1e-12)
+    assert metric.score(QA_SOLUTION, with_probs, "id", task="qa", metric="best_f1_thresh",
+                        options={"no_answer_probabilities": True}) == 0.2
+
+
+def test_qa_participant_errors():
+    text = refused(QA_SOLUTION, QA_SUBMISSION.assign(extra="x"), task="qa")
+    assert "must be id, answer" in text
+    text = refused(QA_SOLUTION, QA_SUBMISSION.assign(na_prob=["0.1", "x", "0.2"]), task="qa",
+                   options={"no_answer_probabilities": True})
+    assert "na_prob" in text and "q2" in text
+    twice = pd.concat([QA_SUBMISSION, QA_SUBMISSION.iloc[:1]])
+    assert "twice" in refused(QA_SOLUTION, twice, task="qa")
+
+
+# -- generation --------------------------------------------------------------------------------------------
+def test_generation_equals_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    sol = pd.DataFrame({"id": ["a", "b", "c"], "reference": ["the cat sat on the mat", "hello world", "x y z"]})
+    sub = pd.DataFrame({"id": ["a", "b", "c"], "text": ["the cat sat on a mat", "hello world", ""]})
+    hyps, refs = sub["text"].tolist(), [sol["reference"].tolist()]
+    assert metric.score(sol, sub, "id", task="generation") == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, refs).score, abs=1e-9)
+    assert metric.score(sol, sub, "id", task="generation", metric="chrf_pp") == pytest.approx(
+        sacrebleu.corpus_chrf(hyps, refs, word_order=2).score, abs=1e-9)
+    text = refused(sol, sub.rename(columns={"text": "hyp"}), task="generation")
+    assert "id,text" in text
+
+
 # -- keywords ------------------------------------------------------------------------------------------
 KW_SOLUTION = pd.DataFrame({"id": ["d1", "d2"], "keywords": ["alpha", "alpha_beta_gamma_delta"]})
 KW_SUBMISSION = pd.DataFrame({"id": ["d1", "d2"], "keywords": ["alpha_omega", "alpha"]})
@@ -596,7 +639,7 @@ def test_every_family_has_a_layout_the_family_describes():
     from scorer.tasks import families
     layouts = metric.layouts()
     assert set(layouts) == set(families())
-    assert set(metric.LAYOUTS) == {"view_sentiment", "emotion_cause"}   # the others: one table each, by the family
+    assert set(metric.LAYOUTS) == {"view_sentiment", "emotion_cause", "qa"}   # the others: one table each, by the family
 
 
 def test_kaggle_refuses_a_folder_without_a_split(tmp_path):

@@ -321,3 +321,46 @@ def test_an_upload_holding_a_metadata_file_at_its_top_is_warned_and_still_scores
     lines, _ = validate("bank", upload, dict(board_a_config("bank"), language="zh"))
     assert lines[-1].startswith("警告：upload.zip 的最上层有名为 metadata 的文件")
     assert platform_scores("bank", upload, tmp_path)   # the platform's own run ignores it
+
+
+def test_qa_warns_of_missing_questions_answers_longer_than_their_passage_and_one_answer_for_all(tmp_path):
+    """The kit's check reads the passages of test_public.json (no answer): an answer longer than its passage is
+    no span of it; the same file still scores on the platform."""
+    kit = kit_of("qa")
+    passages = {q["id"]: q["context"] for q in json.loads((kit / "test_public.json").read_text(encoding="utf-8"))}
+    answers = json.loads((kit / "submission" / "predictions.json").read_text(encoding="utf-8"))
+    first, second = list(answers)[:2]
+    answers[first] = passages[first] + " and more"
+    del answers[second]
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "predictions.json").write_text(json.dumps(answers), encoding="utf-8")
+    lines, code = validate("qa", sub)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "1 answer(s) are longer than their passage: %s" % first in text
+    assert "1 question(s) have no entry" in text and second in text
+    platform_scores("qa", sub, tmp_path)
+    (sub / "predictions.json").write_text(json.dumps({q: "x" for q in answers}), encoding="utf-8")
+    assert "answers are the same ('x')" in "\n".join(validate("qa", sub)[0])
+
+
+def test_generation_warns_of_copied_sources_and_empty_texts(tmp_path):
+    kit = kit_of("generation")
+    public = read_csv(kit / "test_public.csv")
+    rows = read_csv(kit / "submission" / "predictions.csv")
+    rows[0]["text"] = public[0]["abstract"]
+    rows[1]["text"] = ""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    import csv
+    with open(sub / "predictions.csv", "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, ["id", "text"])
+        writer.writeheader()
+        writer.writerows(rows)
+    lines, code = validate("generation", sub)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "1 text(s) copy their source from the test inputs (abstract) word for word: %s" % public[0]["id"] in text
+    assert "1 text(s) are empty" in text and rows[1]["id"] in text
+    platform_scores("generation", sub, tmp_path)

@@ -70,12 +70,12 @@ def organizer(project, argv):
 
 def test_the_docs_give_a_command_for_each_family():
     assert sorted(commands()) == sorted(["bank_comments", "emotion_cause", "keywords", "multilabel",
-                                         "view_sentiment", "classification", "regression"])
-    assert len(conversions()) == 7
+                                         "view_sentiment", "classification", "regression", "qa", "generation"])
+    assert len(conversions()) == 8
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression"])
+                                    "classification", "regression", "qa", "generation"])
 def test_new_builds_a_competition_that_checks_scores_and_validates(workspace, family, tmp_path):
     from organizer import check
     from organizer.bundle import starting_kit_zip
@@ -139,7 +139,7 @@ def dev_built(workspace):
 
 
 @pytest.mark.parametrize("family", ["multilabel", "keywords", "bank_comments", "view_sentiment", "emotion_cause",
-                                    "classification", "regression"])
+                                    "classification", "regression", "qa", "generation"])
 def test_new_with_dev_feedback_uploads_no_test_answer_and_scores_the_dev_set_as_the_kit(dev_built, family, tmp_path):
     from organizer import bundle, check
     from organizer.phase_data import assemble_input, phase_config
@@ -198,6 +198,7 @@ def built(workspace):
 
 
 ANSWERS = {"bank_comments": {"BIO_anno", "class"}, "keywords": {"keywords"}, "multilabel": {"labels", "grades"},
+           "generation": {"reference"},
            "view_sentiment": {"View", "Opinion"}, "classification": {"label"}, "regression": {"value"}}
 
 
@@ -208,6 +209,9 @@ def test_the_public_inputs_hold_no_answer(built):
         assert not set(header) & columns, (family, header)
     text = (built["emotion_cause"] / "starting_kit" / "Subtask_1_test.json").read_text(encoding="utf-8")
     assert "emotion-cause_pairs" not in text and '"emotion"' not in text
+    import json
+    questions = json.loads((built["qa"] / "starting_kit" / "test_public.json").read_text(encoding="utf-8"))
+    assert {key for q in questions for key in q} == {"id", "title", "context", "question"}
 
 
 def test_the_sample_submission_is_made_without_the_answers(workspace, tmp_path, monkeypatch):
@@ -241,6 +245,14 @@ def _scramble_answers(family, gold, out):
                 utterance["emotion"] = "joy"
         out.write_text(json.dumps(data), encoding="utf-8")
         return
+    if family == "qa":   # each question gets the next one's gold answers
+        data = json.loads(gold.read_text(encoding="utf-8"))
+        qas = [qa for article in data["data"] for paragraph in article["paragraphs"] for qa in paragraph["qas"]]
+        answers = [qa["answers"] for qa in qas]
+        for qa, moved in zip(qas, answers[1:] + answers[:1]):
+            qa["answers"] = moved
+        out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return
     sep = "\t" if gold.read_text(encoding="utf-8").split("\n", 1)[0].count("\t") else ","
     frame = pd.read_csv(gold, sep=sep, dtype=str, keep_default_na=False)
     for column in ANSWERS[family] & set(frame.columns):
@@ -251,13 +263,14 @@ def _scramble_answers(family, gold, out):
 
 
 # names, not English: the kit's own name, programs, formats and measures
-ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn"}
+ALLOWED_LATIN = {"starting", "kit", "Python", "Cohen", "kappa", "zip", "conlleval", "id", "token", "tp", "fp", "fn",
+                 "chrF", "Lsum"}
 
 
 def test_a_chinese_competition_speaks_chinese_to_participants(built, dev_built):
     """Pages, README and column labels of the zh competitions, with either feedback phase: no English beyond names
     and code."""
-    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment")
+    for folder in [f(family) for family in ("keywords", "bank_comments", "view_sentiment", "qa", "generation")
                    for f in (built.get, dev_built)]:
         texts = [p.read_text(encoding="utf-8") for p in sorted((folder / "pages").iterdir())]
         texts.append((folder / "starting_kit" / "README.md").read_text(encoding="utf-8"))
@@ -384,9 +397,11 @@ def test_new_names_each_column_as_the_page_names_its_score(built):
     said_more = {"score", "weighted_strict_f1", "macro_f1"}
     for family, folder in built.items():
         comp = yaml.safe_load((folder / "competition.yaml").read_text(encoding="utf-8"))
-        lang = yaml.safe_load((folder / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))["language"]
+        board = yaml.safe_load((folder / "reference_data" / "board_A.yaml").read_text(encoding="utf-8"))
+        lang = board["language"]
         columns = comp["leaderboard"]["columns"]
-        assert len(columns) >= 6
+        # every key a column (CMRC 2018's rules have three: F1, EM and their average)
+        assert len(columns) >= min(6, len(families()[family].leaderboard_keys(board.get("options") or {})))
         for key, column in columns.items():
             assert column["label"] != key, (family, key)
             if key not in said_more:

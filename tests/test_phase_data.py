@@ -50,6 +50,10 @@ def reordered(family, files):
         if family == "emotion_cause":
             out[name] = json.dumps(json.loads(data.decode("utf-8"))[::-1]).encode("utf-8")
             continue
+        if name.endswith(".json"):   # qa: one object, its entries the other way round
+            answers = json.loads(data.decode("utf-8"))
+            out[name] = json.dumps(dict(reversed(list(answers.items())))).encode("utf-8")
+            continue
         lines = data.decode("utf-8").rstrip("\n").split("\n")
         out[name] = ("\n".join(lines[:1] + lines[1:][::-1]) + "\n").encode("utf-8")
     return out
@@ -77,7 +81,7 @@ def shuffled_copy(tmp_path, family):
     shutil.copytree(source / "reference_data", target / "reference_data")
     shutil.copytree(source / "starting_kit", target / "starting_kit")
     public = target / "starting_kit" / families()[family].public_inputs
-    if family == "emotion_cause":
+    if public.suffix == ".json":   # emotion_cause's conversations, qa's questions
         public.write_text(json.dumps(json.loads(public.read_text(encoding="utf-8"))[::-1]), encoding="utf-8")
     else:
         with open(public, encoding="utf-8", newline="") as fh:

@@ -35,6 +35,9 @@ DEMOS = {
                    ROOT / "examples" / "regression" / "starting_kit" / "sample_submission.csv", "id"),
     "classification": (ROOT / "examples" / "classification",
                        ROOT / "examples" / "classification" / "starting_kit" / "sample_submission.csv", "id"),
+    "qa": (ROOT / "examples" / "qa", ROOT / "examples" / "qa" / "starting_kit" / "submission", "id"),
+    "generation": (ROOT / "examples" / "generation", ROOT / "examples" / "generation" / "starting_kit" / "submission",
+                   "id"),
 }
 OUTPUTS = ("scores.txt", "scores.json", "detailed_results.html")
 
@@ -73,6 +76,11 @@ def spoil_board_b(family, files):
                     conv["emotion-cause_pairs"] = conv["emotion-cause_pairs"][:1]
             spoiled[name] = json.dumps(convs).encode("utf-8")
             continue
+        if family == "qa":   # every board-B question answered empty
+            answers = json.loads(data.decode("utf-8"))
+            assert any(q in hidden for q in answers) and not all(q in hidden for q in answers)
+            spoiled[name] = json.dumps({q: "" if q in hidden else a for q, a in answers.items()}).encode("utf-8")
+            continue
         frame = pd.read_csv(pd.io.common.BytesIO(data), dtype=str, keep_default_na=False)
         in_b = frame[DEMOS[family][2]].isin(hidden)
         assert in_b.any() and not in_b.all()
@@ -88,6 +96,8 @@ def spoil_board_b(family, files):
             frame.loc[in_b, "scores"] = ""
         elif family == "regression":
             frame.loc[in_b, "value"] = "0"
+        elif family == "generation":
+            frame.loc[in_b, "text"] = "x"
         elif family == "classification":   # every board-B item predicted as the first class
             first = (DEMOS[family][0] / "reference_data" / "labels.txt").read_text(encoding="utf-8").split()[0]
             frame.loc[in_b, "label"] = first

@@ -6,17 +6,22 @@ named once (``Units.schema``). Here, for every family, every Units group and sev
 reference data with the sample submission and a spoiled one:
 
 - each named column of the table, unit by unit, equals what the name says, counted here from the files with
-  plain Python or an independent implementation (seqeval, scikit-learn, pytrec_eval, scipy), never with the
-  scoring program's code: a column filled with another count, or read from another place, fails;
+  plain Python or an independent implementation (seqeval, scikit-learn, pytrec_eval, scipy, sacreBLEU,
+  rouge-score), never with the scoring program's code: a column filled with another count, or read from another
+  place, fails;
 - each key, computed by ``unit_scores`` from the sums of the rows of the whole board and of random halves,
-  equals that key computed by scikit-learn, seqeval, scipy, pytrec_eval or the source document's formula on
-  those units: a wrong formula fails, even one the scores and their intervals share;
+  equals that key computed by scikit-learn, seqeval, scipy, pytrec_eval, sacreBLEU, rouge-score or the source
+  document's formula (SQuAD 2.0's, restated) on those units: a wrong formula fails, even one the scores and
+  their intervals share;
 - the Result's own scores are ``unit_scores`` of ``Units.sums`` (the declarations' sums, no row built), and
   scoring a half on its own gives what its rows give.
 """
+import collections
 import io
 import json
 import math
+import re
+import string
 import warnings
 
 import numpy as np
@@ -44,6 +49,9 @@ CASES = [
     ("classification", {}), ("classification", {"average": "weighted",
                                                 "ordinal_order": ["good", "okay", "excellent", "poor", "terrible"]}),
     ("classification", {"submission": "probabilities", "top_k": 2, "ordinal_order": None}),
+    ("qa", {}),
+    ("generation", {}), ("generation", {"bleu_tokenizer": "char", "lowercase": True, "rouge_stem": True,
+                                        "rouge_tokenizer": "chinese"}),
 ]
 # keys that rank all the units of a board at once: no sum over units gives them
 NOT_SUMS = {"macro_ap", "median_ae", "spearman", "kendall", "roc_auc", "average_precision"}
@@ -576,9 +584,145 @@ class Classification:
         return out
 
 
+class QA:
+    """SQuAD 2.0's official normalisation, exact match and F1 (evaluate-v2.0.py) restated in plain Python, per
+    question; a question without an entry in the submission scores 0 (the family's documented choice)."""
+
+    ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
+
+    def __init__(self, units, files, options):
+        assert options["rules"] == "squad_v2"
+        gold = {e["id"].strip(): e["answers"] for e in json.loads(reference_file("qa", "gold.json").decode("utf-8"))}
+        sub = {k.strip(): v for k, v in json.loads(files["predictions.json"].decode("utf-8")).items()}
+        self.answerable = np.array([bool(gold[u]) for u in units])
+        exact, f1 = [], []
+        for u in units:
+            golds = [a for a in gold[u] if self.normalize(a)] or [""]
+            if u not in sub:
+                exact.append(0)
+                f1.append(0.0)
+                continue
+            exact.append(max(int(self.normalize(a) == self.normalize(sub[u])) for a in golds))
+            f1.append(max(self.f1(a, sub[u]) for a in golds))
+        self.exact, self.f1s = np.array(exact), np.array(f1)
+        self.columns = {"questions": {"questions": np.ones(len(units)), "exact": self.exact, "f1": self.f1s,
+                                      "answerable": self.answerable, "exact_answerable": self.exact * self.answerable,
+                                      "f1_answerable": self.f1s * self.answerable}}
+
+    @classmethod
+    def normalize(cls, text):
+        text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+        return " ".join(cls.ARTICLES.sub(" ", text).split())
+
+    @classmethod
+    def f1(cls, gold, pred):
+        g, p = cls.normalize(gold).split(), cls.normalize(pred).split()
+        if not g or not p:
+            return float(g == p)
+        same = sum((collections.Counter(g) & collections.Counter(p)).values())
+        if not same:
+            return 0.0
+        precision, recall = same / len(p), same / len(g)
+        return 2 * precision * recall / (precision + recall)
+
+    def keys(self, at):
+        at = np.asarray(at, dtype=int)
+        mean = lambda values: 100.0 * float(np.mean(values)) if len(values) else 0.0  # noqa: E731
+        has, no = at[self.answerable[at]], at[~self.answerable[at]]
+        exact, f1 = mean(self.exact[at]), mean(self.f1s[at])
+        return {"exact": exact, "f1": f1, "average": (exact + f1) / 2,
+                "has_ans_exact": mean(self.exact[has]), "has_ans_f1": mean(self.f1s[has]),
+                "no_ans_exact": mean(self.exact[no]), "no_ans_f1": mean(self.f1s[no])}
+
+
+class ChineseTokens:
+    """The ``chinese`` ROUGE rule for rouge-score's ``tokenizer=`` hook, one character at a time: lower-cased, a
+    run of a-z0-9 is one token (Porter-stemmed by NLTK, as rouge-score, when longer than 3 and asked), any other
+    character that is a letter or digit to Python is a token of its own, everything else separates."""
+
+    def __init__(self, stem):
+        from nltk.stem import porter as nltk_porter
+
+        self.stemmer = nltk_porter.PorterStemmer() if stem else None
+
+    def tokenize(self, text):
+        tokens, word = [], ""
+        for ch in text.lower() + " ":
+            if ch in "abcdefghijklmnopqrstuvwxyz0123456789":
+                word += ch
+                continue
+            if word:
+                tokens.append(self.stemmer.stem(word) if self.stemmer and len(word) > 3 else word)
+                word = ""
+            if not ch.isascii() and ch.isalnum():
+                tokens.append(ch)
+        return tokens
+
+
+class Generation:
+    """Per-segment BLEU and chrF/chrF++ statistics from sacreBLEU itself (``_extract_corpus_statistics``, its own
+    column order: BLEU's hyp_len, ref_len, matches 1..4, totals 1..4; chrF's (hyp, ref, match) of each character
+    order then each word order, the best reference's), ROUGE from rouge-score's ``score_multi``, exact match with
+    plain Python; the keys from sacreBLEU's ``corpus_score`` and the means of rouge-score's values."""
+
+    ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+    def __init__(self, units, files, options):
+        import sacrebleu
+        from rouge_score import rouge_scorer
+
+        gold, sub = table(reference_file("generation", "gold.csv")), table(files["predictions.csv"])
+        refs = {}
+        for i, r in zip(gold["id"], gold["reference"]):
+            refs.setdefault(i.strip(), []).append(r)
+        given = {i.strip(): t for i, t in zip(sub["id"], sub["text"])}
+        self.hyps = [given.get(u, "") for u in units]   # no text: an empty hypothesis
+        self.refs = [refs[u] for u in units]
+        lower = options["lowercase"]
+        self.bleu = sacrebleu.metrics.BLEU(tokenize=options["bleu_tokenizer"], lowercase=lower)
+        self.chrf = sacrebleu.metrics.CHRF(lowercase=lower)
+        self.chrf_pp = sacrebleu.metrics.CHRF(word_order=2, lowercase=lower)
+        every = np.arange(len(units))
+        tokenizer = ChineseTokens(options["rouge_stem"]) if options["rouge_tokenizer"] == "chinese" else None
+        scorer = rouge_scorer.RougeScorer(list(self.ROUGE_TYPES), use_stemmer=options["rouge_stem"],
+                                          tokenizer=tokenizer)
+        scored = [scorer.score_multi(r, h) for h, r in zip(self.hyps, self.refs)]
+        self.rouge = np.array([[getattr(s[t], m) for t in self.ROUGE_TYPES for m in ("precision", "recall", "fmeasure")]
+                               for s in scored])
+        self.exact = np.array([int(any(h.strip() == r.strip() for r in rs)) for h, rs in zip(self.hyps, self.refs)])
+        self.columns = {"segments": {
+            "segments": np.ones(len(units)),
+            "bleu": np.array(self.bleu._extract_corpus_statistics(*self._corpus(every)), dtype=float),
+            "chrf": np.array(self.chrf._extract_corpus_statistics(*self._corpus(every)), dtype=float),
+            "chrf_pp": np.array(self.chrf_pp._extract_corpus_statistics(*self._corpus(every)), dtype=float),
+            "rouge": self.rouge, "exact": self.exact}}
+
+    def _corpus(self, at):
+        """(hypotheses, reference streams) of the segments at ``at``: sacreBLEU's layout, one stream per reference
+        slot, None where a segment has fewer references (its _cache_references drops them)."""
+        refs = [self.refs[i] for i in at]
+        most = max(len(r) for r in refs)
+        return [self.hyps[i] for i in at], [[r[k] if k < len(r) else None for r in refs] for k in range(most)]
+
+    def keys(self, at):
+        at = np.asarray(at, dtype=int)
+        hyps, streams = self._corpus(at)
+        b = self.bleu.corpus_score(hyps, streams)
+        out = {"bleu": b.score, "length_ratio": b.sys_len / b.ref_len if b.ref_len else 0.0,
+               "chrf": self.chrf.corpus_score(hyps, streams).score,
+               "chrf_pp": self.chrf_pp.corpus_score(hyps, streams).score,
+               "exact_match": 100.0 * self.exact[at].mean()}
+        k = 0
+        for t in self.ROUGE_TYPES:
+            for m in ("p", "r", "f"):
+                out["%s_%s" % (t.lower(), m)] = 100.0 * self.rouge[at, k].mean()
+                k += 1
+        return out
+
+
 ORACLES = {"bank_comments": BankComments, "view_sentiment": ViewSentiment, "keywords": Keywords,
            "multilabel": Multilabel, "emotion_cause": EmotionCause, "regression": Regression,
-           "classification": Classification}
+           "classification": Classification, "qa": QA, "generation": Generation}
 
 
 # -- the checks -------------------------------------------------------------------------------------------------
@@ -637,6 +781,44 @@ def test_each_named_column_and_each_key_against_an_independent_count(tmp_path, f
     keys = comp.family.leaderboard_keys(comp.cfg.options)
     assert covered_keys == set(keys) - NOT_SUMS
     assert {group for group, _ in covered_columns} == set(oracle.columns)
+
+
+def inflected_and_chinese(files):
+    """The generation sample with inflected words (stemming changes its matches) and, every other segment, Chinese
+    words with Chinese punctuation (the chinese ROUGE rule counts them, rouge-score's own drops them)."""
+    frame = table(files["predictions.csv"])
+    frame["text"] = [re.sub(r"ion\b", "ions", re.sub(r"ing\b", "ed", t)) + (" 两个模型，很好。" if k % 2 else "")
+                     for k, t in enumerate(frame["text"])]
+    return {"predictions.csv": frame.to_csv(index=False).encode("utf-8")}
+
+
+def some_questions_unanswered(files):
+    """The qa sample without every fifth entry: those questions score 0, even the unanswerable ones."""
+    answers = json.loads(files["predictions.json"].decode("utf-8"))
+    return {"predictions.json": json.dumps({q: a for k, (q, a) in enumerate(answers.items()) if k % 5}).encode("utf-8")}
+
+
+@pytest.mark.parametrize("family,options,change", [
+    ("generation", CASES[-1][1], inflected_and_chinese), ("generation", {}, inflected_and_chinese),
+    ("qa", {}, some_questions_unanswered)], ids=["generation-options", "generation", "qa-absent"])
+def test_rules_the_demo_submission_does_not_reach_against_the_oracles(tmp_path, family, options, change):
+    """Texts where the options change the counts (stemming, the chinese rule) and questions with no entry: every
+    named column and every key on each board and on a random half against the oracle."""
+    rng = np.random.default_rng(5)
+    files = change(sample_files(family))
+    for board in ("A", "B"):
+        comp = competition(tmp_path / board, family, options, board)
+        units = [str(u) for u in comp.reference.units]
+        sub = submission(tmp_path / board, comp, family, files=files)
+        oracle = ORACLES[family](units, files, comp.cfg.options)
+        result = comp.family.score(comp.reference, sub, comp.boards.mask(board), comp.cfg)
+        half = rng.random(len(units)) < 0.5
+        whole_keys, half_keys = oracle.keys(np.arange(len(units))), oracle.keys(np.flatnonzero(half))
+        for group in result.units:
+            check_columns(group, oracle, np.arange(len(units)))
+            table = group.make()
+            check_keys(comp, group, table, np.arange(len(units)), whole_keys, "board")
+            check_keys(comp, group, table, half, half_keys, "half")
 
 
 def test_stacked_sums_give_the_scores_of_each_row(tmp_path):

@@ -29,7 +29,8 @@ COMPETITIONS = [ROOT] + sorted(p for p in (ROOT / "examples").iterdir() if (p / 
 TERMS = {"bootstrap", "kappa", "Cohen's", "Cohen", "conlleval", "conlleval-style", "nervaluate", "seqeval",
          "scikit-learn", "scikit-learn's", "nDCG", "Ladder", "id", "SemEval", "ECAC", "micro", "macro",
          "tp", "fp", "fn", "fn1", "fn2",  # the symbols of the view-sentiment source formula
-         "iob2"}  # a tagging scheme's name
+         "iob2",  # a tagging scheme's name
+         "chrF", "chrF2", "ROUGE-Lsum", "sacreBLEU", "rouge-score", "SQuAD"}  # measures and programs of text
 ACRONYM = re.compile(r"^[A-Z0-9][A-Z0-9\-]{0,7}$|^[BIOES]-")  # F1, IOB2, ML-GCN, C-F, B-BANK, I-...
 HEX = re.compile(r"^[0-9a-f]+$")
 WORD = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z][A-Za-z0-9_'\-]*")  # not the e-8 of 1e-8
@@ -138,6 +139,7 @@ def score_keys(output):
 
 def english(text, allowed):
     text = re.sub(r"\S*/\S*", " ", text)  # paths (the run's own folders) are not prose
+    text = re.sub(r"\S+:\S+(?:\|\S+:\S+)+", " ", text)  # nor a signature (sacreBLEU's nrefs:1|case:mixed|...)
     text = re.sub(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+", " ", text)  # nor dotted names: json.dump, options.scheme
     return sorted({w for w in (w.strip("'") for w in WORD.findall(text))
                    if w not in allowed and w not in TERMS and not ACRONYM.match(w) and not HEX.match(w)})
@@ -169,7 +171,10 @@ def broken_copy(sample, dest):
     if sample.is_dir():
         dest.mkdir()
         for path in sorted(sample.iterdir()):
-            (dest / path.name).write_text("{not json", encoding="utf-8")
+            if path.suffix == ".csv":   # a table in the sample folder: broken as a table
+                broken_copy(path, dest / path.name)
+            else:
+                (dest / path.name).write_text("{not json", encoding="utf-8")
         return dest
     lines = sample.read_text(encoding="utf-8").splitlines()
     lines[1] = lines[1] + ",extra,extra"

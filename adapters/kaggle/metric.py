@@ -31,6 +31,8 @@ Public rows score board A, the Private rows board B.
 | classification | ``label``; the class names in ``labels=`` | ``label``, or one probability column per class |
 | view_sentiment | ``views``: JSON list of ``[View, Opinion]`` pairs | exactly ``views``, the same JSON |
 | emotion_cause | ``conversation`` (the JSON utterance list), ``subtask1`` and/or ``subtask2`` (JSON pair lists) | ``subtask1`` and/or ``subtask2`` (JSON pair lists) |
+| qa | ``answers``: JSON list of the gold answer texts (``[]``: unanswerable) | exactly ``answer`` (``na_prob`` too with no-answer probabilities) |
+| generation | ``reference`` | exactly ``text`` |
 
 An empty ``views``, ``subtask1`` or ``subtask2`` cell means no pair. A format
 problem raises ParticipantVisibleError with score.py's one line, its place
@@ -236,8 +238,8 @@ class TableLayout(Layout):
     """A family whose reference and submission are one table each: the DataFrame's columns, as they are. The
     family's engine says which columns its gold needs (a solution without one is the host's error, in its words)."""
 
-    def __init__(self, gold="gold.csv", id_column="id", extra=None):
-        self.gold, self.id_column = gold, id_column
+    def __init__(self, gold="gold.csv", id_column="id", extra=None, slot="submission"):
+        self.gold, self.id_column, self.slot = gold, id_column, slot
         self.extra = extra   # (file slot, how labels= becomes that file's bytes), or None
         self.names = {gold: "the solution"}
 
@@ -264,7 +266,7 @@ class TableLayout(Layout):
         data[self.id_column] = ids
         name = "submission.csv"
         starts = _row_starts(data, columns)
-        return Upload({"submission": (name, _csv(columns, data))},
+        return Upload({self.slot: (name, _csv(columns, data))},
                       {name: Shown(name, starts, lines, {self.id_column: row_id})})
 
 
@@ -448,7 +450,67 @@ class EcacLayout(Layout):
         return upload
 
 
-LAYOUTS = {"view_sentiment": ViewLayout(), "emotion_cause": EcacLayout()}   # the families whose files are no table
+class QALayout(Layout):
+    """qa: one row per question; the solution's ``answers`` a JSON list of its gold answer texts (``[]``: none);
+    the submission's ``answer`` (text, empty for no answer) and, with no-answer probabilities, ``na_prob``."""
+
+    names = {"gold.json": "the solution"}
+    example = '["the Normans", "Normans"]'
+
+    def solution(self, reference):
+        gold = json.loads(reference["gold.json"].decode("utf-8-sig"))
+        ids = [str(q["id"]).strip() for q in gold]
+        return pd.DataFrame({"id": ids, "answers": [json.dumps(q["answers"], ensure_ascii=False) for q in gold]}), ids
+
+    def sample(self, files, units):
+        answers = {}
+        for name, data in files.items():
+            if name.endswith("predictions.json"):
+                answers = json.loads(data.decode("utf-8-sig"))
+        return pd.DataFrame({"id": list(units), "answer": [answers.get(u, "") for u in units]})
+
+    def reference(self, solution, ids, labels):
+        if "answers" not in solution.columns:
+            raise HostVisibleError("the solution has no column answers (a JSON list of the gold answers per question)")
+        gold = []
+        for i, cell in zip(ids, _texts(solution["answers"])):
+            try:
+                answers = json.loads(cell) if cell.strip() else []
+            except ValueError:
+                answers = None
+            if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+                raise HostVisibleError("the solution's answers of id %s is not a JSON list of strings: %r" % (i, cell))
+            gold.append({"id": i, "answers": answers})
+        return {"gold.json": json.dumps(gold, ensure_ascii=False).encode("utf-8")}
+
+    def upload(self, frame, ids, lines, row_id, cfg, problem):
+        probs = bool(cfg.options.get("no_answer_probabilities"))
+        wanted = ["answer", "na_prob"] if probs else ["answer"]
+        found = [str(c) for c in frame.columns]
+        if found != wanted:
+            problem("kaggle.columns", file="submission.csv", columns=", ".join([row_id] + wanted),
+                    found=", ".join([row_id] + found))
+        data = {"id": ids, "answer": _texts(frame["answer"])}
+        name = "submission.csv"
+        upload = Upload({"predictions": (name, _csv(["id", "answer"], data))},
+                        {name: Shown(name, _row_starts(data, ["id", "answer"]), lines, {"id": row_id})})
+        if probs:
+            cells = _texts(frame["na_prob"])
+            values = {}
+            for k, (unit, cell) in enumerate(zip(ids, cells)):
+                try:
+                    values[unit] = float(cell)
+                except ValueError:
+                    values[unit] = cell   # the engine says what is wrong with it, at its id
+            shown = "submission.csv column na_prob"
+            upload.files["na_probs"] = (shown, json.dumps(values, ensure_ascii=False).encode("utf-8"))
+            upload.shown[shown] = Shown(shown)
+            upload.aliases[cfg.files["na_probs"]] = shown
+        return upload
+
+
+# the families whose files are no table
+LAYOUTS = {"view_sentiment": ViewLayout(), "emotion_cause": EcacLayout(), "qa": QALayout()}
 
 
 def layouts():
@@ -468,7 +530,7 @@ def layouts():
                 and family.submission_files[0].columns:
             slot, rule = tables[0]
             found[name] = TableLayout(family.reference_files[slot], rule.key,
-                                      _labels_file(name) if shared else None)
+                                      _labels_file(name) if shared else None, family.submission_files[0].slot)
     return found
 
 

@@ -1,14 +1,15 @@
 """python3 -m organizer demo FAMILY [--seed S] [--out DIR] [...]: regenerate a demo competition's data.
 
 FAMILY is bank_comments (the shipped competition), bank_dev (its starting kit's
-dev set), view_sentiment, keywords, multilabel, emotion_cause, regression or classification (examples/).
+dev set), view_sentiment, keywords, multilabel, emotion_cause, regression or classification (examples/), qa or
+generation (their source files, which organizer new turns into a competition: tools/demo.sh).
 The same seed always writes the same bytes.
 """
 import importlib
 import sys
 
 GENERATORS = ("bank_comments", "bank_dev", "view_sentiment", "keywords", "multilabel", "emotion_cause",
-              "regression", "classification")
+              "regression", "classification", "qa", "generation")
 
 
 def main(argv=None):

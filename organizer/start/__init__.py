@@ -10,7 +10,7 @@ public inputs). ``render`` fills the page, README and leaderboard templates of
 import importlib
 
 FAMILIES = ("bank_comments", "keywords", "multilabel", "view_sentiment", "emotion_cause", "regression",
-            "classification")
+            "classification", "qa", "generation")
 
 
 def start_of(family):

@@ -43,6 +43,8 @@ EXPORTS = {
     "clip": "quoting", "printable": "quoting",
     # the starting kit's tools (validate.py, score_local.py)
     "kit": "kit",
+    # the text kernels, timed by the benchmarks beside sacreBLEU and rouge-score
+    "bleu": "metrics.bleu", "chrf": "metrics.chrf", "rouge": "metrics.rouge",
 }
 
 __all__ = sorted(EXPORTS) + ["every_message"]

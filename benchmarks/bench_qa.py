@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Benchmark of the qa scorer: whole process against SQuAD 2.0's formula in plain Python, the read floors.
+
+    .venv/bin/python benchmarks/bench_qa.py [--sizes 100000]
+
+For each number of questions: a generated gold (gold.json: 0 to 3 answers of 1 to 6 words each from a vocabulary
+of 20,000 words, articles and punctuation) and a prediction (predictions.json: a gold answer with words dropped
+or added, empty answers, answers to unanswerable questions); then, each a fresh process:
+- ours: score.py with rules squad_v2 (interpreter start, imports, reading, validation, every key, the primary
+  key's interval, every output file), median of 3;
+- squad-formula: json.load of both files and the SQuAD 2.0 evaluation's per-question functions (normalize_answer,
+  compute_exact, compute_f1; the best gold answer, the HasAns/NoAns split) restated here, as the official script
+  runs them question by question; its keys must equal ours to 1e-9;
+- the read floor: ``pandas.read_json`` of both files (gold as records, predictions as one object), pandas
+  already imported; and ``json.load`` of both;
+- the bytes floor: reading both files' bytes.
+"""
+import collections
+import json
+import random
+import re
+import string
+from pathlib import Path
+
+from _measure import (agree, bytes_floor, input_bytes, input_folders, machine, prepare, score_whole_process,
+                      scores_of, table, whole_process)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_files(folder, n, seed=0):
+    ref, res = input_folders(folder)
+    rng = random.Random(seed)
+    vocab = ["w%d" % i for i in range(20000)] + ["the", "a", "an", "1,066", "U.S.", "(x)", "Paris."]
+    gold, preds = [], {}
+    for i in range(n):
+        qid = "q%07d" % i
+        answers = [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 6)))
+                   for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+        gold.append({"id": qid, "answers": answers})
+        if answers and rng.random() < 0.8:
+            words = answers[0].split()
+            preds[qid] = " ".join(w for w in words if rng.random() < 0.8) + (" extra" if rng.random() < 0.3 else "")
+        else:
+            preds[qid] = "" if rng.random() < 0.5 else rng.choice(vocab)
+    (ref / "gold.json").write_text(json.dumps(gold), encoding="utf-8")
+    (res / "predictions.json").write_text(json.dumps(preds), encoding="utf-8")
+    (ref / "config.yaml").write_text("task: qa\nboard: all\n", encoding="utf-8")
+    return [(ref / "gold.json", None), (res / "predictions.json", None)]
+
+
+def normalize_answer(s):
+    s = "".join(ch for ch in s.lower() if ch not in set(string.punctuation))
+    return " ".join(re.sub(r"\b(a|an|the)\b", " ", s, flags=re.UNICODE).split())
+
+
+def compute_f1(gold, pred):
+    g, p = normalize_answer(gold).split(), normalize_answer(pred).split()
+    common = collections.Counter(g) & collections.Counter(p)
+    same = sum(common.values())
+    if not g or not p:
+        return float(g == p)
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(p), same / len(g)
+    return 2 * precision * recall / (precision + recall)
+
+
+def squad_scores(folder):
+    gold = json.loads((folder / "input" / "ref" / "gold.json").read_text(encoding="utf-8"))
+    preds = json.loads((folder / "input" / "res" / "predictions.json").read_text(encoding="utf-8"))
+    exact, f1, has = [], [], []
+    for q in gold:
+        answers = [a for a in q["answers"] if normalize_answer(a)] or [""]
+        pred = preds[q["id"]]
+        exact.append(max(float(normalize_answer(a) == normalize_answer(pred)) for a in answers))
+        f1.append(max(compute_f1(a, pred) for a in answers))
+        has.append(bool(q["answers"]))
+    out = {"exact": 100.0 * sum(exact) / len(exact), "f1": 100.0 * sum(f1) / len(f1)}
+    for prefix, keep in (("has_ans_", True), ("no_ans_", False)):
+        rows = [k for k, h in enumerate(has) if h == keep]
+        out[prefix + "exact"] = 100.0 * sum(exact[k] for k in rows) / len(rows)
+        out[prefix + "f1"] = 100.0 * sum(f1[k] for k in rows) / len(rows)
+    return out
+
+
+_JSON_FLOOR = r"""
+import json, sys, time
+import pandas as pd
+gold, pred, how = sys.argv[1], sys.argv[2], sys.argv[3]
+times = []
+for _ in range(3):
+    t = time.perf_counter()
+    if how == "pandas":
+        pd.read_json(gold, orient="records", dtype=False)
+        pd.read_json(pred, orient="index", typ="series", dtype=False)
+    else:
+        json.load(open(gold, encoding="utf-8"))
+        json.load(open(pred, encoding="utf-8"))
+    times.append(time.perf_counter() - t)
+print(sorted(times)[1])
+"""
+
+
+def json_floor(files, how):
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _JSON_FLOOR, str(files[0][0]), str(files[1][0]), how],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
+def main(argv=None):
+    import argparse
+    import sys
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100000])
+    parser.add_argument("--peer", nargs=1, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.peer:
+        print(json.dumps(squad_scores(Path(args.peer[0]))))
+        return
+    print("qa on %s" % machine())
+    rows = []
+    for n in args.sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            files = make_files(folder, n)
+            prepare(files)
+            ours, peak, out, cpu = score_whole_process(folder / "input", folder)
+            mine = scores_of(out)
+            pandas_s, json_s, raw = json_floor(files, "pandas"), json_floor(files, "json"), bytes_floor(files)
+            wall, peer_peak, run = whole_process([sys.executable, __file__, "--peer", folder], repeat=1)
+            gap = agree(mine, json.loads(run["out"]), "squad-formula")
+            rows.append([n, "%.1f" % (input_bytes(files) / 1e6), "%.2f" % ours, "%.2f" % cpu, "%.0f" % peak,
+                         "%.2f" % pandas_s, "%.2f" % json_s, "%.3f" % raw, "%.2fx" % (ours / pandas_s),
+                         "%.2fx" % (ours / json_s), "%.2f" % wall, "%.0f" % peer_peak, "%.1fx" % (wall / ours),
+                         "%.1e" % gap])
+    print(table(["questions", "input MB", "ours s", "ours CPU s", "ours MiB", "pandas read_json s", "json.load s",
+                 "bytes read s", "ours / pandas", "ours / json", "squad-formula s", "squad-formula MiB",
+                 "squad-formula / ours", "max |ours - squad-formula|"], rows))
+
+
+if __name__ == "__main__":
+    main()

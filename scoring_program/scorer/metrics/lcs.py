@@ -1,0 +1,120 @@
+"""Longest common subsequences and substrings of many pairs of code sequences at once.
+
+Pairs are sorted by their lengths and taken in batches of similar shapes, padded to the batch's longest
+(pads never match). The dynamic programme runs row by row over a whole batch: for the longest common
+subsequence, row i of the table is the running maximum of ``T[i-1][j-1] + 1`` where the codes match and
+``T[i-1][j]`` elsewhere (the usual recurrence, since a row never decreases); for the longest common substring,
+``S[i][j] = S[i-1][j-1] + 1`` where they match and 0 elsewhere. One numpy operation per row of a batch.
+
+A sequence is ``codes[start:start + length]``; ``a`` and ``b`` of pair p are given by their starts and lengths.
+
+>>> codes = np.array([1, 2, 3, 4, 1, 3, 4, 2])          # "1 2 3 4" and "1 3 4 2"
+>>> subsequence_lengths(codes, np.array([0]), np.array([4]), np.array([4]), np.array([4])).tolist()
+[3]
+>>> substring_lengths(codes, np.array([0]), np.array([4]), np.array([4]), np.array([4])).tolist()
+[2]
+"""
+import numpy as np
+
+BATCH_CELLS = 1 << 22   # table cells per batch (pairs x the longest a x the longest b)
+
+
+def _batches(a_len, b_len):
+    """Batches of pair positions, sorted by lengths, each within BATCH_CELLS."""
+    order = np.lexsort((a_len, b_len))
+    at = 0
+    n = len(order)
+    while at < n:
+        size = 1
+        while at + size < n:
+            grow = min(size * 2, n - at)
+            la = int(a_len[order[at:at + grow]].max()) + 1
+            lb = int(b_len[order[at:at + grow]].max()) + 1
+            if grow * la * lb > BATCH_CELLS and size >= 1:
+                break
+            size = grow
+        yield order[at:at + size]
+        at += size
+
+
+def _padded(codes, start, length, width, pad):
+    out = np.full((len(start), width), pad, dtype=np.int64)
+    if width:
+        col = np.arange(width)
+        inside = col[None, :] < length[:, None]
+        out[inside] = codes[(start[:, None] + col[None, :])[inside]]
+    return out
+
+
+def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
+    """The length of the longest common subsequence of each pair."""
+    out = np.zeros(len(a_start), dtype=np.int64)
+    for batch in _batches(a_len, b_len):
+        la, lb = int(a_len[batch].max()), int(b_len[batch].max())
+        if not la or not lb:
+            continue
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
+        row = np.zeros((len(batch), lb + 1), dtype=np.int64)
+        for i in range(la):
+            taken = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, row[:, 1:])
+            np.maximum.accumulate(taken, axis=1, out=row[:, 1:])
+        out[batch] = row[:, lb]
+    return out
+
+
+def subsequence_tables(codes, a_start, a_len, b_start, b_len):
+    """Per batch: (pair positions, the full tables (pairs, la + 1, lb + 1), a padded, b padded)."""
+    for batch in _batches(a_len, b_len):
+        la, lb = int(a_len[batch].max()), int(b_len[batch].max())
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
+        table = np.zeros((len(batch), la + 1, lb + 1), dtype=np.int64)
+        for i in range(la):
+            taken = np.where(a[:, i:i + 1] == b, table[:, i, :-1] + 1, table[:, i, 1:])
+            np.maximum.accumulate(taken, axis=1, out=table[:, i + 1, 1:])
+        yield batch, table, a, b
+
+
+def backtrack_positions(codes, a_start, a_len, b_start, b_len):
+    """(pair, position in a) of the common subsequence rouge-score reads out of each pair's table (``lcs_ind``:
+    from the end, a match is taken where the codes agree; else the step goes left when ``T[i][j-1] > T[i-1][j]``,
+    else up), all pairs at once."""
+    pairs, positions = [], []
+    for batch, table, a, b in subsequence_tables(codes, a_start, a_len, b_start, b_len):
+        k = np.arange(len(batch))
+        i, j = a_len[batch].copy(), b_len[batch].copy()
+        while True:
+            live = np.flatnonzero((i > 0) & (j > 0))
+            if not len(live):
+                break
+            ii, jj = i[live], j[live]
+            same = a[live, ii - 1] == b[live, jj - 1]
+            pairs.append(batch[live[same]])
+            positions.append(ii[same] - 1)
+            left = ~same & (table[k[live], ii, jj - 1] > table[k[live], ii - 1, jj])
+            i[live] = ii - (~left)
+            j[live] = jj - (same | left)
+    if not pairs:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(pairs), np.concatenate(positions)
+
+
+def substring_lengths(codes, a_start, a_len, b_start, b_len):
+    """The length of the longest common substring (contiguous) of each pair."""
+    out = np.zeros(len(a_start), dtype=np.int64)
+    for batch in _batches(a_len, b_len):
+        la, lb = int(a_len[batch].max()), int(b_len[batch].max())
+        if not la or not lb:
+            continue
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
+        row = np.zeros((len(batch), lb + 1), dtype=np.int64)
+        best = np.zeros(len(batch), dtype=np.int64)
+        for i in range(la):
+            new = np.zeros_like(row)
+            new[:, 1:] = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, 0)
+            row = new
+            np.maximum(best, row.max(axis=1), out=best)
+        out[batch] = best
+    return out

@@ -1,0 +1,140 @@
+"""N-grams of token codes and their clipped counts, for every text of a batch at once.
+
+An n-gram is coded from the code of its (n-1)-gram prefix and its last token: the pair of two integers is one
+int64 key, grouped exactly (``cells.group_keys``), so an n-gram's code is exact whatever its order. Counts are
+per (text, n-gram) pair, from the same grouping of ``text * width + code`` keys; the matches of a hypothesis
+against a reference are ``min(count in hypothesis, count in reference)`` summed over its n-grams.
+
+>>> codes, offsets = np.array([0, 1, 0, 1, 0, 1, 1]), np.array([0, 4, 7])   # "a b a b" and "a b b"
+>>> [(o.tolist(), i.tolist()) for o, i in ngram_codes(codes, offsets, 2)][1]   # bigrams: ab ba ab | ab bb
+([0, 0, 0, 1, 1], [0, 1, 0, 0, 2])
+"""
+import numpy as np
+
+from ..bytelevel.grouping import group_keys
+
+
+def flat_references(references, reference_segment=None):
+    """(reference texts, the hypothesis each belongs to): ``references`` is one sequence of reference texts per
+    hypothesis, or a flat sequence of texts with ``reference_segment`` saying whose each is.
+
+    >>> texts, seg = flat_references([["a", "b"], ["c"]])
+    >>> texts, seg.tolist()
+    (['a', 'b', 'c'], [0, 0, 1])
+    """
+    if reference_segment is not None:
+        return list(references), np.asarray(reference_segment, dtype=np.int64)
+    texts, seg = [], []
+    for i, refs in enumerate(references):
+        if isinstance(refs, str):
+            raise TypeError("references of hypothesis %d: give a sequence of strings, not a string" % i)
+        texts.extend(refs)
+        seg.extend([i] * len(refs))
+    return texts, np.asarray(seg, dtype=np.int64)
+
+
+def check_references(reference_segment, n):
+    """Every hypothesis has a reference and every reference a hypothesis (ValueError otherwise)."""
+    if len(reference_segment) and (reference_segment.min() < 0 or reference_segment.max() >= n):
+        raise ValueError("a reference belongs to no hypothesis")
+    if n and np.bincount(reference_segment, minlength=n).min() == 0:
+        raise ValueError("hypothesis %d has no reference" % int(np.argmin(np.bincount(reference_segment, minlength=n))))
+
+
+def best_reference(score, ref_seg, n):
+    """Per segment, the position of its reference with the highest score, the first on a tie.
+
+    >>> best_reference(np.array([1.0, 3.0, 3.0, 2.0]), np.array([0, 0, 0, 1]), 2).tolist()
+    [1, 3]
+    """
+    order = np.lexsort((np.arange(len(score)), -score, ref_seg))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = ref_seg[order][1:] != ref_seg[order][:-1]
+    out = np.empty(n, dtype=np.int64)
+    out[ref_seg[order][first]] = order[first]
+    return out
+
+
+def ngram_codes(codes, offsets, max_order):
+    """Per order n = 1..max_order: (text of each n-gram, code of each n-gram), n-grams in text order; codes of
+    one order are comparable across texts. ``codes``: token codes (>= 0), text i holding
+    ``codes[offsets[i]:offsets[i+1]]``."""
+    codes = np.asarray(codes, dtype=np.int64)
+    n_tok = len(codes)
+    lengths = np.diff(offsets)
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    room = np.repeat(offsets[1:], lengths) - np.arange(n_tok)   # tokens from each position to its text's end
+    width = int(codes.max()) + 1 if n_tok else 1
+    out = [(owner, codes)]
+    prev = codes   # code of the n-gram starting at each position (valid where room >= n)
+    for n in range(2, max_order + 1):
+        valid = np.flatnonzero(room >= n)
+        key = prev[valid] * width + codes[valid + n - 1]
+        grams, _ = group_keys(key)
+        out.append((owner[valid], grams))
+        prev = np.full(n_tok, -1, dtype=np.int64)
+        prev[valid] = grams
+    return out
+
+
+def matches_per_reference(hyp, ref, ref_text_segment, n_refs):
+    """Per reference text r: (sum over its n-grams g of min(count in the hypothesis of its segment, count in r),
+    its n-gram count). ``hyp``, ``ref``: (text, code) of the n-grams of one order, hypotheses numbered by
+    segment and references by reference text; ``ref_text_segment[r]``: the segment of reference r.
+
+    The (segment, n-gram) pairs of both sides are coded together once, then each reference's pairs by
+    (reference, code): two groupings instead of one per side and a look-up.
+
+    >>> match, total = matches_per_reference((np.array([0, 0, 1]), np.array([5, 5, 7])),
+    ...                                      (np.array([0, 0, 0, 1, 2]), np.array([5, 5, 5, 7, 6])),
+    ...                                      np.array([0, 1, 1]), 3)
+    >>> match.tolist(), total.tolist()
+    ([2, 1, 0], [3, 1, 1])
+    """
+    codes, h_count, pair_ref, pair_code, pair_count, _ = _coded_pairs(hyp, ref, ref_text_segment)
+    match = np.bincount(pair_ref, weights=np.minimum(h_count[pair_code], pair_count),
+                        minlength=n_refs).astype(np.int64)
+    total = np.bincount(ref[0], minlength=n_refs).astype(np.int64)
+    return match, total
+
+
+def clipped_matches(hyp, ref, ref_text_segment, n_segments):
+    """Per segment: sum over its hypothesis's n-grams g of min(count in the hypothesis, the largest count of g
+    in any one of its references) (BLEU's clipping against several references).
+
+    >>> clipped_matches((np.array([0, 0, 0, 1]), np.array([5, 5, 5, 7])),
+    ...                 (np.array([0, 1, 1, 2]), np.array([5, 5, 5, 6])), np.array([0, 0, 1]), 2).tolist()
+    [2, 0]
+    """
+    codes, h_count, pair_ref, pair_code, pair_count, code_segment = _coded_pairs(hyp, ref, ref_text_segment)
+    most = np.zeros(len(h_count), dtype=np.int64)
+    np.maximum.at(most, pair_code, pair_count)   # the same n-gram in several references of a segment: the largest
+    return np.bincount(code_segment, weights=np.minimum(h_count, most), minlength=n_segments).astype(np.int64)
+
+
+def _coded_pairs(hyp, ref, ref_text_segment):
+    """The (segment, n-gram) pairs of hypotheses and references coded together: (the codes, each code's count in
+    the hypotheses, and per (reference text, code) pair: its reference, its code, its count; each code's
+    segment)."""
+    width = int(max(hyp[1].max() if len(hyp[1]) else 0, ref[1].max() if len(ref[1]) else 0)) + 1
+    segment = np.concatenate([hyp[0], ref_text_segment[ref[0]]]).astype(np.int64)
+    codes, first = group_keys(segment * width + np.concatenate([hyp[1], ref[1]]))
+    n_codes = len(first)
+    n_hyp = len(hyp[0])
+    h_count = np.bincount(codes[:n_hyp], minlength=n_codes).astype(np.int64)
+    ref_codes = codes[n_hyp:]
+    pairs, pair_first = group_keys(ref[0].astype(np.int64) * max(n_codes, 1) + ref_codes)
+    pair_count = np.bincount(pairs, minlength=len(pair_first)).astype(np.int64)
+    return codes, h_count, ref[0][pair_first], ref_codes[pair_first], pair_count, segment[first]
+
+
+def lookup(keys, values, wanted):
+    """``values`` at the position of each of ``wanted`` in ``keys`` (distinct), 0 where absent."""
+    if not len(wanted):
+        return np.zeros(0, dtype=np.int64)
+    if not len(keys):
+        return np.zeros(len(wanted), dtype=np.int64)
+    both, _ = group_keys(np.concatenate([keys, wanted]))
+    table = np.zeros(int(both.max()) + 1, dtype=np.int64)
+    table[both[:len(keys)]] = values
+    return table[both[len(keys):]]

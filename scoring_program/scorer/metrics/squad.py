@@ -1,0 +1,153 @@
+"""Exact match and F1 of extractive answers, as the official SQuAD v1.1 and v2.0 evaluation scripts compute them.
+
+Normalisation (both versions): lower-case (``str.lower``), remove ASCII punctuation (``string.punctuation``),
+replace the words ``a``, ``an``, ``the`` (between word boundaries, Unicode word characters) by a space,
+split at whitespace. EM of a prediction and a gold answer: equal normalised token sequences; F1: with
+s = sum_t min(count in prediction, count in gold), P = s / |prediction|, R = s / |gold|, F1 = 2PR / (P + R)
+(0 when s = 0). Each question takes its best gold answer for each measure.
+
+- ``v1.1``: every gold answer counts; a question needs one.
+- ``v2.0``: gold answers that normalise to nothing are dropped and a question left with none is unanswerable
+  (its only gold answer is the empty string); an empty prediction or gold gives F1 = 1 when both are empty, else
+  0. HasAns / NoAns: the question has a gold answer in the data at all (the script's ``bool(qa['answers'])``).
+  With no-answer probabilities, a question whose probability exceeds the threshold (default 1.0) is taken as
+  answered empty: it scores 1 if unanswerable, else 0.
+
+Per question (``question_columns``): ``exact`` and ``f1`` (0..1), ``has_answer`` (1/0) and ``predicted``
+(1 when the submission answers it; the kernel scores a missing prediction 0, as v1.1 does: v2.0's script
+leaves it out of ``exact`` and ``f1`` and fails on the HasAns/NoAns split). Keys from the column sums
+(``scores``): exact = 100 sum exact / n, f1 likewise, HasAns_* and NoAns_* over those questions only.
+``best_threshold`` gives v2.0's best_exact / best_f1 and their thresholds (no sum over questions: computed once).
+
+Reference: Rajpurkar et al., "SQuAD: 100,000+ Questions for Machine Comprehension of Text", EMNLP 2016;
+Rajpurkar, Jia and Liang, "Know What You Don't Know", ACL 2018; the official evaluate-v1.1.py and
+evaluate-v2.0.py.
+
+>>> cols = question_columns(["The Normans", "", "1066 AD"], ["Normans", "in 1066"], [0, 2])
+>>> cols["exact"].tolist(), [round(v, 4) for v in cols["f1"].tolist()], cols["has_answer"].tolist()
+([1, 1, 0], [1.0, 1.0, 0.5], [1, 0, 1])
+"""
+import re
+import string
+
+import numpy as np
+
+from .ngrams import matches_per_reference
+from .text_norm import code_spans, is_space, spans, to_texts, tokens_of
+
+VERSIONS = ("v1.1", "v2.0")
+ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
+PUNCTUATION = str.maketrans("", "", string.punctuation)
+COLUMNS = ("exact", "f1", "has_answer", "predicted")
+
+
+def _normalise_joined(text):
+    return ARTICLES.sub(" ", text.translate(PUNCTUATION))
+
+
+def normalised_tokens(strings):
+    """Tokens of SQuAD's ``normalize_answer`` of each string, split at whitespace."""
+    texts = to_texts([s.lower() for s in strings], _normalise_joined)
+    return tokens_of(texts, *spans(texts, ~is_space(texts.cp)))
+
+
+def sequence_codes(tokens):
+    """A code per text: equal codes for equal token sequences (-1 for an empty one)."""
+    lengths = tokens.lengths()
+    out = np.full(len(lengths), -1, dtype=np.int64)
+    some = np.flatnonzero(lengths > 0)
+    if len(some):
+        out[some] = code_spans(tokens.codes, tokens.offsets[some], tokens.offsets[some + 1])[0]
+    return out
+
+
+def question_columns(predictions, answers, answer_question, version="v2.0", predicted=None, na_probs=None,
+                     na_prob_thresh=1.0):
+    """Per question: the columns of ``COLUMNS``. ``predictions``: one string per question (anything where
+    ``predicted`` is False); ``answers``: the gold answer texts, ``answer_question`` the question of each."""
+    if version not in VERSIONS:
+        raise ValueError("unknown SQuAD version %r" % (version,))
+    predictions = list(predictions)
+    n = len(predictions)
+    answer_question = np.asarray(answer_question, dtype=np.int64)
+    has_answer = np.bincount(answer_question, minlength=n) > 0
+    if version == "v1.1" and not has_answer.all():
+        raise ValueError("question %d has no gold answer (v1.1 needs one)" % int(np.argmin(has_answer)))
+    tokens = normalised_tokens(predictions + list(answers))
+    lengths = tokens.lengths()
+    seq = sequence_codes(tokens)
+    pred_len, gold_len = lengths[:n], lengths[n:]
+    if version == "v2.0":   # gold answers that normalise to nothing are no answers; none left: the empty one
+        kept = gold_len > 0
+        empty_only = np.flatnonzero(np.bincount(answer_question[kept], minlength=n) == 0)
+        gold_index = np.concatenate([np.flatnonzero(kept), np.full(len(empty_only), -1)])
+        gold_question = np.concatenate([answer_question[kept], empty_only])
+    else:
+        gold_index = np.arange(len(answer_question))
+        gold_question = answer_question
+    real = gold_index >= 0
+    g_len = np.where(real, gold_len[np.maximum(gold_index, 0)] if len(gold_len) else 0, 0)
+    g_seq = np.where(real, seq[n + np.maximum(gold_index, 0)] if len(gold_len) else -1, -1)
+    exact_pair = (g_seq == seq[gold_question]).astype(np.int64)
+    # common tokens of each (question, gold) pair
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    is_pred = owner < n
+    gold_row = np.full(len(lengths) - n, -1, dtype=np.int64)
+    gold_row[gold_index[real]] = np.flatnonzero(real)
+    on_ref = ~is_pred & (gold_row[np.maximum(owner - n, 0)] >= 0)
+    same, _ = matches_per_reference((owner[is_pred], tokens.codes[is_pred]),
+                                    (gold_row[owner[on_ref] - n], tokens.codes[on_ref]), gold_question,
+                                    len(gold_question))
+    p_len = pred_len[gold_question].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = 1.0 * same / p_len
+        recall = 1.0 * same / g_len
+        f1 = (2 * precision * recall) / (precision + recall)
+    f1 = np.where(same == 0, 0.0, f1)
+    if version == "v2.0":
+        either_empty = (p_len == 0) | (g_len == 0)
+        f1 = np.where(either_empty, ((p_len == 0) & (g_len == 0)).astype(float), f1)
+    exact = np.zeros(n, dtype=np.int64)
+    np.maximum.at(exact, gold_question, exact_pair)
+    best_f1 = np.zeros(n)
+    np.maximum.at(best_f1, gold_question, f1)
+    predicted = np.ones(n, dtype=bool) if predicted is None else np.asarray(predicted, dtype=bool)
+    if na_probs is not None:
+        empty = np.asarray(na_probs, dtype=float) > na_prob_thresh
+        exact = np.where(empty, (~has_answer).astype(np.int64), exact)
+        best_f1 = np.where(empty, (~has_answer).astype(float), best_f1)
+    return {"exact": np.where(predicted, exact, 0), "f1": np.where(predicted, best_f1, 0.0),
+            "has_answer": has_answer.astype(np.int64), "predicted": predicted.astype(np.int64)}
+
+
+def scores(sums_exact, sums_f1, n):
+    """100 * the mean of summed exact and F1 over ``n`` questions (0 when n = 0)."""
+    n = np.asarray(n, dtype=float)
+    safe = np.where(n > 0, n, 1.0)
+    return (np.where(n > 0, 100.0 * np.asarray(sums_exact, dtype=float) / safe, 0.0),
+            np.where(n > 0, 100.0 * np.asarray(sums_f1, dtype=float) / safe, 0.0))
+
+
+def best_threshold(raw, has_answer, answered, na_probs, predicted=None, order=None):
+    """(best score 0..100, its threshold): v2.0's ``find_best_thresh``. ``raw``: per-question EM or F1 before
+    any threshold; ``answered``: the prediction is a non-empty string; ``order``: the questions in the order of
+    the probabilities file (its ties keep that order; default: question order). Questions without a prediction
+    are skipped and the score is over the predicted questions."""
+    n = len(raw)
+    predicted = np.ones(n, dtype=bool) if predicted is None else np.asarray(predicted, dtype=bool)
+    order = np.arange(n) if order is None else np.asarray(order, dtype=np.int64)
+    probs = np.asarray(na_probs, dtype=float)
+    ranked = order[np.argsort(probs[order], kind="stable")]
+    ranked = ranked[predicted[ranked]]
+    diff = np.where(has_answer[ranked], raw[ranked], np.where(answered[ranked], -1, 0)).astype(float)
+    start = float(np.count_nonzero(~np.asarray(has_answer, dtype=bool)))
+    running = start + np.cumsum(diff) if len(diff) else np.zeros(0)
+    best, threshold = start, 0.0
+    if len(running):
+        record = np.maximum.accumulate(np.concatenate(([start], running)))[:-1]
+        rises = np.flatnonzero(running > record)
+        if len(rises):
+            last = rises[-1]
+            best, threshold = float(running[last]), float(probs[ranked[last]])
+    total = int(predicted.sum())
+    return (100.0 * best / total if total else 0.0), threshold

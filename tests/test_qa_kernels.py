@@ -1,0 +1,124 @@
+"""SQuAD and CMRC 2018 kernels against what the official evaluation scripts computed (tests/fixtures/qa_official.json,
+recorded by tests/record_qa_official.py on the cases of tests/qa_cases.py: seeded predictions for the public data
+in ../shared/data/qa and hand-made edge cases). Every number must agree to 1e-9, question by question and in total.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from helpers import ROOT, shared
+from qa_cases import CMRC_FILES, SCENARIOS, SQUAD_FILE, cmrc_edge, cmrc_predictions, punkt_free, questions, \
+    squad_edge, squad_predictions
+from scorer.metrics import cmrc, squad
+
+FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "qa_official.json").read_text(encoding="utf-8"))
+TOL = 1e-9
+
+
+def _flat(data):
+    ids, golds, owner = [], [], []
+    for i, (qid, _, texts, _) in enumerate(questions(data)):
+        ids.append(qid)
+        golds.extend(texts)
+        owner.extend([i] * len(texts))
+    return ids, golds, np.array(owner, dtype=np.int64)
+
+
+def squad_keys(data, preds, probs):
+    """The script's keys (with the no-answer probabilities) from our per-question columns."""
+    ids, golds, owner = _flat(data)
+    texts = [preds.get(q, "") for q in ids]
+    cols = squad.question_columns(texts, golds, owner, "v2.0", na_probs=[probs[q] for q in ids])
+    raw = squad.question_columns(texts, golds, owner, "v2.0")
+    has = cols["has_answer"].astype(bool)
+    out = {}
+    for prefix, rows in (("", np.ones(len(ids), bool)), ("HasAns_", has), ("NoAns_", ~has)):
+        if rows.any():
+            out[prefix + "exact"], out[prefix + "f1"] = squad.scores(cols["exact"][rows].sum(), cols["f1"][rows].sum(),
+                                                                    rows.sum())
+            out[prefix + "total"] = int(rows.sum())
+    position = {q: i for i, q in enumerate(ids)}
+    order = [position[q] for q in probs]
+    answered = np.array([bool(t) for t in texts])
+    for name in ("exact", "f1"):
+        best, thresh = squad.best_threshold(raw[name], has, answered, [probs[q] for q in ids], order=order)
+        out["best_" + name], out["best_%s_thresh" % name] = best, thresh
+    return out, dict(zip(ids, zip(raw["exact"].tolist(), raw["f1"].tolist())))
+
+
+def _squad_case(name):
+    if name == "edge":
+        return squad_edge()
+    data = json.loads(shared("qa", SQUAD_FILE).read_text(encoding="utf-8"))
+    preds, probs = squad_predictions(data, name)
+    return data, preds, probs
+
+
+@pytest.mark.parametrize("name", SCENARIOS + ("edge",))
+def test_squad_v2_matches_the_official_script(name):
+    data, preds, probs = _squad_case(name)
+    recorded = FIXTURE["squad"][name]
+    keys, raw = squad_keys(data, preds, probs)
+    for qid, (exact, f1) in recorded["raw"].items():
+        assert raw[qid][0] == exact and abs(raw[qid][1] - f1) <= TOL, (qid, raw[qid], exact, f1)
+    for key, value in recorded["with_na_probs"].items():
+        assert abs(keys[key] - value) <= TOL, (key, keys[key], value)
+    for key, value in recorded["plain"].items():   # without probabilities: the same keys, no best_*
+        assert abs(keys[key] - value) <= TOL, (key, keys[key], value)
+
+
+def test_squad_v11_normalisation_differs_only_where_v20_drops_answers():
+    """v1.1 keeps gold answers that normalise to nothing and gives F1 0 to two empty token lists."""
+    cols = squad.question_columns(["", "the"], ["the", "a cat"], [0, 1], "v1.1")
+    assert cols["exact"].tolist() == [1, 0] and cols["f1"].tolist() == [0.0, 0.0]
+    cols = squad.question_columns(["", "the"], ["the", "a cat"], [0, 1], "v2.0")
+    assert cols["exact"].tolist() == [1, 0] and cols["f1"].tolist() == [1.0, 0.0]
+
+
+def _cmrc_case(key):
+    if key == "edge":
+        data, preds = cmrc_edge()
+        return data, preds
+    name, scenario = key.rsplit("/", 1)
+    data, _ = punkt_free(json.loads(shared("qa", name).read_text(encoding="utf-8")))
+    return data, cmrc_predictions(data, scenario)
+
+
+@pytest.mark.parametrize("key", ["%s/%s" % (f, s) for f in CMRC_FILES for s in SCENARIOS] + ["edge"])
+def test_cmrc2018_matches_the_official_script(key):
+    data, preds = _cmrc_case(key)
+    recorded = FIXTURE["cmrc"][key]
+    ids, golds, owner = _flat(data)
+    ids = [q.strip() for q in ids]
+    cols = cmrc.question_columns([preds.get(q, "") for q in ids], golds, owner,
+                                 predicted=[q in preds for q in ids])
+    for i, qid in enumerate(ids):
+        if qid in recorded["per_question"]:
+            exact, f1 = recorded["per_question"][qid]
+            assert cols["exact"][i] == exact and abs(cols["f1"][i] - f1) <= TOL, (qid, preds[qid], cols["f1"][i], f1)
+    n = len(ids)
+    assert n == recorded["TOTAL"] and n - int(cols["predicted"].sum()) == recorded["SKIP"]
+    assert abs(100.0 * cols["f1"].sum() / n - recorded["F1"]) <= TOL
+    assert abs(100.0 * cols["exact"].sum() / n - recorded["EM"]) <= TOL
+    average = (100.0 * cols["exact"].sum() / n + 100.0 * cols["f1"].sum() / n) * 0.5
+    assert "%.3f" % average == recorded["printed"]["AVERAGE"]
+
+
+def test_fixture_data_is_the_data_recorded():
+    import hashlib
+    assert hashlib.sha256(shared("qa", SQUAD_FILE).read_bytes()).hexdigest() == FIXTURE["squad_data_sha256"]
+    for name in CMRC_FILES:
+        assert hashlib.sha256(shared("qa", name).read_bytes()).hexdigest() == FIXTURE["cmrc_data_sha256"][name]
+
+
+def test_best_threshold_follows_the_file_order_of_tied_probabilities():
+    """Two questions tied at 0.5: the script walks them in the probabilities file's order, so the running score can
+    peak between them (a threshold no prediction can realise); worked by hand."""
+    raw = np.array([1.0, 0.0])          # q0 answerable and right; q1 unanswerable but answered
+    has = np.array([True, False])
+    answered = np.array([True, True])
+    # order q0, q1: 1 + 1 = 2 (start: one unanswerable) then 2 - 1 = 1 -> best 2 of 2 at 0.5
+    assert squad.best_threshold(raw, has, answered, [0.5, 0.5], order=[0, 1]) == (100.0, 0.5)
+    # order q1, q0: 1 - 1 = 0, then 0 + 1 = 1: never above the start -> best 1 of 2 at 0.0
+    assert squad.best_threshold(raw, has, answered, [0.5, 0.5], order=[1, 0]) == (50.0, 0.0)
