@@ -339,6 +339,43 @@ def test_linear_weights_change_only_the_weighted_kappa(tmp_path):
         {k: v for k, v in quadratic.items() if k != "quadratic_weighted_kappa"}
 
 
+def test_a_competition_made_with_linear_weights_scores_and_says_them(tmp_path):
+    """``organizer new --option ordinal_weights=linear`` on the demo's data: the leaderboard column, the pages and
+    the kit's README name the linear-weighted kappa, and the kit's sample scores on each board what scikit-learn's
+    ``cohen_kappa_score(weights="linear")`` gives on that board's items, the page's note naming the weights."""
+    import pandas as pd
+
+    from helpers import ROOT, organizer, read_scores_json
+
+    demo = ROOT / "examples" / "classification"
+    scale = ["terrible", "poor", "okay", "good", "excellent"]
+    gold = pd.read_csv(demo / "reference_data" / "gold.csv", dtype=str, keep_default_na=False)
+    public = pd.read_csv(demo / "starting_kit" / "test_public.csv", dtype=str, keep_default_na=False)
+    public.merge(gold, on="id").to_csv(tmp_path / "gold.csv", index=False)
+    comp = tmp_path / "comp"
+    proc = organizer("new", "classification", tmp_path / "gold.csv", comp, "--title", "Ratings", "--no-check",
+                     "--labels", demo / "reference_data" / "labels.txt", "--option",
+                     "ordinal_order=[%s]" % ",".join(scale), "--option", "ordinal_weights=linear")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "linear_weighted_kappa:" in (comp / "competition.yaml").read_text(encoding="utf-8")
+    for page in (comp / "pages" / "evaluation.html", comp / "starting_kit" / "README.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "linear-weighted kappa" in text and "quadratic" not in text, page
+    sample = comp / "starting_kit" / "sample_submission.csv"
+    predicted = pd.read_csv(sample, dtype=str, keep_default_na=False).set_index("id")["label"]
+    boards = pd.read_csv(comp / "reference_data" / "boards.csv", dtype=str, keep_default_na=False)
+    for board in ("A", "B"):
+        proc = organizer("score", comp, board, sample, tmp_path / board, "--reveal")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        got = read_scores_json(tmp_path / board / "output")
+        assert "quadratic_weighted_kappa" not in got
+        on = gold[gold["id"].isin(set(boards.loc[boards["board"] == board, "id"]))]
+        want = cohen_kappa_score(on["label"], predicted[on["id"]], weights="linear", labels=scale)
+        assert abs(got["linear_weighted_kappa"] - want) <= 1e-9, (board, got["linear_weighted_kappa"], want)
+        page = (tmp_path / board / "output" / "detailed_results.html").read_text(encoding="utf-8")
+        assert "The linear-weighted kappa places the classes on the scale" in page
+
+
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_the_label_of_a_probability_row_is_its_first_highest_column(order):
     """A row's label is its first highest column (ties: the class declared first), as numpy's argmax gives it,

@@ -117,8 +117,9 @@ OPTIONS = {
     "ordinal_order": Option(None, Check(_optional(_names_list),
                                         "null (the classes have no order) or a list of every class name, lowest "
                                         "first (three classes or more)"),
-                            "the order of ordinal classes (ratings, grades): with it, the key "
-                            "quadratic_weighted_kappa on that scale; without it, no such key"),
+                            "the order of ordinal classes (ratings, grades): with it, the weighted kappa on that "
+                            "scale (the key quadratic_weighted_kappa, or linear_weighted_kappa with ordinal_weights "
+                            "linear); without it, no such key"),
     "ordinal_weights": Option("quadratic", ("quadratic", "linear"),
                               "with ordinal_order: the weights of its weighted kappa, quadratic (the key "
                               "quadratic_weighted_kappa) or linear (the key linear_weighted_kappa)"),
