@@ -574,8 +574,8 @@ def config_cases(family):
         "regression": [("rmsle", "yes"), ("smape_zero", 0), ("value_range", [3, 1])],
         # the demo lists five classes: binary averaging and a positive class need two
         "classification": [("average", "binary"), ("average", "samples"), ("positive_class", "good"),
-                           ("ordinal_order", ["terrible", "poor"]), ("top_k", 0), ("log_loss_eps", 1),
-                           ("submission", "scores")],
+                           ("ordinal_order", ["terrible", "poor"]), ("ordinal_weights", "cubic"), ("top_k", 0),
+                           ("log_loss_eps", 1), ("submission", "scores")],
         "qa": [("rules", "squad"), ("no_answer_probabilities", "yes"), ("na_prob_thresh", 2)],
         "generation": [("bleu_tokenizer", "spm"), ("lowercase", 1), ("rouge_tokenizer", "zh"), ("rouge_stem", "yes")],
     }[family]

@@ -60,6 +60,8 @@ def random_case(rng):
         options["positive_class"] = classes[int(rng.integers(2))]
     if width > 2 and rng.random() < 0.5:
         options["ordinal_order"] = [classes[c] for c in rng.permutation(width)]
+        if rng.random() < 0.5:
+            options["ordinal_weights"] = "linear"
     if rng.random() < 0.4:
         style = rng.integers(5)
         if style == 4:   # a file of raw scores in a labels competition: only each row's label counts
@@ -99,14 +101,15 @@ def random_case(rng):
 
 def written_keys(options, width):
     """docs/classification.md: f1, precision, recall (not with weighted: its recall is accuracy), accuracy, balanced
-    accuracy, the other averaging's P/R/F1 but the weighted recall, the kappas (the quadratic one with an order),
-    MCC; with probabilities log loss, ROC AUC, AP and top-k accuracy (with top_k)."""
+    accuracy, the other averaging's P/R/F1 but the weighted recall, the kappas (with an order, the quadratic one
+    or, with ordinal_weights linear, the linear one), MCC; with probabilities log loss, ROC AUC, AP and top-k accuracy (with top_k)."""
     average = options["average"]
     keys = {"f1", "precision", "accuracy", "balanced_accuracy", "cohen_kappa", "mcc"}
     keys |= set() if average == "weighted" else {"recall"}
     keys |= set() if average == "macro" else {"macro_f1", "macro_precision", "macro_recall"}
     keys |= set() if average == "weighted" else {"weighted_f1", "weighted_precision"}
-    keys |= {"quadratic_weighted_kappa"} if options.get("ordinal_order") else set()
+    weighted = "%s_weighted_kappa" % options.get("ordinal_weights", "quadratic")
+    keys |= {weighted} if options.get("ordinal_order") else set()
     if options["submission"] == "probabilities":
         keys |= {"log_loss", "roc_auc", "average_precision"} | ({"top_k_accuracy"} if options.get("top_k") else set())
     return keys
@@ -176,7 +179,9 @@ def oracle(classes, gold, submission, options):
     order = options.get("ordinal_order") or classes
     qwk = cohen_kappa_score(y, p, weights="quadratic", labels=order)
     out["quadratic_weighted_kappa"] = 1.0 if one_class else qwk
-    assert np.isnan(kappa) == one_class and np.isnan(qwk) == one_class
+    lwk = cohen_kappa_score(y, p, weights="linear", labels=order)
+    out["linear_weighted_kappa"] = 1.0 if one_class else lwk
+    assert np.isnan(kappa) == one_class and np.isnan(qwk) == one_class and np.isnan(lwk) == one_class
     if options["submission"] == "probabilities":
         out.update(probability_oracle(classes, gold, values, options, positive))
     return out
@@ -318,6 +323,57 @@ def test_the_ordinal_order_changes_only_the_quadratic_kappa(tmp_path):
     # without a declared order the classes have none: no such key
     assert "quadratic_weighted_kappa" not in run_case(tmp_path / "3", ["a", "b", "c"], gold, ("labels", pred),
                                                       {"average": "macro", "submission": "labels"})
+
+
+def test_linear_weights_change_only_the_weighted_kappa(tmp_path):
+    """gold a a b c c b a, predicted c a b c a a b on a < b < c: distances 2 0 0 0 2 1 1, O = 6; margins gold
+    and predicted (3, 2, 2), sum_ij |i - j| gold_i pred_j = 3 (1*2 + 2*2) + 2 (1*3 + 1*2) + 2 (2*3 + 1*2) = 44,
+    E = 44/7: linear kappa 1 - 6 / (44/7) = 1/22, worked by hand (the other keys as with quadratic weights)."""
+    gold, pred = [0, 0, 1, 2, 2, 1, 0], np.array([2, 0, 1, 2, 0, 0, 1])
+    options = {"average": "macro", "submission": "labels", "ordinal_order": ["a", "b", "c"]}
+    quadratic = run_case(tmp_path / "1", ["a", "b", "c"], gold, ("labels", pred), options)
+    linear = run_case(tmp_path / "2", ["a", "b", "c"], gold, ("labels", pred), dict(options, ordinal_weights="linear"))
+    assert linear["linear_weighted_kappa"] == pytest.approx(1 / 22, abs=1e-12)
+    assert "quadratic_weighted_kappa" not in linear and "linear_weighted_kappa" not in quadratic
+    assert {k: v for k, v in linear.items() if k != "linear_weighted_kappa"} == \
+        {k: v for k, v in quadratic.items() if k != "quadratic_weighted_kappa"}
+
+
+def test_a_competition_made_with_linear_weights_scores_and_says_them(tmp_path):
+    """``organizer new --option ordinal_weights=linear`` on the demo's data: the leaderboard column, the pages and
+    the kit's README name the linear-weighted kappa, and the kit's sample scores on each board what scikit-learn's
+    ``cohen_kappa_score(weights="linear")`` gives on that board's items, the page's note naming the weights."""
+    import pandas as pd
+
+    from helpers import ROOT, organizer, read_scores_json
+
+    demo = ROOT / "examples" / "classification"
+    scale = ["terrible", "poor", "okay", "good", "excellent"]
+    gold = pd.read_csv(demo / "reference_data" / "gold.csv", dtype=str, keep_default_na=False)
+    public = pd.read_csv(demo / "starting_kit" / "test_public.csv", dtype=str, keep_default_na=False)
+    public.merge(gold, on="id").to_csv(tmp_path / "gold.csv", index=False)
+    comp = tmp_path / "comp"
+    proc = organizer("new", "classification", tmp_path / "gold.csv", comp, "--title", "Ratings", "--no-check",
+                     "--labels", demo / "reference_data" / "labels.txt", "--option",
+                     "ordinal_order=[%s]" % ",".join(scale), "--option", "ordinal_weights=linear")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "linear_weighted_kappa:" in (comp / "competition.yaml").read_text(encoding="utf-8")
+    for page in (comp / "pages" / "evaluation.html", comp / "starting_kit" / "README.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "linear-weighted kappa" in text and "quadratic" not in text, page
+    sample = comp / "starting_kit" / "sample_submission.csv"
+    predicted = pd.read_csv(sample, dtype=str, keep_default_na=False).set_index("id")["label"]
+    boards = pd.read_csv(comp / "reference_data" / "boards.csv", dtype=str, keep_default_na=False)
+    for board in ("A", "B"):
+        proc = organizer("score", comp, board, sample, tmp_path / board, "--reveal")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        got = read_scores_json(tmp_path / board / "output")
+        assert "quadratic_weighted_kappa" not in got
+        on = gold[gold["id"].isin(set(boards.loc[boards["board"] == board, "id"]))]
+        want = cohen_kappa_score(on["label"], predicted[on["id"]], weights="linear", labels=scale)
+        assert abs(got["linear_weighted_kappa"] - want) <= 1e-9, (board, got["linear_weighted_kappa"], want)
+        page = (tmp_path / board / "output" / "detailed_results.html").read_text(encoding="utf-8")
+        assert "The linear-weighted kappa places the classes on the scale" in page
 
 
 @pytest.mark.parametrize("order", ["C", "F"])

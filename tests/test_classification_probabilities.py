@@ -180,6 +180,8 @@ def test_the_kit_lists_every_row_that_is_no_probabilities(tmp_path):
     ({"submission": "labels", "top_k": 3}, "null (the default) unless submission is probabilities"),
     ({"submission": "labels", "probability_rows": "rescale"}, "sum_to_1 (the default) unless submission"),
     ({"submission": "labels", "log_loss_eps": 1e-15}, "null (the default) unless submission is probabilities"),
+    ({"ordinal_weights": "linear"}, "quadratic (the default) unless ordinal_order is set"),
+    ({"ordinal_weights": "cubic", "ordinal_order": CLASSES}, "options.ordinal_weights"),
 ])
 def test_options_that_would_write_a_repeat_or_nothing_are_the_organizers_error(tmp_path, options, fragment):
     proc = submit(tmp_path, text(model()), config(**options))
@@ -202,8 +204,9 @@ def _label_scores(counts, options):
     from scorer.tasks.classification import FAMILY
 
     width = len(counts)
+    power = 1 if options.get("ordinal_weights") == "linear" else 2
     sums = np.concatenate([counts.sum(axis=1), counts.sum(axis=0), np.diag(counts),
-                           [sum(counts[g, p] * (g - p) ** 2 for g in range(width) for p in range(width))]])
+                           [sum(counts[g, p] * abs(g - p) ** power for g in range(width) for p in range(width))]])
     cfg = types.SimpleNamespace(options=dict({k: o.default for k, o in FAMILY.options.items()}, **options))
     every = FAMILY.unit_scores("labels", sums.astype(float), cfg)
     return {k: float(every[k]) for k in FAMILY.leaderboard_keys(cfg.options) if k in every}
@@ -233,6 +236,8 @@ def test_no_two_written_keys_are_one_quantity():
             options = {"average": average}
             if width > 2:
                 options["ordinal_order"] = ["c%d" % c for c in range(width)]
+                linear = dict(options, ordinal_weights="linear")
+                seen.setdefault((average, "linear"), []).append(_label_scores(counts, linear))
             seen.setdefault((average, width == 2), []).append(_label_scores(counts, options))
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(120):
@@ -244,7 +249,7 @@ def test_no_two_written_keys_are_one_quantity():
             probability = {"log_loss", "roc_auc", "average_precision", "top_k_accuracy"}
             seen.setdefault("probabilities", []).append({k: v for k, v in ours(Path(tmp) / str(k)).items()
                                                          if k in probability | {"accuracy", "f1"}})
-    assert len(seen) == 6, sorted(seen)
+    assert len(seen) == 8, sorted(seen)
     for shape, runs in seen.items():
         keys = sorted(set.intersection(*(set(r) for r in runs)) if shape != "probabilities" else
                       set.union(*(set(r) for r in runs)))

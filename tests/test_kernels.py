@@ -1,9 +1,14 @@
-"""Hand-worked cases for the shared kernels: entity decoding, kappa, P/R/F, tag codes, score text."""
+"""Hand-worked cases for the shared kernels: entity decoding, kappa, P/R/F, tag codes, score text; the weighted
+kappa against scikit-learn."""
+import math
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.metrics import cohen_kappa_score
 
 from scorer.metrics.confusion import margins
-from scorer.metrics.kappa import cohen_kappa as kappa_of
+from scorer.metrics.kappa import cohen_kappa as kappa_of, weighted_kappa
 from scorer.metrics.prf import prf, safe_div
 from scorer.metrics.spans import CONLLEVAL, IOB2, TagSet, decode, match, segments
 from scorer.outputs import format_number, scores_txt
@@ -71,6 +76,39 @@ def test_kappa_degenerate_cases_are_defined():
     assert cohen_kappa([2, 2, 2], [2, 2, 2], 3) == 1.0       # one shared label: perfect agreement
     assert cohen_kappa([2, 2, 2], [1, 1, 1], 3) == 0.0       # Pe = 0, Po = 0
     assert np.isfinite(kappa_of(*margins(np.zeros((3, 3)))))
+
+
+@pytest.mark.parametrize("power,weights", [(1, "linear"), (2, "quadratic")])
+def test_weighted_kappa_of_stacked_margins_equals_scikit_learn(power, weights):
+    """Stacks of random confusion matrices (classes absent from one side or both, one class on both sides, no
+    item), the classes placed on a shuffled scale: the kernel on the stack's margins and summed distances, each
+    matrix against scikit-learn's ``cohen_kappa_score`` on its items with ``labels`` in scale order (its NaN where
+    both sides hold one class is 1.0 here, 0.0 where there is no item)."""
+    rng = np.random.default_rng(33)
+    for width in (2, 3, 5, 8):
+        counts = rng.integers(0, 6, size=(4, 6, width, width)) * (rng.random((4, 6, width, width)) < 0.6)
+        counts[0, 0] = 0                                      # no item
+        counts[0, 1] = 0
+        counts[0, 1, 1, 1] = 7                                # one class on both sides
+        counts[0, 2, :, 0] = 0                                # a class never predicted
+        counts[0, 3, 0, :] = counts[0, 3, :, 0] = 0            # a class on neither side
+        position = rng.permutation(width)                     # class c's place on the scale
+        distance = np.abs(position[:, None] - position[None, :]) ** power
+        got = weighted_kappa((counts * distance).sum(axis=(-2, -1)), counts.sum(axis=-1), counts.sum(axis=-2),
+                             position, power)
+        assert got.shape == (4, 6)
+        for at in np.ndindex(4, 6):
+            gold, pred = np.nonzero(counts[at])
+            items = counts[at][gold, pred]
+            y, p = np.repeat(gold, items), np.repeat(pred, items)
+            if not len(y):
+                want = 0.0
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    want = cohen_kappa_score(y, p, labels=np.argsort(position), weights=weights)
+                want = 1.0 if math.isnan(want) else want
+            assert abs(float(got[at]) - want) <= 1e-12, (width, at, float(got[at]), want)
 
 
 def test_prf_zero_division_is_zero_never_nan():

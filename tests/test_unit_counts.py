@@ -49,6 +49,8 @@ CASES = [
     ("classification", {}), ("classification", {"average": "weighted",
                                                 "ordinal_order": ["good", "okay", "excellent", "poor", "terrible"]}),
     ("classification", {"submission": "probabilities", "top_k": 2, "ordinal_order": None}),
+    ("classification", {"ordinal_weights": "linear",
+                        "ordinal_order": ["poor", "terrible", "okay", "excellent", "good"]}),
     ("qa", {}),
     ("generation", {}), ("generation", {"bleu_tokenizer": "char", "lowercase": True, "rouge_stem": True,
                                         "rouge_tokenizer": "chinese"}),
@@ -529,8 +531,9 @@ def correlation(y, p):
 
 
 class Classification:
-    """Each item's class one-hot in the order of the ordinal scale (or of labels.txt), its squared distance on that
-    scale, its log loss and top-k hit by their formulas; the keys from scikit-learn."""
+    """Each item's class one-hot in the order of the ordinal scale (or of labels.txt), its squared (or, with linear
+    weights, absolute) distance on that scale, its log loss and top-k hit by their formulas; the keys from
+    scikit-learn (the weighted kappas on the places, every place a label, so an absent class keeps its place)."""
 
     def __init__(self, units, files, options):
         self.names = reference_file("classification", "labels.txt").decode("utf-8").split()
@@ -548,8 +551,11 @@ class Classification:
         g, p = np.array([place[v] for v in self.gold]), np.array([place[v] for v in self.pred])
         self.g_place, self.p_place = g, p
         one_hot = lambda codes: np.eye(len(scale))[codes]  # noqa: E731
+        distance = {"absolute_distance": np.abs(g - p)} if options["ordinal_weights"] == "linear" else \
+            {"squared_distance": (g - p) ** 2}
         self.columns = {"labels": {"gold": one_hot(g), "predicted": one_hot(p), "right": one_hot(g) * (g == p)[:, None],
-                                   "squared_distance": (g - p) ** 2}}
+                                   **distance}}
+        self.places = np.arange(len(scale))
         if self.proba is not None:
             code = np.array([self.names.index(v) for v in self.gold])
             eps = np.finfo(float).eps
@@ -569,7 +575,10 @@ class Classification:
                "balanced_accuracy": quietly(metrics.balanced_accuracy_score, y, p),
                "cohen_kappa": kappa_or_one(quietly(metrics.cohen_kappa_score, y, p)),
                "quadratic_weighted_kappa": kappa_or_one(quietly(metrics.cohen_kappa_score, self.g_place[at],
-                                                                self.p_place[at], weights="quadratic")),
+                                                                self.p_place[at], weights="quadratic",
+                                                                labels=self.places)),
+               "linear_weighted_kappa": kappa_or_one(quietly(metrics.cohen_kappa_score, self.g_place[at],
+                                                             self.p_place[at], weights="linear", labels=self.places)),
                "mcc": metrics.matthews_corrcoef(y, p)}
         for kind in ("macro", "micro", "weighted"):
             values = quietly(metrics.precision_recall_fscore_support, y, p, average=kind, zero_division=0)

@@ -295,6 +295,8 @@ ZH_MADE = {"classification-probabilities": ("classification", ["submission=proba
                                                                 "ordinal_order=[terrible,poor,okay,good,excellent]"]),
            "classification-rescaled": ("classification", ["submission=probabilities", "probability_rows=rescale"]),
            "classification-labels": ("classification", []),
+           "classification-linear": ("classification", ["ordinal_order=[terrible,poor,okay,good,excellent]",
+                                                         "ordinal_weights=linear"]),
            "regression-rmsle": ("regression", ["rmsle=true"]), "regression": ("regression", [])}
 
 

@@ -92,8 +92,8 @@ class ClassificationStart(Start):
 
     def values(self, options, texts, items):
         """The texts say what the platform does with these options: a probabilities competition describes the
-        probability header only (an id,label file is refused there), with its rule for the rows; the
-        quadratic-weighted kappa and top-k accuracy only where the options make them keys."""
+        probability header only (an id,label file is refused there), with its rule for the rows; the weighted
+        kappa (of ``ordinal_weights``) and top-k accuracy only where the options make them keys."""
         labels = items.extra["labels"]
         two = len(labels) == 2
         probabilities = options["submission"] == "probabilities"
@@ -109,7 +109,8 @@ class ClassificationStart(Start):
         for name, text in (("form", "form_" + options["submission"]), ("average", "average_" + options["average"]),
                            ("ranking", "ranking_binary" if two else "ranking_multi"),
                            ("other_average", "other_" + options["average"]),
-                           ("qwk", "qwk_some" if options["ordinal_order"] is not None else "qwk_none"),
+                           ("qwk", "qwk_none" if options["ordinal_order"] is None else
+                            "lwk_some" if options["ordinal_weights"] == "linear" else "qwk_some"),
                            ("top_k_metric", "top_k_some" if options["top_k"] is not None else "top_k_none"),
                            ("rows_rule", "rows_" + options["probability_rows"]),
                            ("format_rules", "format_rules" if probabilities else "format_rules_labels")):

@@ -20,7 +20,8 @@ Option ``submission`` says which the competition asks for:
   so a row within the tolerance gains nothing by summing to more than 1.
 
 Label keys are functions of the per-class counts gold, predicted and right
-(``metrics.confusion``) and of the summed squared ordinal distance; log loss
+(``metrics.confusion``) and of the summed ordinal distance (squared, or
+absolute with ``ordinal_weights: linear``); log loss
 and top-k accuracy are means over items; ROC AUC and average precision rank
 all items at once (``metrics.class_scores``) and have no interval. No two keys
 are one quantity by definition (``leaderboard_keys``).
@@ -40,7 +41,7 @@ from ..errors import ConfigError, ReferenceDataError, SubmissionError, clip
 from ..metrics import class_scores
 from ..metrics import confusion as cm
 from ..metrics.averages import class_mean
-from ..metrics.kappa import cohen_kappa, quadratic_kappa
+from ..metrics.kappa import cohen_kappa, weighted_kappa
 from ..metrics.prf import safe_div
 from ..problems import Message
 from ..tables import match_ids, missing_ids, public_table, read_reference_bytes, reference_table, reference_units
@@ -54,11 +55,26 @@ COLUMNS = ("id", "label")
 # every label key the formula gives (``unit_scores``); ``leaderboard_keys`` writes those that are no other's repeat
 LABEL_KEYS = ["f1", "precision", "recall", "accuracy", "balanced_accuracy", "macro_f1", "macro_precision",
               "macro_recall", "micro_f1", "micro_precision", "micro_recall", "weighted_f1", "weighted_precision",
-              "weighted_recall", "cohen_kappa", "quadratic_weighted_kappa", "mcc"]
+              "weighted_recall", "cohen_kappa", "quadratic_weighted_kappa", "linear_weighted_kappa", "mcc"]
 PROBABILITY_KEYS = ["log_loss", "roc_auc", "average_precision", "top_k_accuracy"]
+
+
+@dataclass(frozen=True)
+class OrdinalWeights:
+    """The weights of the weighted kappa (option ``ordinal_weights``): w = |o_i - o_j|^power on the scale."""
+
+    power: int
+    column: str     # the per-item column of |o(gold) - o(pred)|^power
+    key: str
+
+
+ORDINAL_WEIGHTS = {"quadratic": OrdinalWeights(2, "squared_distance", "quadratic_weighted_kappa"),
+                   "linear": OrdinalWeights(1, "absolute_distance", "linear_weighted_kappa")}
 # the per-item tables: an item's class one-hot (gold, predicted, right if it is right) in the scale order of the
-# classes and its squared distance on that scale; an item's log loss or top-k hit, summed over the items
-LABEL_COLUMNS = Schema(("gold", PER_CLASS), ("predicted", PER_CLASS), ("right", PER_CLASS), "squared_distance")
+# classes and its weighted distance on that scale (per ``ordinal_weights``); an item's log loss or top-k hit,
+# summed over the items
+LABEL_COLUMNS = {name: Schema(("gold", PER_CLASS), ("predicted", PER_CLASS), ("right", PER_CLASS), weights.column)
+                 for name, weights in ORDINAL_WEIGHTS.items()}
 ITEM_COLUMNS = {"log_loss": Schema("items", "total"), "top_k": Schema("items", "total")}
 MAX_K = 1000
 SUM_TOLERANCE = 0.01    # a probability row may sum to 1 within this (rounded decimals); beyond, it is refused
@@ -101,8 +117,12 @@ OPTIONS = {
     "ordinal_order": Option(None, Check(_optional(_names_list),
                                         "null (the classes have no order) or a list of every class name, lowest "
                                         "first (three classes or more)"),
-                            "the order of ordinal classes (ratings, grades): with it, the key "
-                            "quadratic_weighted_kappa on that scale; without it, no such key"),
+                            "the order of ordinal classes (ratings, grades): with it, the weighted kappa on that "
+                            "scale (the key quadratic_weighted_kappa, or linear_weighted_kappa with ordinal_weights "
+                            "linear); without it, no such key"),
+    "ordinal_weights": Option("quadratic", ("quadratic", "linear"),
+                              "with ordinal_order: the weights of its weighted kappa, quadratic (the key "
+                              "quadratic_weighted_kappa) or linear (the key linear_weighted_kappa)"),
     "log_loss_eps": Option(None, Check(_optional(lambda v: isinstance(v, (int, float)) and 0 < v < 0.5),
                                        "null (the float64 machine epsilon, 2.2e-16) or a number in (0, 0.5)"),
                            "log loss clips each probability to [eps, 1 - eps]"),
@@ -203,6 +223,9 @@ AGREEMENT_NOTE = Message(
     "scikit-learn 此时不给出数值）；当标准答案或预测全部属于同一类别时，马修斯相关系数记为 0。")
 QWK_NOTE = Message("classification.report.qwk_note", "The quadratic-weighted kappa places the classes on the scale "
                    "{scale}.", "二次加权 kappa 按以下顺序排列类别：{scale}。")
+LWK_NOTE = Message("classification.report.lwk_note", "The linear-weighted kappa places the classes on the scale "
+                   "{scale}; a disagreement weighs the number of steps between its gold and its predicted class.",
+                   "线性加权 kappa 按以下顺序排列类别：{scale}；每个不一致按其标准答案与预测类别之间相隔的级数加权。")
 ROWS_CHECKED = Message("classification.report.rows_checked", "Every probability lies in [0, 1] and every row sums to 1 "
                        "within {tolerance}; log loss reads each row divided by its sum, so a row that sums to a "
                        "little more than 1 gains nothing.",
@@ -266,6 +289,7 @@ KEY_LABELS = {
     "weighted_recall": Message("classification.key.weighted_recall", "Weighted recall", "加权召回率"),
     "cohen_kappa": Message("classification.key.cohen_kappa", "Cohen's kappa", "Cohen kappa 系数"),
     "quadratic_weighted_kappa": Message("classification.key.qwk", "Quadratic-weighted kappa", "二次加权 kappa"),
+    "linear_weighted_kappa": Message("classification.key.lwk", "Linear-weighted kappa", "线性加权 kappa"),
     "mcc": Message("classification.key.mcc", "MCC", "马修斯相关系数"),
     "log_loss": Message("classification.key.log_loss", "Log loss (lower is better)", "对数损失（越低越好）"),
     "roc_auc": Message("classification.key.roc_auc", "ROC AUC", "ROC AUC"),
@@ -337,20 +361,24 @@ class Classification(TaskFamily):
     def leaderboard_keys(self, options):
         """The keys no other key equals by definition: f1, precision and recall of the option ``average``, then
         accuracy, balanced accuracy and the other averaging's P, R, F1 but those that are accuracy with one
-        class per item (every micro average, the weighted recall), the kappas (the quadratic-weighted one with a
-        declared order) and MCC; with probabilities, log loss, ROC AUC, AP and top-k accuracy (with ``top_k``).
+        class per item (every micro average, the weighted recall), the kappas (the weighted one, quadratic or
+        linear, with a declared order) and MCC; with probabilities, log loss, ROC AUC, AP and top-k accuracy
+        (with ``top_k``).
 
         >>> FAMILY.leaderboard_keys({})
         ['f1', 'precision', 'recall', 'accuracy', 'balanced_accuracy', 'weighted_f1', 'weighted_precision', 'cohen_kappa', 'mcc']
         >>> FAMILY.leaderboard_keys({"average": "weighted", "ordinal_order": ["a", "b", "c"]})[:4]
         ['f1', 'precision', 'accuracy', 'balanced_accuracy']
+        >>> FAMILY.leaderboard_keys({"ordinal_order": ["a", "b", "c"], "ordinal_weights": "linear"})[-3:]
+        ['cohen_kappa', 'linear_weighted_kappa', 'mcc']
         """
         average = options.get("average", "macro")
         keys = ["f1", "precision"] + ([] if average == "weighted" else ["recall"]) + ["accuracy", "balanced_accuracy"]
         for other in ("macro", "weighted"):
             if other != average:
                 keys += ["%s_f1" % other, "%s_precision" % other] + (["macro_recall"] if other == "macro" else [])
-        keys += ["cohen_kappa"] + (["quadratic_weighted_kappa"] if options.get("ordinal_order") is not None else [])
+        weighted = ORDINAL_WEIGHTS[options.get("ordinal_weights", "quadratic")].key
+        keys += ["cohen_kappa"] + ([weighted] if options.get("ordinal_order") is not None else [])
         keys.append("mcc")
         if options.get("submission", "labels") == "probabilities":
             keys += ["log_loss", "roc_auc", "average_precision"]
@@ -475,8 +503,10 @@ class Classification(TaskFamily):
         right = gold == pred
         keys = self.leaderboard_keys(opts)
         # an item's row of the label keys is fixed by its (gold, predicted) pair: the interval builds a row per pair
-        units = [Units("labels", tuple(k for k in LABEL_KEYS if k in keys), LABEL_COLUMNS,
-                       label_columns(gold_place, pred_place, right, width), n, code=gold_place * width + pred_place)]
+        weights = opts["ordinal_weights"]
+        units = [Units("labels", tuple(k for k in LABEL_KEYS if k in keys), LABEL_COLUMNS[weights],
+                       label_columns(gold_place, pred_place, right, width, ORDINAL_WEIGHTS[weights]), n,
+                       code=gold_place * width + pred_place)]
         ranking = None
         probabilities = opts["submission"] == "probabilities"
         if probabilities:
@@ -502,15 +532,16 @@ class Classification(TaskFamily):
 
     def unit_scores(self, group, sums, cfg):
         """labels: the keys of the counts gold, predicted and right per class in the table's scale order and
-        the summed squared ordinal distance (``metrics.confusion``, ``metrics.kappa``); log_loss and top_k: the
-        mean over the items of the per-item values."""
+        the summed ordinal distance of ``ordinal_weights`` (``metrics.confusion``, ``metrics.kappa``); log_loss
+        and top_k: the mean over the items of the per-item values."""
         opts = cfg.options
         if group in ITEM_COLUMNS:
             s = ITEM_COLUMNS[group].read(sums)
             return {"log_loss" if group == "log_loss" else "top_k_accuracy": safe_div(s["total"], s["items"])}
         if group != "labels":
             raise KeyError(group)
-        s = LABEL_COLUMNS.read(sums)
+        s = LABEL_COLUMNS[opts["ordinal_weights"]].read(sums)
+        weights = ORDINAL_WEIGHTS[opts["ordinal_weights"]]
         gold, pred, right = s["gold"], s["predicted"], s["right"]
         out = {}
         for average in ("macro", "micro", "weighted"):
@@ -520,9 +551,8 @@ class Classification(TaskFamily):
         p, r, f = cm.averaged(right, pred, gold, opts["average"], positive=1)
         out.update(precision=p, recall=r, f1=f, accuracy=cm.accuracy(right, gold),
                    balanced_accuracy=cm.balanced_accuracy(right, gold), cohen_kappa=cohen_kappa(right, gold, pred),
-                   quadratic_weighted_kappa=quadratic_kappa(s["squared_distance"], gold, pred,
-                                                            np.arange(gold.shape[-1])),
                    mcc=cm.matthews(right, gold, pred))
+        out[weights.key] = weighted_kappa(s[weights.column], gold, pred, np.arange(gold.shape[-1]), weights.power)
         return out
 
     def unit_answers(self, ref, sub):
@@ -576,6 +606,8 @@ def read_classes(cfg):
                "kappa (the key cohen_kappa)" % name)
     if order is not None and sorted(map(_class_name, order)) != sorted(names):
         refuse("ordinal_order", order, "null or a list of every class of %s (%s), each once" % (name, shown))
+    if order is None and opts["ordinal_weights"] != OPTIONS["ordinal_weights"].default:   # weights of no key
+        refuse("ordinal_weights", opts["ordinal_weights"], "quadratic (the default) unless ordinal_order is set")
     if two:
         code = 1 if positive is None else names.index(_class_name(positive))
         return Classes(tuple(names), code, np.array([1 - code, code]))
@@ -758,14 +790,15 @@ def first_highest(proba, dtype=np.int64):
 
 
 # -- the per-unit table and the ranking scores ------------------------------------------------------
-def label_columns(gold_place, pred_place, right, width):
+def label_columns(gold_place, pred_place, right, width, weights):
     """The per-item table of the label keys (``LABEL_COLUMNS``): gold, predicted and right one-hot over the
-    classes in scale order, and the squared distance between the gold and the predicted place."""
+    classes in scale order, and the distance between the gold and the predicted place to the power of the
+    ``weights`` (squared or absolute)."""
     n = len(gold_place)
-    distance = gold_place - pred_place
+    distance = np.abs(gold_place - pred_place)
     return {"gold": Tally(None, n, gold_place, width), "predicted": Tally(None, n, pred_place, width),
             "right": Tally(None, n, gold_place, width, weight=right.astype(np.float64)),
-            "squared_distance": Each(lambda: distance * distance, 1)}
+            weights.column: Each(lambda: distance ** weights.power, 1)}
 
 
 @dataclass
@@ -806,7 +839,8 @@ def _how_section(counts, classes, opts):
     """What the scores table needs said, once: the averaging, the kappas' rules and scale, the probabilities'."""
     texts = [AVERAGES_NOTE(average=_average_name(opts["average"], classes, counts)), AGREEMENT_NOTE()]
     if opts["ordinal_order"] is not None:
-        texts.append(QWK_NOTE(scale=clip(" < ".join(classes.names[c] for c in classes.scale), 200)))
+        note = LWK_NOTE if opts["ordinal_weights"] == "linear" else QWK_NOTE
+        texts.append(note(scale=clip(" < ".join(classes.names[c] for c in classes.scale), 200)))
     if opts["submission"] == "probabilities":
         texts.append(ROWS_RESCALED() if opts["probability_rows"] == "rescale" else
                      ROWS_CHECKED(tolerance="%g" % SUM_TOLERANCE))
