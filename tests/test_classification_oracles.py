@@ -361,6 +361,9 @@ def test_a_competition_made_with_linear_weights_scores_and_says_them(tmp_path):
     for page in (comp / "pages" / "evaluation.html", comp / "starting_kit" / "README.md"):
         text = page.read_text(encoding="utf-8")
         assert "linear-weighted kappa" in text and "quadratic" not in text, page
+        # the fragment joins the sentence with its own space (a stripped one read "kappa**and the")
+        assert ("**Cohen's kappa** and the **linear-weighted kappa**" in text if page.suffix == ".md"
+                else "kappa</b> and the <b>linear-weighted" in text), page
     sample = comp / "starting_kit" / "sample_submission.csv"
     predicted = pd.read_csv(sample, dtype=str, keep_default_na=False).set_index("id")["label"]
     boards = pd.read_csv(comp / "reference_data" / "boards.csv", dtype=str, keep_default_na=False)

@@ -114,7 +114,7 @@ class ClassificationStart(Start):
                            ("top_k_metric", "top_k_some" if options["top_k"] is not None else "top_k_none"),
                            ("rows_rule", "rows_" + options["probability_rows"]),
                            ("format_rules", "format_rules" if probabilities else "format_rules_labels")):
-            fields[name] = fill(texts[text], own)
+            fields[name] = fill(texts[text], own, strip=name != "qwk")
         fields["format_form"] = fill(texts["format_" + options["submission"]], dict(own, **fields))
         fields["probability_metric"] = fill(texts["probability_metric"], dict(own, **fields)) if probabilities else ""
         # a file of per-class columns is taken in either form: its column-order warning is the kit's in both

@@ -65,10 +65,12 @@ def _load(name):
         return yaml.safe_load(fh)
 
 
-def fill(text, values):
-    """``text`` with its ``$fields`` filled; the values' own fields are filled first. Unknown fields stay."""
+def fill(text, values, strip=True):
+    """``text`` with its ``$fields`` filled; the values' own fields are filled first. Unknown fields stay. A
+    fragment put inside a sentence keeps its spaces (``strip=False``): " and the ..." joins the word before it."""
     resolved = {k: Template(v).safe_substitute(values) for k, v in values.items() if isinstance(v, str)}
-    return Template(str(text)).safe_substitute(resolved).strip()
+    filled = Template(str(text)).safe_substitute(resolved)
+    return filled.strip() if strip else filled
 
 
 def column_labels(keys, labels, values, family, lang):
