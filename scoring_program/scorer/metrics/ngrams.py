@@ -138,3 +138,132 @@ def lookup(keys, values, wanted):
     table = np.zeros(int(both.max()) + 1, dtype=np.int64)
     table[both[:len(keys)]] = values
     return table[both[len(keys):]]
+
+
+KEY_BITS = 63   # a sort key is a non-negative int64
+
+
+def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
+    """Per order n = 1..max_order: (per reference text r: sum over its n-grams g of min(count in the hypothesis of
+    its segment, count in r); per segment, when ``clipped``: BLEU's clipped matches as ``clipped_matches``), all
+    orders from one sort; or None when a key cannot hold them (the caller then codes each order with
+    ``ngram_codes``). Texts: hypotheses 0..n-1 then references, text i holding ``codes[offsets[i]:offsets[i+1]]``
+    (codes >= 0); ``reference_segment[r]``: the segment of reference r.
+
+    Each reference r is a unit holding its own tokens and a copy of its hypothesis's. An item is a token position
+    with the key (unit, the codes of the next ``max_order`` tokens of its text as digits, 0 past the text's end,
+    side: 0 hypothesis, 1 reference). The keys are exact (no hash: the codes are first numbered within the
+    smallest range that holds them, each segment's own if need be), so after one sort the items of one n-gram of
+    one unit are one run of equal keys shifted right by the digits of orders above n, for every n at once: a
+    run's reference items and hypothesis items are the two counts of that n-gram.
+
+    >>> codes = np.array([0, 1, 0, 1, 0, 1, 1])              # hypothesis "a b a b", reference "a b b"
+    >>> [(m.tolist(), c) for m, c in sorted_matches(codes, np.array([0, 4, 7]), np.array([0]), 2)]
+    [([3], None), ([1], None)]
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    ref_seg = np.asarray(reference_segment, dtype=np.int64)
+    n_refs = len(ref_seg)
+    n = len(offsets) - 1 - n_refs
+    if not n_refs or not len(codes):
+        return None
+    lengths = np.diff(offsets)
+    unit_bits = int(n_refs - 1).bit_length()
+    room_bits = KEY_BITS - 1 - unit_bits   # bits left for the digits
+    digit_bits = int(codes.max() + 1).bit_length()
+    if digit_bits * max_order > room_bits:
+        codes, width = _codes_per_segment(codes, lengths, ref_seg, n)
+        if codes is None:
+            return None
+        digit_bits = int(width).bit_length()
+        if digit_bits * max_order > room_bits:
+            return None
+    n_tok = len(codes)
+    text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    room = offsets[1:][text] - np.arange(n_tok, dtype=np.int64)   # tokens from each position to its text's end
+    padded = np.concatenate([codes + 1, np.zeros(max_order, dtype=np.int64)])
+    digits = np.zeros(n_tok, dtype=np.int64)
+    for i in range(max_order):
+        digits <<= digit_bits
+        digits |= np.where(room > i, padded[i:i + n_tok], 0)
+    del text, room, padded
+    # the items: per unit r, its hypothesis's tokens (side 0) then its own (side 1)
+    piece_start = np.stack([offsets[ref_seg], offsets[n:-1]], axis=1).ravel()
+    piece_len = np.stack([lengths[ref_seg], lengths[n:]], axis=1).ravel()
+    piece_tag = (np.repeat(np.arange(n_refs, dtype=np.int64), 2) << (digit_bits * max_order + 1)) \
+        | np.tile(np.array([0, 1], dtype=np.int64), n_refs)
+    n_items = int(piece_len.sum())
+    if not n_items:
+        return None
+    before = np.cumsum(piece_len) - piece_len
+    position = np.repeat(piece_start - before, piece_len) + np.arange(n_items, dtype=np.int64)
+    key = digits[position]
+    del position, digits
+    key <<= 1
+    key |= np.repeat(piece_tag, piece_len)
+    key.sort()
+    refs_before = np.zeros(n_items + 1, dtype=np.int64)
+    np.cumsum(key & 1, out=refs_before[1:])
+    digit_mask = (1 << digit_bits) - 1
+    hyp_len = lengths[:n]
+    out = []
+    new = np.empty(n_items, dtype=bool)
+    new[0] = True
+    for order in range(1, max_order + 1):
+        prefix = key >> (1 + digit_bits * (max_order - order))
+        np.not_equal(prefix[1:], prefix[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        head = prefix[starts]
+        del prefix
+        ends = np.empty(len(starts), dtype=np.int64)
+        ends[:-1] = starts[1:]
+        ends[-1] = n_items
+        in_ref = refs_before[ends] - refs_before[starts]
+        in_hyp = (ends - starts) - in_ref
+        whole = (head & digit_mask) != 0   # the n-gram lies inside its text
+        unit = head >> (digit_bits * order)
+        both = np.minimum(in_hyp, in_ref)
+        match = np.bincount(unit[whole], weights=both[whole], minlength=n_refs).astype(np.int64)
+        best = None
+        if clipped:
+            kept = np.flatnonzero(whole & (in_hyp > 0))   # the hypothesis's distinct n-grams, once per unit
+            best = _clip_over_units(unit[kept], both[kept], ref_seg, n, np.maximum(hyp_len - order + 1, 0))
+        out.append((match, best))
+    return out
+
+
+def _clip_over_units(unit, both, ref_seg, n, hyp_total):
+    """Per segment: sum over its hypothesis's distinct n-grams of the largest ``both`` among its units. Each unit
+    of a segment lists the same distinct n-grams in the same (sorted) order, so the j-th entry of every unit of
+    a segment is the same n-gram."""
+    n_refs = len(ref_seg)
+    per_unit = np.bincount(unit, minlength=n_refs)
+    if np.bincount(ref_seg, minlength=n).max() == 1:   # one reference per segment: nothing to take the largest of
+        return np.bincount(ref_seg[unit], weights=both, minlength=n).astype(np.int64)
+    distinct = np.zeros(n, dtype=np.int64)
+    distinct[ref_seg] = per_unit
+    seg_start = np.cumsum(distinct) - distinct
+    unit_start = np.cumsum(per_unit) - per_unit
+    j = np.arange(len(unit), dtype=np.int64) - unit_start[unit]
+    most = np.zeros(int(distinct.sum()), dtype=np.int64)
+    np.maximum.at(most, seg_start[ref_seg[unit]] + j, both)
+    return np.bincount(np.repeat(np.arange(n, dtype=np.int64), distinct), weights=most, minlength=n).astype(np.int64)
+
+
+def _codes_per_segment(codes, lengths, ref_seg, n):
+    """(codes numbered 0.. within each segment (its hypothesis and references), one more than the largest), or
+    (None, 0) when the (segment, code) pairs do not fit one key."""
+    width = int(codes.max()) + 1
+    if n * width >= 1 << KEY_BITS:
+        return None, 0
+    segment = np.concatenate([np.arange(n, dtype=np.int64), ref_seg])
+    pair = np.repeat(segment, lengths) * width + codes
+    groups, first = group_keys(pair)
+    group_segment = pair[first] // width
+    by_segment = np.argsort(group_segment, kind="stable")
+    per_segment = np.bincount(group_segment, minlength=n)
+    local = np.empty(len(first), dtype=np.int64)
+    local[by_segment] = np.arange(len(first), dtype=np.int64) - np.repeat(np.cumsum(per_segment) - per_segment,
+                                                                          per_segment)
+    return local[groups], int(per_segment.max())

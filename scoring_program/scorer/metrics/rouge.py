@@ -40,7 +40,8 @@ rouge-score 0.1.2 (``rouge_scorer.py``, ``tokenize.py``).
 import numpy as np
 
 from . import lcs, porter
-from .ngrams import best_reference, check_references, flat_references, lookup, matches_per_reference, ngram_codes
+from .ngrams import (best_reference, check_references, flat_references, lookup, matches_per_reference, ngram_codes,
+                     sorted_matches)
 from .text_norm import recode, spans, to_texts, tokens_of
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -121,13 +122,17 @@ def statistics(hypotheses, references, reference_segment=None, types=TYPES, toke
     out = {}
     orders = sorted({int(t[5:]) for t in types if t[5:].isdigit()})
     if orders:
-        grams = ngram_codes(tokens.codes, tokens.offsets, max(orders))
+        counts = sorted_matches(tokens.codes, tokens.offsets, ref_seg, max(orders))
+        if counts is None:   # keys too wide for one sort: each order coded on its own
+            counts = []
+            for owner, gram in ngram_codes(tokens.codes, tokens.offsets, max(orders)):
+                is_hyp = owner < n
+                counts.append(matches_per_reference((owner[is_hyp], gram[is_hyp]), (owner[~is_hyp] - n, gram[~is_hyp]),
+                                                    ref_seg, n_refs))
         for order in orders:
-            owner, gram = grams[order - 1]
-            is_hyp = owner < n
-            overlap, ref_total = matches_per_reference((owner[is_hyp], gram[is_hyp]),
-                                                       (owner[~is_hyp] - n, gram[~is_hyp]), ref_seg, n_refs)
-            hyp_total = np.bincount(owner[is_hyp], minlength=n)[ref_seg]
+            overlap = counts[order - 1][0]
+            hyp_total = np.maximum(lengths[:n][ref_seg] - order + 1, 0)
+            ref_total = np.maximum(lengths[n:] - order + 1, 0)
             p, r, f = _prf(overlap, np.maximum(hyp_total, 1), np.maximum(ref_total, 1))
             _keep_best(out, "rouge%d" % order, p, r, f, ref_seg, n)
     if "rougeL" in types:
