@@ -38,12 +38,23 @@ def _batches(a_len, b_len):
 
 
 def _padded(codes, start, length, width, pad):
-    out = np.full((len(start), width), pad, dtype=np.int64)
+    out = np.full((len(start), width), pad, dtype=_code_type(codes))
     if width:
         col = np.arange(width)
         inside = col[None, :] < length[:, None]
         out[inside] = codes[(start[:, None] + col[None, :])[inside]]
     return out
+
+
+def _code_type(codes):
+    """The narrowest of int32 and int64 that holds the codes and the pads (-1, -2): comparisons of narrower rows
+    are faster."""
+    return np.int32 if not len(codes) or int(codes.max()) < 2 ** 31 else np.int64
+
+
+def _count_type(longest):
+    """The narrowest integer type of a table's cells (at most ``longest``)."""
+    return np.int16 if longest < 2 ** 15 - 1 else np.int32 if longest < 2 ** 31 - 1 else np.int64
 
 
 def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
@@ -55,7 +66,7 @@ def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
             continue
         a = _padded(codes, a_start[batch], a_len[batch], la, -1)
         b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        row = np.zeros((len(batch), lb + 1), dtype=np.int64)
+        row = np.zeros((len(batch), lb + 1), dtype=_count_type(min(la, lb)))
         for i in range(la):
             taken = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, row[:, 1:])
             np.maximum.accumulate(taken, axis=1, out=row[:, 1:])
@@ -69,7 +80,7 @@ def subsequence_tables(codes, a_start, a_len, b_start, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
         a = _padded(codes, a_start[batch], a_len[batch], la, -1)
         b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        table = np.zeros((len(batch), la + 1, lb + 1), dtype=np.int64)
+        table = np.zeros((len(batch), la + 1, lb + 1), dtype=_count_type(min(la, lb)))
         for i in range(la):
             taken = np.where(a[:, i:i + 1] == b, table[:, i, :-1] + 1, table[:, i, 1:])
             np.maximum.accumulate(taken, axis=1, out=table[:, i + 1, 1:])
@@ -79,11 +90,13 @@ def subsequence_tables(codes, a_start, a_len, b_start, b_len):
 def backtrack_positions(codes, a_start, a_len, b_start, b_len):
     """(pair, position in a) of the common subsequence rouge-score reads out of each pair's table (``lcs_ind``:
     from the end, a match is taken where the codes agree; else the step goes left when ``T[i][j-1] > T[i-1][j]``,
-    else up), all pairs at once."""
+    else up), all pairs at once; and the length of each pair's longest common subsequence."""
     pairs, positions = [], []
+    common = np.zeros(len(a_start), dtype=np.int64)
     for batch, table, a, b in subsequence_tables(codes, a_start, a_len, b_start, b_len):
         k = np.arange(len(batch))
         i, j = a_len[batch].copy(), b_len[batch].copy()
+        common[batch] = table[k, i, j]
         while True:
             live = np.flatnonzero((i > 0) & (j > 0))
             if not len(live):
@@ -96,8 +109,8 @@ def backtrack_positions(codes, a_start, a_len, b_start, b_len):
             i[live] = ii - (~left)
             j[live] = jj - (same | left)
     if not pairs:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(pairs), np.concatenate(positions)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), common
+    return np.concatenate(pairs), np.concatenate(positions), common
 
 
 def substring_lengths(codes, a_start, a_len, b_start, b_len):
