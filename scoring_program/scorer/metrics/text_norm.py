@@ -34,8 +34,8 @@ from ..cells import ASCII_SPACE, UNICODE_SPACES, group_keys
 
 # -- character classes, as data ----------------------------------------------------------------------------
 SPACES = tuple(int(c) for c in np.flatnonzero(ASCII_SPACE)) + tuple(ord(c) for c in UNICODE_SPACES)
-_SPACE_TABLE = np.zeros(0x3001, dtype=bool)   # every whitespace code point is below U+3001
-_SPACE_TABLE[list(SPACES)] = True
+_SPACE_TABLE = np.zeros(0x3002, dtype=bool)   # every whitespace code point is below U+3001; the last entry
+_SPACE_TABLE[list(SPACES)] = True              # (False) stands for every code point above
 
 # sacreBLEU's regexp tokenizer, rule 1: a space on each side of these ASCII characters
 REGEXP_ISOLATED = ((0x20, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E))
@@ -72,10 +72,7 @@ def in_ranges(cp, ranges):
 
 def is_space(cp):
     """Whether each code point is whitespace to ``str.split()``."""
-    out = np.zeros(len(cp), dtype=bool)
-    small = cp < len(_SPACE_TABLE)
-    out[small] = _SPACE_TABLE[cp[small]]
-    return out
+    return _SPACE_TABLE[np.minimum(cp, len(_SPACE_TABLE) - 1)]
 
 
 # -- a batch of texts ----------------------------------------------------------------------------------------
