@@ -64,26 +64,33 @@ def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
         if not la or not lb:
             continue
-        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
-        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        row = np.zeros((len(batch), lb + 1), dtype=_count_type(min(la, lb)))
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1).T.copy()
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2).T.copy()
+        row = np.zeros((lb + 1, len(batch)), dtype=_count_type(min(la, lb)))
         for i in range(la):
-            taken = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, row[:, 1:])
-            np.maximum.accumulate(taken, axis=1, out=row[:, 1:])
-        out[batch] = row[:, lb]
+            _next_row(a[i], b, row, row)
+        out[batch] = row[lb]
     return out
 
 
+def _next_row(a_i, b, row, out):
+    """Row i + 1 of the tables of a batch from row i (``row``, (lb + 1, pairs)) into ``out``: the running maximum
+    down the rows of ``where(a_i == b_j, T[i][j-1] + 1, T[i][j])``. The pairs are the last axis, so the running
+    maximum is one vectorized step per j over the whole batch."""
+    taken = np.where(a_i[None, :] == b, row[:-1] + 1, row[1:])
+    np.maximum.accumulate(taken, axis=0, out=out[1:])
+
+
 def subsequence_tables(codes, a_start, a_len, b_start, b_len):
-    """Per batch: (pair positions, the full tables (pairs, la + 1, lb + 1), a padded, b padded)."""
+    """Per batch: (pair positions, the full tables (la + 1, lb + 1, pairs), a padded (la, pairs), b padded
+    (lb, pairs))."""
     for batch in _batches(a_len, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
-        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
-        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        table = np.zeros((len(batch), la + 1, lb + 1), dtype=_count_type(min(la, lb)))
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1).T.copy()
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2).T.copy()
+        table = np.zeros((la + 1, lb + 1, len(batch)), dtype=_count_type(min(la, lb)))
         for i in range(la):
-            taken = np.where(a[:, i:i + 1] == b, table[:, i, :-1] + 1, table[:, i, 1:])
-            np.maximum.accumulate(taken, axis=1, out=table[:, i + 1, 1:])
+            _next_row(a[i], b, table[i], table[i + 1])
         yield batch, table, a, b
 
 
@@ -94,18 +101,17 @@ def backtrack_positions(codes, a_start, a_len, b_start, b_len):
     pairs, positions = [], []
     common = np.zeros(len(a_start), dtype=np.int64)
     for batch, table, a, b in subsequence_tables(codes, a_start, a_len, b_start, b_len):
-        k = np.arange(len(batch))
         i, j = a_len[batch].copy(), b_len[batch].copy()
-        common[batch] = table[k, i, j]
+        common[batch] = table[i, j, np.arange(len(batch))]
         while True:
             live = np.flatnonzero((i > 0) & (j > 0))
             if not len(live):
                 break
             ii, jj = i[live], j[live]
-            same = a[live, ii - 1] == b[live, jj - 1]
+            same = a[ii - 1, live] == b[jj - 1, live]
             pairs.append(batch[live[same]])
             positions.append(ii[same] - 1)
-            left = ~same & (table[k[live], ii, jj - 1] > table[k[live], ii - 1, jj])
+            left = ~same & (table[ii, jj - 1, live] > table[ii - 1, jj, live])
             i[live] = ii - (~left)
             j[live] = jj - (same | left)
     if not pairs:
