@@ -216,15 +216,17 @@ def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
         starts = np.flatnonzero(new)
         head = prefix[starts]
         del prefix
-        ends = np.empty(len(starts), dtype=np.int64)
-        ends[:-1] = starts[1:]
-        ends[-1] = n_items
-        in_ref = refs_before[ends] - refs_before[starts]
-        in_hyp = (ends - starts) - in_ref
+        edges = np.append(starts, n_items)
+        in_ref = np.diff(refs_before[edges])
+        in_hyp = np.diff(edges) - in_ref
         whole = (head & digit_mask) != 0   # the n-gram lies inside its text
-        unit = head >> (digit_bits * order)
+        unit = head >> (digit_bits * order)   # ascending: the runs are sorted
         both = np.minimum(in_hyp, in_ref)
-        match = np.bincount(unit[whole], weights=both[whole], minlength=n_refs).astype(np.int64)
+        both *= whole
+        summed = np.zeros(len(both) + 1, dtype=np.int64)
+        np.cumsum(both, out=summed[1:])
+        unit_edges = np.searchsorted(unit, np.arange(n_refs + 1, dtype=np.int64))
+        match = summed[unit_edges[1:]] - summed[unit_edges[:-1]]
         best = None
         if clipped:
             kept = np.flatnonzero(whole & (in_hyp > 0))   # the hypothesis's distinct n-grams, once per unit
