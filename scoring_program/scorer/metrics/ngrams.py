@@ -5,6 +5,9 @@ int64 key, grouped exactly (``cells.group_keys``), so an n-gram's code is exact 
 per (text, n-gram) pair, from the same grouping of ``text * width + code`` keys; the matches of a hypothesis
 against a reference are ``min(count in hypothesis, count in reference)`` summed over its n-grams.
 
+``sorted_matches`` counts every order of a batch from one sort of exact keys instead (the measures' fast path);
+the coding above is its fallback for keys wider than 63 bits, and what other callers use.
+
 >>> codes, offsets = np.array([0, 1, 0, 1, 0, 1, 1]), np.array([0, 4, 7])   # "a b a b" and "a b b"
 >>> [(o.tolist(), i.tolist()) for o, i in ngram_codes(codes, offsets, 2)][1]   # bigrams: ab ba ab | ab bb
 ([0, 0, 0, 1, 1], [0, 1, 0, 0, 2])
