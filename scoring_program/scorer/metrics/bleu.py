@@ -31,7 +31,7 @@ WMT 2014.
 """
 import numpy as np
 
-from .ngrams import check_references, clipped_matches, flat_references, ngram_codes
+from .ngrams import check_references, clipped_matches, flat_references, ngram_codes, sorted_matches
 from .text_norm import TOKENIZERS, tokenize
 
 MAX_ORDER = 4
@@ -57,13 +57,16 @@ def statistics(hypotheses, references, reference_segment=None, tokenizer="13a", 
     lengths = tokens.lengths()
     hyp_len, ref_lens = lengths[:n], lengths[n:]
     out = {"hyp_len": hyp_len.astype(np.int64), "ref_len": closest_length(hyp_len, ref_lens, ref_seg)}
-    grams = ngram_codes(tokens.codes, tokens.offsets, MAX_ORDER)
-    for order, (owner, code) in enumerate(grams, 1):
-        is_hyp = owner < n
-        hyp = (owner[is_hyp], code[is_hyp])
-        ref = (owner[~is_hyp] - n, code[~is_hyp])
-        out["matches_%d" % order] = clipped_matches(hyp, ref, ref_seg, n)
-        out["totals_%d" % order] = np.bincount(hyp[0], minlength=n).astype(np.int64)
+    counts = sorted_matches(tokens.codes, tokens.offsets, ref_seg, MAX_ORDER, clipped=True)
+    if counts is None:   # keys too wide for one sort: each order coded on its own
+        counts = []
+        for owner, code in ngram_codes(tokens.codes, tokens.offsets, MAX_ORDER):
+            is_hyp = owner < n
+            counts.append((None, clipped_matches((owner[is_hyp], code[is_hyp]), (owner[~is_hyp] - n, code[~is_hyp]),
+                                                 ref_seg, n)))
+    for order, (_, clipped) in enumerate(counts, 1):
+        out["matches_%d" % order] = clipped
+        out["totals_%d" % order] = np.maximum(hyp_len - order + 1, 0).astype(np.int64)
     return {k: out[k] for k in STAT_COLUMNS}
 
 

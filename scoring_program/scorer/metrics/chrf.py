@@ -27,7 +27,8 @@ helping character n-grams", WMT 2017; sacreBLEU 2.x ``metrics/chrf.py``.
 """
 import numpy as np
 
-from .ngrams import best_reference, check_references, flat_references, matches_per_reference, ngram_codes
+from .ngrams import (best_reference, check_references, flat_references, matches_per_reference, ngram_codes,
+                     sorted_matches)
 from .text_norm import is_space, spans, to_texts, code_spans, token_offsets
 
 CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2
@@ -76,7 +77,6 @@ def _per_reference(hypotheses, references, reference_segment, char_order, word_o
     if lowercase:
         strings = [s.lower() for s in strings]
     texts = to_texts(strings)
-    n_refs = len(ref_texts)
     per_ref = []   # per reference text: (hyp, ref, match) per order
     keep = np.ones(len(texts.cp), dtype=bool) if whitespace else ~is_space(texts.cp)
     chars = np.flatnonzero(keep)
@@ -86,15 +86,30 @@ def _per_reference(hypotheses, references, reference_segment, char_order, word_o
         word_codes, _ = code_spans(texts.cp, starts, ends)
         orders.append((word_codes, token_offsets(texts, starts), word_order))
     for codes, offsets, max_order in orders:
-        for owner, gram in ngram_codes(codes, offsets, max_order):
-            is_hyp = owner < n
-            hyp = (owner[is_hyp], gram[is_hyp])
-            ref = (owner[~is_hyp] - n, gram[~is_hyp])
-            match, ref_total = matches_per_reference(hyp, ref, ref_seg, n_refs)
-            hyp_total = np.bincount(hyp[0], minlength=n).astype(np.int64)[ref_seg]
-            per_ref.append((np.where(ref_total > 0, hyp_total, 0), ref_total, match))
+        per_ref.extend(_order_counts(codes, offsets, ref_seg, n, max_order))
     names = stat_columns(char_order, word_order)
     return {name: per_ref[k // 3][k % 3] for k, name in enumerate(names)}, ref_seg, n
+
+
+def _order_counts(codes, offsets, ref_seg, n, max_order):
+    """Per order 1..max_order: (hypothesis n-grams where the reference has some, reference n-grams, matches), per
+    reference text; all orders from one sort when the keys hold them (``ngrams.sorted_matches``)."""
+    lengths = np.diff(offsets)
+    hyp_len, ref_len = lengths[:n][ref_seg], lengths[n:]
+    sorted_counts = sorted_matches(codes, offsets, ref_seg, max_order)
+    if sorted_counts is None:
+        sorted_counts = []
+        for owner, gram in ngram_codes(codes, offsets, max_order):
+            is_hyp = owner < n
+            match, _ = matches_per_reference((owner[is_hyp], gram[is_hyp]), (owner[~is_hyp] - n, gram[~is_hyp]),
+                                             ref_seg, len(ref_seg))
+            sorted_counts.append((match, None))
+    out = []
+    for order, (match, _) in enumerate(sorted_counts, 1):
+        ref_total = np.maximum(ref_len - order + 1, 0).astype(np.int64)
+        hyp_total = np.maximum(hyp_len - order + 1, 0).astype(np.int64)
+        out.append((np.where(ref_total > 0, hyp_total, 0), ref_total, match))
+    return out
 
 
 def _words(texts):

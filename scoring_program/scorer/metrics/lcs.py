@@ -38,12 +38,23 @@ def _batches(a_len, b_len):
 
 
 def _padded(codes, start, length, width, pad):
-    out = np.full((len(start), width), pad, dtype=np.int64)
+    out = np.full((len(start), width), pad, dtype=_code_type(codes))
     if width:
         col = np.arange(width)
         inside = col[None, :] < length[:, None]
         out[inside] = codes[(start[:, None] + col[None, :])[inside]]
     return out
+
+
+def _code_type(codes):
+    """The narrowest of int32 and int64 that holds the codes and the pads (-1, -2): comparisons of narrower rows
+    are faster."""
+    return np.int32 if not len(codes) or int(codes.max()) < 2 ** 31 else np.int64
+
+
+def _count_type(longest):
+    """The narrowest integer type of a table's cells (at most ``longest``)."""
+    return np.int16 if longest < 2 ** 15 - 1 else np.int32 if longest < 2 ** 31 - 1 else np.int64
 
 
 def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
@@ -53,51 +64,59 @@ def subsequence_lengths(codes, a_start, a_len, b_start, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
         if not la or not lb:
             continue
-        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
-        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        row = np.zeros((len(batch), lb + 1), dtype=np.int64)
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1).T.copy()
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2).T.copy()
+        row = np.zeros((lb + 1, len(batch)), dtype=_count_type(min(la, lb)))
         for i in range(la):
-            taken = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, row[:, 1:])
-            np.maximum.accumulate(taken, axis=1, out=row[:, 1:])
-        out[batch] = row[:, lb]
+            _next_row(a[i], b, row, row)
+        out[batch] = row[lb]
     return out
 
 
+def _next_row(a_i, b, row, out):
+    """Row i + 1 of the tables of a batch from row i (``row``, (lb + 1, pairs)) into ``out``: the running maximum
+    down the rows of ``where(a_i == b_j, T[i][j-1] + 1, T[i][j])``. The pairs are the last axis, so the running
+    maximum is one vectorized step per j over the whole batch."""
+    taken = np.where(a_i[None, :] == b, row[:-1] + 1, row[1:])
+    np.maximum.accumulate(taken, axis=0, out=out[1:])
+
+
 def subsequence_tables(codes, a_start, a_len, b_start, b_len):
-    """Per batch: (pair positions, the full tables (pairs, la + 1, lb + 1), a padded, b padded)."""
+    """Per batch: (pair positions, the full tables (la + 1, lb + 1, pairs), a padded (la, pairs), b padded
+    (lb, pairs))."""
     for batch in _batches(a_len, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
-        a = _padded(codes, a_start[batch], a_len[batch], la, -1)
-        b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        table = np.zeros((len(batch), la + 1, lb + 1), dtype=np.int64)
+        a = _padded(codes, a_start[batch], a_len[batch], la, -1).T.copy()
+        b = _padded(codes, b_start[batch], b_len[batch], lb, -2).T.copy()
+        table = np.zeros((la + 1, lb + 1, len(batch)), dtype=_count_type(min(la, lb)))
         for i in range(la):
-            taken = np.where(a[:, i:i + 1] == b, table[:, i, :-1] + 1, table[:, i, 1:])
-            np.maximum.accumulate(taken, axis=1, out=table[:, i + 1, 1:])
+            _next_row(a[i], b, table[i], table[i + 1])
         yield batch, table, a, b
 
 
 def backtrack_positions(codes, a_start, a_len, b_start, b_len):
     """(pair, position in a) of the common subsequence rouge-score reads out of each pair's table (``lcs_ind``:
     from the end, a match is taken where the codes agree; else the step goes left when ``T[i][j-1] > T[i-1][j]``,
-    else up), all pairs at once."""
+    else up), all pairs at once; and the length of each pair's longest common subsequence."""
     pairs, positions = [], []
+    common = np.zeros(len(a_start), dtype=np.int64)
     for batch, table, a, b in subsequence_tables(codes, a_start, a_len, b_start, b_len):
-        k = np.arange(len(batch))
         i, j = a_len[batch].copy(), b_len[batch].copy()
+        common[batch] = table[i, j, np.arange(len(batch))]
         while True:
             live = np.flatnonzero((i > 0) & (j > 0))
             if not len(live):
                 break
             ii, jj = i[live], j[live]
-            same = a[live, ii - 1] == b[live, jj - 1]
+            same = a[ii - 1, live] == b[jj - 1, live]
             pairs.append(batch[live[same]])
             positions.append(ii[same] - 1)
-            left = ~same & (table[k[live], ii, jj - 1] > table[k[live], ii - 1, jj])
+            left = ~same & (table[ii, jj - 1, live] > table[ii - 1, jj, live])
             i[live] = ii - (~left)
             j[live] = jj - (same | left)
     if not pairs:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(pairs), np.concatenate(positions)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), common
+    return np.concatenate(pairs), np.concatenate(positions), common
 
 
 def substring_lengths(codes, a_start, a_len, b_start, b_len):

@@ -5,6 +5,9 @@ int64 key, grouped exactly (``cells.group_keys``), so an n-gram's code is exact 
 per (text, n-gram) pair, from the same grouping of ``text * width + code`` keys; the matches of a hypothesis
 against a reference are ``min(count in hypothesis, count in reference)`` summed over its n-grams.
 
+``sorted_matches`` counts every order of a batch from one sort of exact keys instead (the measures' fast path);
+the coding above is its fallback for keys wider than 63 bits, and what other callers use.
+
 >>> codes, offsets = np.array([0, 1, 0, 1, 0, 1, 1]), np.array([0, 4, 7])   # "a b a b" and "a b b"
 >>> [(o.tolist(), i.tolist()) for o, i in ngram_codes(codes, offsets, 2)][1]   # bigrams: ab ba ab | ab bb
 ([0, 0, 0, 1, 1], [0, 1, 0, 0, 2])
@@ -138,3 +141,165 @@ def lookup(keys, values, wanted):
     table = np.zeros(int(both.max()) + 1, dtype=np.int64)
     table[both[:len(keys)]] = values
     return table[both[len(keys):]]
+
+
+KEY_BITS = 63   # a sort key is a non-negative int64
+TABLE_SORT_ITEMS = 100   # items per unit from which sorting each unit's row beats one sort (chrF's characters)
+
+
+def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
+    """Per order n = 1..max_order: (per reference text r: sum over its n-grams g of min(count in the hypothesis of
+    its segment, count in r); per segment, when ``clipped``: BLEU's clipped matches as ``clipped_matches``), all
+    orders from one sort; or None when a key cannot hold them (the caller then codes each order with
+    ``ngram_codes``). Texts: hypotheses 0..n-1 then references, text i holding ``codes[offsets[i]:offsets[i+1]]``
+    (codes >= 0); ``reference_segment[r]``: the segment of reference r.
+
+    Each reference r is a unit holding its own tokens and a copy of its hypothesis's. An item is a token position
+    with the key (unit, the codes of the next ``max_order`` tokens of its text as digits, 0 past the text's end,
+    side: 0 hypothesis, 1 reference). The keys are exact (no hash: the codes are first numbered within the
+    smallest range that holds them, each segment's own if need be), so after one sort the items of one n-gram of
+    one unit are one run of equal keys shifted right by the digits of orders above n, for every n at once: a
+    run's reference items and hypothesis items are the two counts of that n-gram.
+
+    >>> codes = np.array([0, 1, 0, 1, 0, 1, 1])              # hypothesis "a b a b", reference "a b b"
+    >>> [(m.tolist(), c) for m, c in sorted_matches(codes, np.array([0, 4, 7]), np.array([0]), 2)]
+    [([3], None), ([1], None)]
+
+    The same counts as the per-order coding, on units long enough to be sorted row by row (``_sorted_by_unit``):
+
+    >>> rng = np.random.default_rng(0)
+    >>> lengths = rng.integers(60, 200, 30)   # 10 hypotheses, then two references for each
+    >>> codes, offsets = rng.integers(0, 4, lengths.sum()), np.concatenate([[0], np.cumsum(lengths)])
+    >>> seg = np.repeat(np.arange(10), 2)
+    >>> fast = sorted_matches(codes, offsets, seg, 3, clipped=True)
+    >>> grams = [(o < 10, o, g) for o, g in ngram_codes(codes, offsets, 3)]
+    >>> per_order = [((o[h], g[h]), (o[~h] - 10, g[~h])) for h, o, g in grams]
+    >>> all((m == matches_per_reference(hyp, ref, seg, 20)[0]).all() and (c == clipped_matches(hyp, ref, seg, 10)).all()
+    ...     for (m, c), (hyp, ref) in zip(fast, per_order))
+    True
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    ref_seg = np.asarray(reference_segment, dtype=np.int64)
+    n_refs = len(ref_seg)
+    n = len(offsets) - 1 - n_refs
+    if not n_refs or not len(codes):
+        return None
+    lengths = np.diff(offsets)
+    unit_bits = int(n_refs - 1).bit_length()
+    room_bits = KEY_BITS - 1 - unit_bits   # bits left for the digits
+    digit_bits = int(codes.max() + 1).bit_length()
+    if digit_bits * max_order > room_bits:
+        codes, width = _codes_per_segment(codes, lengths, ref_seg, n)
+        if codes is None:
+            return None
+        digit_bits = int(width).bit_length()
+        if digit_bits * max_order > room_bits:
+            return None
+    n_tok = len(codes)
+    text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    room = offsets[1:][text] - np.arange(n_tok, dtype=np.int64)   # tokens from each position to its text's end
+    padded = np.concatenate([codes + 1, np.zeros(max_order, dtype=np.int64)])
+    digits = np.zeros(n_tok, dtype=np.int64)
+    for i in range(max_order):
+        digits <<= digit_bits
+        digits |= np.where(room > i, padded[i:i + n_tok], 0)
+    del text, room, padded
+    # the items: per unit r, its hypothesis's tokens (side 0) then its own (side 1)
+    piece_start = np.stack([offsets[ref_seg], offsets[n:-1]], axis=1).ravel()
+    piece_len = np.stack([lengths[ref_seg], lengths[n:]], axis=1).ravel()
+    piece_tag = (np.repeat(np.arange(n_refs, dtype=np.int64), 2) << (digit_bits * max_order + 1)) \
+        | np.tile(np.array([0, 1], dtype=np.int64), n_refs)
+    n_items = int(piece_len.sum())
+    if not n_items:
+        return None
+    before = np.cumsum(piece_len) - piece_len
+    position = np.repeat(piece_start - before, piece_len) + np.arange(n_items, dtype=np.int64)
+    key = digits[position]
+    del position, digits
+    key <<= 1
+    key |= np.repeat(piece_tag, piece_len)
+    key = _sorted_by_unit(key, piece_len[0::2] + piece_len[1::2])
+    refs_before = np.zeros(n_items + 1, dtype=np.int64)
+    np.cumsum(key & 1, out=refs_before[1:])
+    digit_mask = (1 << digit_bits) - 1
+    hyp_len = lengths[:n]
+    out = []
+    new = np.empty(n_items, dtype=bool)
+    new[0] = True
+    for order in range(1, max_order + 1):
+        prefix = key >> (1 + digit_bits * (max_order - order))
+        np.not_equal(prefix[1:], prefix[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        head = prefix[starts]
+        del prefix
+        edges = np.append(starts, n_items)
+        in_ref = np.diff(refs_before[edges])
+        in_hyp = np.diff(edges) - in_ref
+        whole = (head & digit_mask) != 0   # the n-gram lies inside its text
+        unit = head >> (digit_bits * order)   # ascending: the runs are sorted
+        both = np.minimum(in_hyp, in_ref)
+        both *= whole
+        summed = np.zeros(len(both) + 1, dtype=np.int64)
+        np.cumsum(both, out=summed[1:])
+        unit_edges = np.searchsorted(unit, np.arange(n_refs + 1, dtype=np.int64))
+        match = summed[unit_edges[1:]] - summed[unit_edges[:-1]]
+        best = None
+        if clipped:
+            kept = np.flatnonzero(whole & (in_hyp > 0))   # the hypothesis's distinct n-grams, once per unit
+            best = _clip_over_units(unit[kept], both[kept], ref_seg, n, np.maximum(hyp_len - order + 1, 0))
+        out.append((match, best))
+    return out
+
+
+def _sorted_by_unit(key, unit_len):
+    """``key`` sorted, its items already in order of unit (the key's top bits), ``unit_len`` items each. Sorting
+    each unit's items on its own row of a table (padded with the largest int64) is faster than one sort of them
+    all (shorter sorts, each in cache) when units are long enough (TABLE_SORT_ITEMS on average); when they are
+    shorter, or the longest would make the table over twice the items, one sort."""
+    n_items = len(key)
+    width = int(unit_len.max()) if len(unit_len) else 0
+    if n_items < TABLE_SORT_ITEMS * len(unit_len) or width * len(unit_len) > 2 * n_items:
+        key.sort()
+        return key
+    table = np.full((len(unit_len), width), np.iinfo(np.int64).max, dtype=np.int64)
+    inside = np.arange(width, dtype=np.int64)[None, :] < unit_len[:, None]
+    table[inside] = key   # row by row, in order: exactly the items of each unit
+    table.sort(axis=1)
+    return table[inside]
+
+
+def _clip_over_units(unit, both, ref_seg, n, hyp_total):
+    """Per segment: sum over its hypothesis's distinct n-grams of the largest ``both`` among its units. Each unit
+    of a segment lists the same distinct n-grams in the same (sorted) order, so the j-th entry of every unit of
+    a segment is the same n-gram."""
+    n_refs = len(ref_seg)
+    per_unit = np.bincount(unit, minlength=n_refs)
+    if np.bincount(ref_seg, minlength=n).max() == 1:   # one reference per segment: nothing to take the largest of
+        return np.bincount(ref_seg[unit], weights=both, minlength=n).astype(np.int64)
+    distinct = np.zeros(n, dtype=np.int64)
+    distinct[ref_seg] = per_unit
+    seg_start = np.cumsum(distinct) - distinct
+    unit_start = np.cumsum(per_unit) - per_unit
+    j = np.arange(len(unit), dtype=np.int64) - unit_start[unit]
+    most = np.zeros(int(distinct.sum()), dtype=np.int64)
+    np.maximum.at(most, seg_start[ref_seg[unit]] + j, both)
+    return np.bincount(np.repeat(np.arange(n, dtype=np.int64), distinct), weights=most, minlength=n).astype(np.int64)
+
+
+def _codes_per_segment(codes, lengths, ref_seg, n):
+    """(codes numbered 0.. within each segment (its hypothesis and references), one more than the largest), or
+    (None, 0) when the (segment, code) pairs do not fit one key."""
+    width = int(codes.max()) + 1
+    if n * width >= 1 << KEY_BITS:
+        return None, 0
+    segment = np.concatenate([np.arange(n, dtype=np.int64), ref_seg])
+    pair = np.repeat(segment, lengths) * width + codes
+    groups, first = group_keys(pair)
+    group_segment = pair[first] // width
+    by_segment = np.argsort(group_segment, kind="stable")
+    per_segment = np.bincount(group_segment, minlength=n)
+    local = np.empty(len(first), dtype=np.int64)
+    local[by_segment] = np.arange(len(first), dtype=np.int64) - np.repeat(np.cumsum(per_segment) - per_segment,
+                                                                          per_segment)
+    return local[groups], int(per_segment.max())

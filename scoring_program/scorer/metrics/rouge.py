@@ -40,7 +40,8 @@ rouge-score 0.1.2 (``rouge_scorer.py``, ``tokenize.py``).
 import numpy as np
 
 from . import lcs, porter
-from .ngrams import best_reference, check_references, flat_references, lookup, matches_per_reference, ngram_codes
+from .ngrams import (best_reference, check_references, flat_references, lookup, matches_per_reference, ngram_codes,
+                     sorted_matches)
 from .text_norm import recode, spans, to_texts, tokens_of
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -121,23 +122,29 @@ def statistics(hypotheses, references, reference_segment=None, types=TYPES, toke
     out = {}
     orders = sorted({int(t[5:]) for t in types if t[5:].isdigit()})
     if orders:
-        grams = ngram_codes(tokens.codes, tokens.offsets, max(orders))
+        counts = sorted_matches(tokens.codes, tokens.offsets, ref_seg, max(orders))
+        if counts is None:   # keys too wide for one sort: each order coded on its own
+            counts = []
+            for owner, gram in ngram_codes(tokens.codes, tokens.offsets, max(orders)):
+                is_hyp = owner < n
+                counts.append(matches_per_reference((owner[is_hyp], gram[is_hyp]), (owner[~is_hyp] - n, gram[~is_hyp]),
+                                                    ref_seg, n_refs))
         for order in orders:
-            owner, gram = grams[order - 1]
-            is_hyp = owner < n
-            overlap, ref_total = matches_per_reference((owner[is_hyp], gram[is_hyp]),
-                                                       (owner[~is_hyp] - n, gram[~is_hyp]), ref_seg, n_refs)
-            hyp_total = np.bincount(owner[is_hyp], minlength=n)[ref_seg]
+            overlap = counts[order - 1][0]
+            hyp_total = np.maximum(lengths[:n][ref_seg] - order + 1, 0)
+            ref_total = np.maximum(lengths[n:] - order + 1, 0)
             p, r, f = _prf(overlap, np.maximum(hyp_total, 1), np.maximum(ref_total, 1))
             _keep_best(out, "rouge%d" % order, p, r, f, ref_seg, n)
+    hits, common = summary_hits(tokens, line, ref_seg, n) if "rougeLsum" in types else (None, None)
     if "rougeL" in types:
         hyp_len, ref_len = lengths[ref_seg], lengths[n:]
-        common = lcs.subsequence_lengths(tokens.codes, tokens.offsets[n:-1], ref_len, tokens.offsets[ref_seg], hyp_len)
+        if common is None:
+            common = lcs.subsequence_lengths(tokens.codes, tokens.offsets[n:-1], ref_len, tokens.offsets[ref_seg],
+                                             hyp_len)
         both = (hyp_len > 0) & (ref_len > 0)
         p, r, f = _prf(np.where(both, common, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
         _keep_best(out, "rougeL", p, r, f, ref_seg, n)
     if "rougeLsum" in types:
-        hits = summary_hits(tokens, line, ref_seg, n)
         hyp_len, ref_len = lengths[ref_seg], lengths[n:]
         both = (hyp_len > 0) & (ref_len > 0)
         p, r, f = _prf(np.where(both, hits, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
@@ -151,7 +158,9 @@ def _keep_best(out, name, p, r, f, ref_seg, n):
 
 
 def summary_hits(tokens, line, ref_seg, n):
-    """Per reference text: ROUGE-Lsum's hits against the hypothesis of its segment (the module's rule)."""
+    """Per reference text: (ROUGE-Lsum's hits against the hypothesis of its segment (the module's rule), and the
+    length of their longest common subsequence (ROUGE-L's) when every text is one sentence, else None: the
+    tables of the sentences are then those of the texts)."""
     n_refs = len(ref_seg)
     counts = np.diff(tokens.offsets)
     owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
@@ -172,8 +181,12 @@ def summary_hits(tokens, line, ref_seg, n):
     pair_ref = np.repeat(ref_sent, reps)
     pair_hyp = hyp_sent[np.repeat(hyp_first[seg_of_ref_sent], reps)
                         + np.arange(int(reps.sum())) - np.repeat(np.cumsum(reps) - reps, reps)]
-    pair, pos = lcs.backtrack_positions(tokens.codes, sent_start[pair_ref], sent_len[pair_ref],
-                                        sent_start[pair_hyp], sent_len[pair_hyp])
+    pair, pos, pair_common = lcs.backtrack_positions(tokens.codes, sent_start[pair_ref], sent_len[pair_ref],
+                                                     sent_start[pair_hyp], sent_len[pair_hyp])
+    common = None
+    if len(sent_start) == int((counts > 0).sum()):   # one sentence per text that has tokens
+        common = np.zeros(n_refs, dtype=np.int64)
+        common[sent_text[pair_ref] - n] = pair_common
     # union over hypothesis sentences: distinct token positions of each reference
     taken = np.unique(sent_start[pair_ref[pair]] + pos)
     taken_ref = owner[taken] - n
@@ -186,4 +199,4 @@ def summary_hits(tokens, line, ref_seg, n):
     h_key, h_count = np.unique(owner[hyp_tokens] * width + code[hyp_tokens], return_counts=True)
     u_ref = u_key // width
     c = lookup(h_key, h_count, ref_seg[u_ref] * width + u_key % width)
-    return np.bincount(u_ref, weights=np.minimum(u_count, c), minlength=n_refs).astype(np.int64)
+    return np.bincount(u_ref, weights=np.minimum(u_count, c), minlength=n_refs).astype(np.int64), common

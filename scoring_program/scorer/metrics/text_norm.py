@@ -35,8 +35,8 @@ from ..bytelevel.grouping import group_keys
 
 # -- character classes, as data ----------------------------------------------------------------------------
 SPACES = tuple(int(c) for c in np.flatnonzero(ASCII_SPACE)) + tuple(ord(c) for c in UNICODE_SPACES)
-_SPACE_TABLE = np.zeros(0x3001, dtype=bool)   # every whitespace code point is below U+3001
-_SPACE_TABLE[list(SPACES)] = True
+_SPACE_TABLE = np.zeros(0x3002, dtype=bool)   # every whitespace code point is below U+3001; the last entry
+_SPACE_TABLE[list(SPACES)] = True              # (False) stands for every code point above
 
 # sacreBLEU's regexp tokenizer, rule 1: a space on each side of these ASCII characters
 REGEXP_ISOLATED = ((0x20, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E))
@@ -73,10 +73,7 @@ def in_ranges(cp, ranges):
 
 def is_space(cp):
     """Whether each code point is whitespace to ``str.split()``."""
-    out = np.zeros(len(cp), dtype=bool)
-    small = cp < len(_SPACE_TABLE)
-    out[small] = _SPACE_TABLE[cp[small]]
-    return out
+    return _SPACE_TABLE[np.minimum(cp, len(_SPACE_TABLE) - 1)]
 
 
 # -- a batch of texts ----------------------------------------------------------------------------------------
@@ -208,23 +205,30 @@ def code_spans(cp, starts, ends):
     n = len(starts)
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    starts = np.asarray(starts, dtype=np.int64)
     lengths = (ends - starts).astype(np.int64)
-    owner = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    rel = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    chars = cp[np.repeat(starts, lengths) + rel]
-    with np.errstate(over="ignore"):
-        term = _splitmix((chars.astype(np.uint64) << np.uint64(24)) ^ rel.astype(np.uint64))
-        key = np.add.reduceat(term, np.cumsum(lengths) - lengths) if len(term) else term
-        key = _splitmix(key + lengths.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-    codes, first = group_keys(key.view(np.int64), ordered=True)
-    rep = first[codes]
-    same = lengths == lengths[rep]
-    if same.all():
-        rep_chars = cp[np.repeat(starts[rep], lengths) + rel]
-        wrong = np.bincount(owner, weights=(rep_chars != chars), minlength=n) > 0
-    else:
-        wrong = ~same
-    if wrong.any():   # a 64-bit collision: group the strings themselves
+    key, long = _packed_keys(cp, starts, lengths)
+    if len(long):   # spans too long to pack: hashed, and their keys made negative (packed keys are not)
+        long_len = lengths[long]
+        owner = np.repeat(np.arange(len(long), dtype=np.int64), long_len)
+        rel = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(long_len) - long_len, long_len)
+        chars = cp[np.repeat(starts[long], long_len) + rel]
+        with np.errstate(over="ignore"):
+            term = _splitmix((chars.astype(np.uint64) << np.uint64(24)) ^ rel.astype(np.uint64))
+            hashed = np.add.reduceat(term, np.cumsum(long_len) - long_len)
+            hashed = _splitmix(hashed + long_len.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+        key[long] = (hashed | np.uint64(1 << 63)).view(np.int64)
+    codes, first = group_keys(key, ordered=True)
+    wrong = False
+    if len(long):   # a hashed span is checked against its group's first, code point by code point
+        rep = first[codes[long]]
+        same = lengths[long] == lengths[rep]
+        if same.all():
+            rep_chars = cp[np.repeat(starts[rep], long_len) + rel]
+            wrong = (np.bincount(owner, weights=(rep_chars != chars), minlength=len(long)) > 0).any()
+        else:
+            wrong = True
+    if wrong:   # a 64-bit collision: group the strings themselves
         text = cp.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
         seen = {}
         codes = np.fromiter((seen.setdefault(text[s:e], len(seen)) for s, e in zip(starts.tolist(), ends.tolist())),
@@ -232,6 +236,41 @@ def code_spans(cp, starts, ends):
         first = np.full(len(seen), n, dtype=np.int64)
         np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
     return codes, first
+
+
+def _packed_keys(cp, starts, lengths):
+    """(key of every span, the spans too long for one): a short span's key is its code points plus one, packed
+    into the bits of an int64 (below 2^62, 0 past its end), so equal keys are equal spans; long spans get -1.
+
+    >>> from itertools import product
+    >>> alphabet = [chr(0), "a", "z", "{", chr(127)]
+    >>> words = ["".join(w) for k in (1, 2, 3) for w in product(alphabet, repeat=k)] + ["a" * 9, "a" * 10]
+    >>> t = to_texts(words)
+    >>> len(set(code_spans(t.cp, t.offsets[:-1], t.offsets[1:])[0].tolist())) == len(words)   # no two alike
+    True
+    """
+    bits = int(cp.max() + 1).bit_length() if len(cp) else 1
+    most = 62 // bits   # code points a key holds
+    key = np.zeros(len(starts), dtype=np.int64)
+    short = lengths <= most
+    if short.all():
+        long = np.zeros(0, dtype=np.int64)
+        rows = None
+    else:
+        long = np.flatnonzero(~short)
+        rows = np.flatnonzero(short)
+    s, ln = (starts, lengths) if rows is None else (starts[rows], lengths[rows])
+    part = np.zeros(len(s), dtype=np.int64)
+    last = len(cp) - 1
+    for k in range(int(ln.max()) if len(ln) else 0):
+        part <<= bits
+        part |= np.where(ln > k, cp[np.minimum(s + k, last)].astype(np.int64) + 1, 0)
+    if rows is None:
+        key = part
+    else:
+        key[rows] = part
+        key[long] = -1
+    return key, long
 
 
 def tokens_of(texts, starts, ends):
@@ -392,15 +431,11 @@ def exact_matches(hypotheses, references, reference_segment):
     >>> exact_matches([" a b", "c"], ["a b ", "x", "C"], np.array([0, 1, 1])).tolist()
     [1, 0]
     """
-    hypotheses = list(hypotheses)
-    n = len(hypotheses)
-    texts = to_texts([s.strip() for s in hypotheses] + [s.strip() for s in references])
-    lengths = np.diff(texts.offsets)
-    code = np.full(len(texts), -1, dtype=np.int64)
-    some = np.flatnonzero(lengths > 0)
-    if len(some):
-        code[some] = code_spans(texts.cp, texts.offsets[some], texts.offsets[some + 1])[0]
-    out = np.zeros(n, dtype=np.int64)
-    np.maximum.at(out, np.asarray(reference_segment, dtype=np.int64), (code[n:] == code[np.asarray(
-        reference_segment, dtype=np.int64)]).astype(np.int64))
+    hypotheses = [s.strip() for s in hypotheses]
+    segment = np.asarray(reference_segment, dtype=np.int64)
+    # one comparison of two str per reference (in C): no code point array, no coding of whole texts
+    same = np.fromiter((hypotheses[i] == r.strip() for i, r in zip(segment.tolist(), references)), dtype=bool,
+                       count=len(segment))
+    out = np.zeros(len(hypotheses), dtype=np.int64)
+    np.maximum.at(out, segment, same.astype(np.int64))
     return out

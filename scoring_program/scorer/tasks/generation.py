@@ -293,12 +293,16 @@ def segment_columns(hypotheses, references, owner, options):
     owner = np.asarray(owner, dtype=np.int64)
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(0, max(len(hypotheses), 1) + CHUNK, CHUNK))
-    parts = []
+    table = None
     for k, start in enumerate(range(0, max(len(hypotheses), 1), CHUNK)):
         these = order[bounds[k]:bounds[k + 1]]
-        parts.append(_chunk_columns(hypotheses[start:start + CHUNK], [references[i] for i in these.tolist()],
-                                    owner[these] - start, options))
-    table = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+        part = _chunk_columns(hypotheses[start:start + CHUNK], [references[i] for i in these.tolist()],
+                              owner[these] - start, options)
+        if table is None:   # filled chunk by chunk: never the chunks and their concatenation at once
+            table = {name: np.empty((len(hypotheses),) + column.shape[1:], dtype=column.dtype)
+                     for name, column in part.items()}
+        for name, column in part.items():
+            table[name][start:start + len(column)] = column
     return {"segments": Ones(len(hypotheses)), "bleu": Each(table["bleu"]), "chrf": Each(table["chrf"]),
             "chrf_pp": Each(table["chrf_pp"]), "rouge": Each(table["rouge"]), "exact": Each(table["exact"])}
 
