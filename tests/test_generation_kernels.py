@@ -131,7 +131,10 @@ def test_rouge_equals_rouge_score(stem):
 
 
 class ChineseRule:
-    """The ``chinese`` rule written plainly, one character at a time, for rouge-score's ``tokenizer=`` hook."""
+    """The ``chinese`` ROUGE rule written plainly for rouge-score's ``tokenizer=`` hook, one character at a time:
+    lower-cased, a run of a-z0-9 is one token (Porter-stemmed by NLTK, as rouge-score, when longer than 3 and
+    asked), any other character that is a letter or digit to Python is a token of its own, everything else
+    separates."""
 
     def __init__(self, stem):
         self.stemmer = nltk_porter.PorterStemmer() if stem else None

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from helpers import ROOT, as_platform, assert_participant_error, make_input, read_scores, run_score, shared
-from qa_cases import CMRC_FILES, SQUAD_FILE, cmrc_edge, cmrc_predictions, punkt_free, questions, squad_edge, \
-    squad_predictions
+from qa_cases import CMRC_FILES, cmrc_edge, cmrc_predictions, punkt_free, questions
+from test_qa_kernels import squad_case
 
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "qa_official.json").read_text(encoding="utf-8"))
 TOL = 1e-9
@@ -32,14 +32,6 @@ def config(rules="squad_v2", probs=False, board="all", language="en", boards=Fal
     if boards:
         lines.append("boards: {file: boards.csv}")
     return "\n".join(lines) + "\n"
-
-
-def squad_case(name):
-    if name == "edge":
-        return squad_edge()
-    data = json.loads(shared("qa", SQUAD_FILE).read_text(encoding="utf-8"))
-    preds, probs = squad_predictions(data, name)
-    return data, preds, probs
 
 
 def score(tmp_path, ref, res, name="input"):

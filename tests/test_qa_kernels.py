@@ -47,7 +47,7 @@ def squad_keys(data, preds, probs):
     return out, dict(zip(ids, zip(raw["exact"].tolist(), raw["f1"].tolist())))
 
 
-def _squad_case(name):
+def squad_case(name):
     if name == "edge":
         return squad_edge()
     data = json.loads(shared("qa", SQUAD_FILE).read_text(encoding="utf-8"))
@@ -57,7 +57,7 @@ def _squad_case(name):
 
 @pytest.mark.parametrize("name", SCENARIOS + ("edge",))
 def test_squad_v2_matches_the_official_script(name):
-    data, preds, probs = _squad_case(name)
+    data, preds, probs = squad_case(name)
     recorded = FIXTURE["squad"][name]
     keys, raw = squad_keys(data, preds, probs)
     for qid, (exact, f1) in recorded["raw"].items():

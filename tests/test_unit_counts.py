@@ -34,6 +34,7 @@ from sklearn import metrics
 from ecac_corpus import gold_pairs as ecac_gold_pairs
 from organizer.phase_data import assemble_reference
 from scorer.api import Competition
+from test_generation_kernels import ChineseRule
 from test_review_determinism import DEMOS, sample_files, spoil_board_b
 
 # (family, option overrides): the demo's own options first, then other rules that change the formulas
@@ -644,30 +645,6 @@ class QA:
                 "no_ans_exact": mean(self.exact[no]), "no_ans_f1": mean(self.f1s[no])}
 
 
-class ChineseTokens:
-    """The ``chinese`` ROUGE rule for rouge-score's ``tokenizer=`` hook, one character at a time: lower-cased, a
-    run of a-z0-9 is one token (Porter-stemmed by NLTK, as rouge-score, when longer than 3 and asked), any other
-    character that is a letter or digit to Python is a token of its own, everything else separates."""
-
-    def __init__(self, stem):
-        from nltk.stem import porter as nltk_porter
-
-        self.stemmer = nltk_porter.PorterStemmer() if stem else None
-
-    def tokenize(self, text):
-        tokens, word = [], ""
-        for ch in text.lower() + " ":
-            if ch in "abcdefghijklmnopqrstuvwxyz0123456789":
-                word += ch
-                continue
-            if word:
-                tokens.append(self.stemmer.stem(word) if self.stemmer and len(word) > 3 else word)
-                word = ""
-            if not ch.isascii() and ch.isalnum():
-                tokens.append(ch)
-        return tokens
-
-
 class Generation:
     """Per-segment BLEU and chrF/chrF++ statistics from sacreBLEU itself (``_extract_corpus_statistics``, its own
     column order: BLEU's hyp_len, ref_len, matches 1..4, totals 1..4; chrF's (hyp, ref, match) of each character
@@ -692,7 +669,7 @@ class Generation:
         self.chrf = sacrebleu.metrics.CHRF(lowercase=lower)
         self.chrf_pp = sacrebleu.metrics.CHRF(word_order=2, lowercase=lower)
         every = np.arange(len(units))
-        tokenizer = ChineseTokens(options["rouge_stem"]) if options["rouge_tokenizer"] == "chinese" else None
+        tokenizer = ChineseRule(options["rouge_stem"]) if options["rouge_tokenizer"] == "chinese" else None
         scorer = rouge_scorer.RougeScorer(list(self.ROUGE_TYPES), use_stemmer=options["rouge_stem"],
                                           tokenizer=tokenizer)
         scored = [scorer.score_multi(r, h) for h, r in zip(self.hyps, self.refs)]
