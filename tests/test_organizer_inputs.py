@@ -344,11 +344,18 @@ def as_reader(args):
     return ["--bounding-set=-dac_override,-dac_read_search", "--"] + args
 
 
-def run_as_reader(args):
+def run_as_reader(args, tmp_path):
+    """The organizer command run as a reader that cannot bypass file modes; afterwards everything under
+    ``tmp_path`` is made readable again (pytest removes it)."""
     prefix = ["setpriv"] if os.geteuid() == 0 else []
-    argv = as_reader(args)
-    return subprocess.run(prefix + argv[:-len(args)] + [sys.executable, "-m", "organizer"] + args, cwd=str(ROOT),
-                          capture_output=True, text=True, timeout=300)
+    try:
+        argv = as_reader(args)
+        return subprocess.run(prefix + argv[:-len(args)] + [sys.executable, "-m", "organizer"] + args, cwd=str(ROOT),
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        for path in tmp_path.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
 
 
 @pytest.mark.parametrize("team, said", [
@@ -361,12 +368,7 @@ def run_as_reader(args):
 ])
 def test_rescore_marks_an_unreadable_submission_failed_and_ranks_the_rest(team, said, tmp_path):
     args = rescore_with(team)(tmp_path)
-    try:
-        proc = run_as_reader(args)
-    finally:
-        for path in tmp_path.rglob("*"):
-            if not path.is_symlink():
-                path.chmod(0o755)
+    proc = run_as_reader(args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     with open(tmp_path / "out" / "leaderboard.csv", encoding="utf-8", newline="") as fh:
         rows = {r["submission"]: r for r in csv.DictReader(fh)}
@@ -387,12 +389,7 @@ def test_rescore_marks_an_unreadable_submission_failed_and_ranks_the_rest(team, 
 ])
 def test_a_ladder_team_submission_that_is_a_link_or_unreadable_is_refused_by_name(make, said, tmp_path):
     args = ladder_with(team=make)(tmp_path)
-    try:
-        proc = run_as_reader(args)
-    finally:
-        for path in tmp_path.rglob("*"):
-            if not path.is_symlink():
-                path.chmod(0o755)
+    proc = run_as_reader(args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     state = json.loads((tmp_path / "out" / "ladder_state.json").read_text(encoding="utf-8"))
     name = next(iter(set(state["t1"]["errors"])))
