@@ -25,6 +25,7 @@ from typing import Callable, Dict, List, Optional
 
 from .errors import SubmissionError, clip
 from .problems import Message, Reason
+from .textio import WORKBOOK_SUFFIXES
 
 IGNORED_NAMES = {"metadata", "metadata.yaml", "metadata.yml", ".ds_store", "thumbs.db", "desktop.ini"}
 IGNORED_DIRS = {"__macosx", ".git", ".ipynb_checkpoints"}
@@ -49,7 +50,6 @@ SPREADSHEET_UNPACKED = Message("files.spreadsheet_unpacked", "the submission is 
                                "and the platform unpacked it: found {names}), not a CSV file; " + _SAVE_CSV_EN + ".",
                                "提交的是 Excel 工作簿（.xlsx 本身是 zip，平台已将其解压：找到 {names}），不是 CSV 文件；"
                                + _SAVE_CSV_ZH + "。")
-WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 SEVERAL_MATCH = Message("files.several_match", "the submission has {n} files matching '{pattern}' ({names}); upload "
                         "exactly one.", "提交中有 {n} 个文件与 '{pattern}' 匹配（{names}）；只能上传一个。")
 UNREADABLE_FOLDER = Message("files.unreadable_folder", "the folder {name} of the submission cannot be read ({reason}); "

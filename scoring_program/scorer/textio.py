@@ -29,6 +29,8 @@ UTF32 = Message("text.utf32", "{file} is UTF-32 text; " + _SAVE_EN + ".", "{file
 UTF16_NO_BOM = Message("text.utf16_no_bom", "{file} is UTF-16 text without a byte-order mark (Excel's 'Unicode "
                        "text'); " + _SAVE_EN + ".", "{file} 是没有字节顺序标记的 UTF-16 文本（Excel 的“Unicode 文本”）；"
                        + _SAVE_ZH + "。")
+# the names a spreadsheet application gives its workbooks: a file so named is said to be one, by name
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 WORKBOOK = Message("text.workbook", "{file} is a zip archive (an Excel workbook named .csv?), not a text file; in "
                    "Excel: File > Save As > 'CSV UTF-8 (Comma delimited) (*.csv)', then upload that file.",
                    "{file} 是 zip 压缩包（改名为 .csv 的 Excel 工作簿？），不是文本文件；请在 Excel 中选择“文件 > 另存为 > "

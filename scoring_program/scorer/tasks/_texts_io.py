@@ -22,7 +22,7 @@ from ..bytelevel.cells import Cells
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index
-from ..textio import decode
+from ..textio import WORKBOOK_SUFFIXES, decode
 from ._ecac_io import JSON_REASONS   # json's own reasons in each language, declared once
 
 BAD_JSON = Message("texts.bad_json", "{file} line {line} column {column} is not valid JSON ({reason}); save the file "
@@ -56,7 +56,6 @@ WORKBOOK = Message("texts.workbook", "{file} is a spreadsheet workbook, not a te
                    "'CSV UTF-8 (Comma delimited) (*.csv)', name it predictions.csv and upload that file.",
                    "{file} 是电子表格工作簿，不是文本文件；请在 Excel 中选择“文件 > 另存为 > CSV UTF-8（逗号分隔）(*.csv)”，"
                    "命名为 predictions.csv 后上传该文件。")
-WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 KINDS = {dict: Message("texts.kind.object", "object", "对象"), list: Message("texts.kind.array", "array", "数组"),
          str: Message("texts.kind.string", "string", "字符串"), bool: Message("texts.kind.boolean", "boolean", "布尔值"),
          int: Message("texts.kind.number", "number", "数字"), float: Message("texts.kind.number2", "number", "数字"),
