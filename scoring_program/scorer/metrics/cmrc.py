@@ -29,6 +29,7 @@ import re
 import numpy as np
 
 from .lcs import substring_lengths
+from .prf import prf
 from .text_norm import code_spans, in_ranges, to_texts
 
 # the script's sp_char; its "……" is two characters and so never equals one character: it removes nothing
@@ -149,10 +150,7 @@ def question_columns(predictions, answers, answer_question, predicted=None):
     common = substring_lengths(codes, offsets[n:-1], tok_len[n:], offsets[answer_question],
                                tok_len[answer_question])
     p_len, g_len = tok_len[answer_question].astype(float), tok_len[n:].astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = 1.0 * common / p_len
-        recall = 1.0 * common / g_len
-        f1 = (2 * precision * recall) / (precision + recall)
+    f1 = prf(common, p_len, g_len)[2]   # 2 P R / (P + R), as the official script computes it
     f1 = np.where(common == 0, 0.0, f1)
     exact = np.zeros(n, dtype=np.int64)
     np.maximum.at(exact, answer_question, exact_pair)

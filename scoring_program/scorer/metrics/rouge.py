@@ -42,6 +42,7 @@ import numpy as np
 from . import lcs, porter
 from .ngrams import (best_reference, check_references, flat_references, lookup, matches_per_reference, ngram_codes,
                      sorted_matches)
+from .prf import prf
 from .text_norm import recode, spans, to_texts, tokens_of
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -101,15 +102,6 @@ def tokenize(strings, tokenizer="default", stem=False):
     return tokens, line
 
 
-def _prf(overlap, n_hyp, n_ref):
-    """rouge-score's P, R and F from an overlap and the two denominators."""
-    p = np.where(n_hyp > 0, overlap / np.where(n_hyp > 0, n_hyp, 1), 0.0)
-    r = np.where(n_ref > 0, overlap / np.where(n_ref > 0, n_ref, 1), 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
-    return p, r, f
-
-
 def statistics(hypotheses, references, reference_segment=None, types=TYPES, tokenizer="default", stem=False):
     """The per-segment columns of ``stat_columns(types)`` (float arrays), as the module describes."""
     hypotheses = list(hypotheses)
@@ -133,7 +125,7 @@ def statistics(hypotheses, references, reference_segment=None, types=TYPES, toke
             overlap = counts[order - 1][0]
             hyp_total = np.maximum(lengths[:n][ref_seg] - order + 1, 0)
             ref_total = np.maximum(lengths[n:] - order + 1, 0)
-            p, r, f = _prf(overlap, np.maximum(hyp_total, 1), np.maximum(ref_total, 1))
+            p, r, f = prf(overlap, np.maximum(hyp_total, 1), np.maximum(ref_total, 1))
             _keep_best(out, "rouge%d" % order, p, r, f, ref_seg, n)
     hits, common = summary_hits(tokens, line, ref_seg, n) if "rougeLsum" in types else (None, None)
     if "rougeL" in types:
@@ -142,12 +134,12 @@ def statistics(hypotheses, references, reference_segment=None, types=TYPES, toke
             common = lcs.subsequence_lengths(tokens.codes, tokens.offsets[n:-1], ref_len, tokens.offsets[ref_seg],
                                              hyp_len)
         both = (hyp_len > 0) & (ref_len > 0)
-        p, r, f = _prf(np.where(both, common, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
+        p, r, f = prf(np.where(both, common, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
         _keep_best(out, "rougeL", p, r, f, ref_seg, n)
     if "rougeLsum" in types:
         hyp_len, ref_len = lengths[ref_seg], lengths[n:]
         both = (hyp_len > 0) & (ref_len > 0)
-        p, r, f = _prf(np.where(both, hits, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
+        p, r, f = prf(np.where(both, hits, 0), np.where(both, hyp_len, 0), np.where(both, ref_len, 0))
         _keep_best(out, "rougeLsum", p, r, f, ref_seg, n)
     return {name: out[name] for name in stat_columns(types)}
 

@@ -33,6 +33,7 @@ import string
 import numpy as np
 
 from .ngrams import matches_per_reference
+from .prf import prf
 from .text_norm import code_spans, is_space, spans, to_texts, tokens_of
 
 VERSIONS = ("v1.1", "v2.0")
@@ -99,10 +100,7 @@ def question_columns(predictions, answers, answer_question, version="v2.0", pred
                                     (gold_row[owner[on_ref] - n], tokens.codes[on_ref]), gold_question,
                                     len(gold_question))
     p_len = pred_len[gold_question].astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = 1.0 * same / p_len
-        recall = 1.0 * same / g_len
-        f1 = (2 * precision * recall) / (precision + recall)
+    f1 = prf(same, p_len, g_len)[2]   # 2 P R / (P + R), as the official script computes it
     f1 = np.where(same == 0, 0.0, f1)
     if version == "v2.0":
         either_empty = (p_len == 0) | (g_len == 0)
