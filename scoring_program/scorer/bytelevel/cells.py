@@ -352,11 +352,11 @@ def _spans(start, end, budget):
         k = stop
 
 
-def _flat(counts, budget=None):
+def segment_indices(counts, budget=None):
     """(segment, index) for every index below ``counts[segment]``, in order, at most ``budget`` pairs at a time:
     segments of any lengths read as one flat run, a long one split over several passes.
 
-    >>> [(s.tolist(), i.tolist()) for s, i in _flat(np.array([2, 0, 3]), budget=4)]
+    >>> [(s.tolist(), i.tolist()) for s, i in segment_indices(np.array([2, 0, 3]), budget=4)]
     [([0, 0, 2, 2], [0, 1, 0, 1]), ([2], [2])]
     """
     budget = budget or RUN
@@ -429,7 +429,7 @@ def _other_bytes(byte):
     """A ``found_in`` for ``_first_where``: the offsets in the windows whose byte is not ``byte``."""
     def found_in(buf, lo, hi, end):
         segs, positions = [], []
-        for seg, offset in _flat(hi - lo):
+        for seg, offset in segment_indices(hi - lo):
             pos = lo[seg] + offset
             keep = buf[pos] != byte
             segs.append(seg[keep])
@@ -444,7 +444,7 @@ def _nonspace_starts(buf, lo, hi, end):
     """(cell, position) of every byte in the windows ``[lo, hi)`` that begins a character that is no white space
     (``end``: each cell's end, which a space must not cross), in order."""
     segs, positions = [], []
-    for seg, offset in _flat(hi - lo):
+    for seg, offset in segment_indices(hi - lo):
         pos = lo[seg] + offset
         keep = (buf[pos] & np.uint8(0xC0)) != 0x80   # the first byte of a character
         keep &= _space_width(buf, pos, end[seg], leading=True) == 0

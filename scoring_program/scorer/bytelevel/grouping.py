@@ -13,7 +13,7 @@ key) the work is redone with Python strings.
 """
 import numpy as np
 
-from .cells import BLOCK, BYTE_MASKS, _flat, offset_dtype, word
+from .cells import BLOCK, BYTE_MASKS, offset_dtype, segment_indices, word
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier that spreads the words into one key
 _STEP = 0xC2B2AE3D27D4EB4F              # word k of a cell is offset by k times this before it is mixed
@@ -79,7 +79,7 @@ def _long_word_sums(cells, rows):
     start, lengths = cells.start[rows].astype(np.int64), cells.lengths_at(rows).astype(np.int64)
     sums = np.zeros(len(rows), dtype=np.uint64)
     words = cells.words()
-    for seg, k in _flat((lengths + 7) >> 3):
+    for seg, k in segment_indices((lengths + 7) >> 3):
         h = _word_hash(words.at(start[seg] + 8 * k) & BYTE_MASKS[np.minimum(lengths[seg] - 8 * k, 8)], k)
         heads = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
         sums[seg[heads]] += np.add.reduceat(h, heads)
@@ -123,7 +123,7 @@ def _same_long(a, start_a, b, start_b, lengths):
     start_a, start_b, lengths = start_a.astype(np.int64), start_b.astype(np.int64), lengths.astype(np.int64)
     ok = np.ones(len(lengths), dtype=bool)
     words_a, words_b = a.words(), b.words()
-    for seg, k in _flat((lengths + 7) >> 3):
+    for seg, k in segment_indices((lengths + 7) >> 3):
         mask = BYTE_MASKS[np.minimum(lengths[seg] - 8 * k, 8)]
         differ = (words_a.at(start_a[seg] + 8 * k) & mask) != (words_b.at(start_b[seg] + 8 * k) & mask)
         ok[seg[differ]] = False
