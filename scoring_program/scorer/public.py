@@ -25,7 +25,7 @@ EXPORTS = {
     "INTERVAL_SUFFIXES": "config",
     # the families, the board split, and what an organizer tool reads as a family reads it
     "families": "tasks", "assign": "boards", "table_of": "tables", "decode": "textio",
-    "read_json": "tasks._ecac_io", "numbers": "bytelevel.tokens", "TagSet": "metrics.spans",
+    "read_json": "tasks.emotion_cause", "numbers": "bytelevel.tokens", "TagSet": "metrics.spans",
     # what a board publishes, the Ladder, and which program, config and answers scored it
     "publish": "publish.policy", "History": "publish.policy", "round_all": "publish.policy",
     "primary_interval": "publish.policy", "ladder": "publish.ladder", "provenance": "publish.provenance",

@@ -17,6 +17,21 @@ from .problems import Message
 
 UTF8_OR_GB18030 = Message("text.utf8_or_gb18030", "UTF-8 or GB18030", "UTF-8 或 GB18030")
 
+# json's own reasons (constant texts of its C and Python decoders), in the competition's language.
+JSON_REASONS = {m.texts["en"]: m for m in (
+    Message("json.value", "Expecting value", "此处应有一个值"),
+    Message("json.name", "Expecting property name enclosed in double quotes", "此处应有用双引号括起的属性名"),
+    Message("json.colon", "Expecting ':' delimiter", "此处应有冒号 :"),
+    Message("json.comma", "Expecting ',' delimiter", "此处应有逗号 ,"),
+    Message("json.extra", "Extra data", "JSON 值之后还有多余的内容"),
+    Message("json.unterminated", "Unterminated string starting at", "字符串从此处开始却没有结束"),
+    Message("json.control", "Invalid control character at", "字符串中有非法的控制字符"),
+    Message("json.escape", "Invalid \\escape", "非法的 \\ 转义"),
+    Message("json.u_escape", "Invalid \\uXXXX escape", "非法的 \\uXXXX 转义"),
+    Message("json.trailing_object", "Illegal trailing comma before end of object", "对象结尾前多了一个逗号"),
+    Message("json.trailing_array", "Illegal trailing comma before end of array", "数组结尾前多了一个逗号"),
+)}
+
 _SAVE_EN = "save the file as UTF-8 (in Excel: 'CSV UTF-8')"
 _SAVE_ZH = "请将文件另存为 UTF-8（Excel 中选“CSV UTF-8”）"
 UNDECODABLE = Message("text.undecodable", "{where}: byte {offset} of the line ({byte}) cannot be read as {codec} "

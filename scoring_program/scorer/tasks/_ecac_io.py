@@ -35,7 +35,7 @@ from ..bytelevel.lazy import pandas as pd
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..metrics.cause_spans import Pairs, first_occurrences
 from ..problems import Message, Reason
-from ..textio import decode
+from ..textio import JSON_REASONS, decode
 from ._ecac_official import FIELD_NAMES, has_non_ascii_digit, official_fields, python_int
 
 EMOTIONS = ("neutral", "anger", "disgust", "fear", "joy", "sadness", "surprise")
@@ -50,20 +50,6 @@ BAD_JSON = Message("ecac.bad_json", "{file} line {line} column {column} is not v
                    "with json.dump.", "{file} 第 {line} 行第 {column} 列不是合法的 JSON（{reason}）；请用 json.dump 保存文件。")
 BAD_JSON_VALUE = Message("ecac.bad_json_value", "{file} is not valid JSON ({reason}); save the file with json.dump.",
                          "{file} 不是合法的 JSON（{reason}）；请用 json.dump 保存文件。")
-# json's own reasons (constant texts of its C and Python decoders), in the competition's language.
-JSON_REASONS = {m.texts["en"]: m for m in (
-    Message("ecac.json.value", "Expecting value", "此处应有一个值"),
-    Message("ecac.json.name", "Expecting property name enclosed in double quotes", "此处应有用双引号括起的属性名"),
-    Message("ecac.json.colon", "Expecting ':' delimiter", "此处应有冒号 :"),
-    Message("ecac.json.comma", "Expecting ',' delimiter", "此处应有逗号 ,"),
-    Message("ecac.json.extra", "Extra data", "JSON 值之后还有多余的内容"),
-    Message("ecac.json.unterminated", "Unterminated string starting at", "字符串从此处开始却没有结束"),
-    Message("ecac.json.control", "Invalid control character at", "字符串中有非法的控制字符"),
-    Message("ecac.json.escape", "Invalid \\escape", "非法的 \\ 转义"),
-    Message("ecac.json.u_escape", "Invalid \\uXXXX escape", "非法的 \\uXXXX 转义"),
-    Message("ecac.json.trailing_object", "Illegal trailing comma before end of object", "对象结尾前多了一个逗号"),
-    Message("ecac.json.trailing_array", "Illegal trailing comma before end of array", "数组结尾前多了一个逗号"),
-)}
 TOO_DEEP_JSON = Message("ecac.too_deep", "{file} is nested too deeply to be a list of conversations.",
                         "{file} 嵌套过深，不可能是对话列表。")
 NOT_A_LIST = Message("ecac.not_a_list", "{file} must be a JSON list of conversations, like {example}.",

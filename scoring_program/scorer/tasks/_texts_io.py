@@ -22,8 +22,7 @@ from ..bytelevel.cells import Cells
 from ..errors import ReferenceDataError, SubmissionError, clip
 from ..problems import Message, Reason
 from ..tables import match_ids, read_table, unit_index
-from ..textio import WORKBOOK_SUFFIXES, decode
-from ._ecac_io import JSON_REASONS   # json's own reasons in each language, declared once
+from ..textio import JSON_REASONS, WORKBOOK_SUFFIXES, decode
 
 BAD_JSON = Message("texts.bad_json", "{file} line {line} column {column} is not valid JSON ({reason}); save the file "
                    "with json.dump (or one json.dumps per line for .jsonl).",
