@@ -268,7 +268,7 @@ def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_
                 extra_headers=()):
     """The command line of a family's benchmark: time ours and each peer (``peers``: name -> fn(folder) ->
     scores, each run as ``script --peer NAME FOLDER`` in its own process) at every size, and print the tables;
-    ``extra(folder, n)``: more cells of each size's row, under ``extra_headers`` (``run_family``)."""
+    ``extra(folder, n, repeat)``: more cells of each size's row, under ``extra_headers`` (``run_family``)."""
     import argparse
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     add_common_arguments(parser, sizes, peer_max)
@@ -279,7 +279,8 @@ def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_
         return
     commands = [(name, [sys.executable, script, "--peer", name]) for name in peers]
     rows, cells, headers = run_family(family, unit, args.sizes, make_files, commands, args.peer_max, args.repeat,
-                                      extra=extra, program=args.program)
+                                      extra=extra and (lambda folder, n: extra(folder, n, args.repeat)),
+                                      program=args.program)
     report(rows, cells, headers, extra_headers, scaling=len(args.sizes) > 2)
 
 

@@ -16,7 +16,7 @@ process:
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
 - the bytes floor: reading both files' bytes;
 - two floors of the metrics' own definitions on the same texts, each timed alone in a process that has read the
-  files already (``FLOORS``; median of 3): "13a floor s", sacreBLEU's 13a tokenizer (its replacements and its
+  files already (``FLOORS``; the median of ``--repeat``): "13a floor s", sacreBLEU's 13a tokenizer (its replacements and its
   four regular expressions, restated here) run once by Python's ``re`` over every hypothesis and reference
   joined into one string, then split into tokens; "chrF keys sort s", one ``np.sort`` of one int64 key per
   non-space character of every hypothesis and reference ((segment, side, code point): the grouping chrF's first
