@@ -15,18 +15,18 @@ process:
   ``score_multi`` on every segment, the means times 100; they must equal ours to 1e-9;
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
 - the bytes floor: reading both files' bytes;
-- two floors of the metrics' own definitions on the same texts, each timed alone in a process that has read the
-  files already (``FLOORS``; the median of ``--repeat``): "13a floor s", sacreBLEU's 13a tokenizer (its replacements and its
-  four regular expressions, restated here) run once by Python's ``re`` over every hypothesis and reference
-  joined into one string, then split into tokens; "chrF keys sort s", one ``np.sort`` of one int64 key per
-  non-space character of every hypothesis and reference ((segment, side, code point), in segment order: the
-  grouping chrF's first order alone needs), "chrF keys merge sort s" the same with ``kind="stable"`` (numpy's
-  merge sort, which finds the segments' runs), "chrF keys hash s" the same keys grouped by ``pandas.factorize``
-  instead, and "chrF keys pass s" one elementwise numpy pass over them (each key compared with the next: what touching every key once
-  costs). They are what a single pass of the definitions costs in numpy, pandas and ``re``, not what scoring
-  costs (no BLEU counting, chrF's orders 2 to 6 and words, ROUGE, reading or output is in them), and none is a
-  proven lower bound: a vectorised 13a on code points needs no regular expression, and sorting each segment's
-  keys on its own costs fewer comparisons than one sort of them all.
+- floors of the metrics' own definitions on the same texts, each timed alone in a process that has read the
+  files already (``FLOORS``; the median of ``--repeat``): "13a floor s", sacreBLEU's 13a tokenizer (its replacements
+  and its four regular expressions, restated here) run once by Python's ``re`` over every hypothesis and reference
+  joined into one string, then split into tokens; "chrF keys sort s", one ``np.sort`` of one int64 key per non-space
+  character of every hypothesis and reference ((segment, side, code point), in segment order: the grouping chrF's
+  first order alone needs), "chrF keys merge sort s" the same with ``kind="stable"`` (numpy's merge sort, which
+  finds the segments' runs), "chrF keys hash s" the same keys grouped by ``pandas.factorize`` instead, and "chrF
+  keys pass s" one elementwise numpy pass over them (each key compared with the next: what touching every key once
+  costs). They are what a single pass of the definitions costs in numpy, pandas and ``re``, not what scoring costs
+  (no BLEU counting, chrF's orders 2 to 6 and words, ROUGE, reading or output is in them), and none is a proven
+  lower bound: a vectorised 13a on code points needs no regular expression, and sorting each segment's keys on its
+  own costs fewer comparisons than one sort of them all.
 """
 import random
 from collections import defaultdict
