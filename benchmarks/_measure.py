@@ -264,9 +264,11 @@ def add_common_arguments(parser, sizes, peer_max=10 ** 9):
     parser.add_argument("--program", type=Path, help="time this copy of scoring_program/ instead (an older one)")
 
 
-def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_max=10 ** 9):
+def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_max=10 ** 9, extra=None,
+                extra_headers=()):
     """The command line of a family's benchmark: time ours and each peer (``peers``: name -> fn(folder) ->
-    scores, each run as ``script --peer NAME FOLDER`` in its own process) at every size, and print the tables."""
+    scores, each run as ``script --peer NAME FOLDER`` in its own process) at every size, and print the tables;
+    ``extra(folder, n, repeat)``: more cells of each size's row, under ``extra_headers`` (``run_family``)."""
     import argparse
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     add_common_arguments(parser, sizes, peer_max)
@@ -277,8 +279,9 @@ def family_main(argv, doc, script, family, unit, make_files, peers, sizes, peer_
         return
     commands = [(name, [sys.executable, script, "--peer", name]) for name in peers]
     rows, cells, headers = run_family(family, unit, args.sizes, make_files, commands, args.peer_max, args.repeat,
+                                      extra=extra and (lambda folder, n: extra(folder, n, args.repeat)),
                                       program=args.program)
-    report(rows, cells, headers, scaling=len(args.sizes) > 2)
+    report(rows, cells, headers, extra_headers, scaling=len(args.sizes) > 2)
 
 
 def report(rows, cells, headers, extra_headers=(), scaling=False):

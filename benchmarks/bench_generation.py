@@ -14,7 +14,19 @@ process:
 - rouge-score: pandas reads both files, ``RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])``'s
   ``score_multi`` on every segment, the means times 100; they must equal ours to 1e-9;
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
-- the bytes floor: reading both files' bytes.
+- the bytes floor: reading both files' bytes;
+- floors of the metrics' own definitions on the same texts, each timed alone in a process that has read the
+  files already (``FLOORS``; the median of ``--repeat``): "13a floor s", sacreBLEU's 13a tokenizer (its replacements
+  and its four regular expressions, restated here) run once by Python's ``re`` over every hypothesis and reference
+  joined into one string, then split into tokens; "chrF keys sort s", one ``np.sort`` of one int64 key per non-space
+  character of every hypothesis and reference ((segment, side, code point), in segment order: the grouping chrF's
+  first order alone needs), "chrF keys merge sort s" the same with ``kind="stable"`` (numpy's merge sort, which
+  finds the segments' runs), "chrF keys hash s" the same keys grouped by ``pandas.factorize`` instead, and "chrF
+  keys pass s" one elementwise numpy pass over them (each key compared with the next: what touching every key once
+  costs). They are what a single pass of the definitions costs in numpy, pandas and ``re``, not what scoring costs
+  (no BLEU counting, chrF's orders 2 to 6 and words, ROUGE, reading or output is in them), and none is a proven
+  lower bound: a vectorised 13a on code points needs no regular expression, and sorting each segment's keys on its
+  own costs fewer comparisons than one sort of them all.
 """
 import random
 from collections import defaultdict
@@ -83,9 +95,75 @@ def rouge_score_scores(folder):
     return {k: 100.0 * v / len(hyps) for k, v in totals.items()}
 
 
+FLOORS = r"""
+import json, re, statistics, sys, time
+from collections import defaultdict
+import numpy as np
+import pandas as pd
+
+folder, repeat = sys.argv[1], int(sys.argv[2])
+gold = pd.read_csv(folder + "/input/ref/gold.csv", dtype=str, keep_default_na=False)
+pred = pd.read_csv(folder + "/input/res/predictions.csv", dtype=str, keep_default_na=False)
+segment = {unit: k for k, unit in enumerate(pred["id"])}
+texts = pred["text"].tolist() + gold["reference"].tolist()
+units = np.array(list(range(len(pred))) + [segment[u] for u in gold["id"]], dtype=np.int64)
+side = np.repeat(np.array([0, 1], dtype=np.int64), [len(pred), len(gold)])
+by_segment = np.argsort(units, kind="stable")   # each hypothesis, then its references: the keys in segment order
+texts, units, side = [texts[i] for i in by_segment.tolist()], units[by_segment], side[by_segment]
+
+# sacreBLEU 2.x's 13a (tokenizer_13a.Tokenizer13a, then tokenizer_re.TokenizerRegexp), restated
+RULES = [(re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "), (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+         (re.compile(r"([\.,])([^0-9])"), r" \1 \2"), (re.compile(r"([0-9])(-)"), r"\1 \2 ")]
+
+
+def v13a(line):
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    line = " %s " % line
+    for pattern, replacement in RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+joined = " ".join(texts)
+lengths = np.array([len(t) for t in texts], dtype=np.int64)
+code = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+kept = ~np.isin(code, [9, 10, 11, 12, 13, 32])   # chrF drops whitespace
+keys = (((np.repeat(units, lengths) << 1) | np.repeat(side, lengths)) << 21 | code)[kept]
+times = defaultdict(list)
+for _ in range(repeat):
+    t = time.perf_counter(); tokens = v13a(joined); times["13a"].append(time.perf_counter() - t)
+    t = time.perf_counter(); np.sort(keys); times["sort"].append(time.perf_counter() - t)
+    t = time.perf_counter(); np.sort(keys, kind="stable"); times["merge"].append(time.perf_counter() - t)
+    t = time.perf_counter(); pd.factorize(keys); times["hash"].append(time.perf_counter() - t)
+    t = time.perf_counter(); np.count_nonzero(keys[1:] != keys[:-1]); times["pass"].append(time.perf_counter() - t)
+out = {k: statistics.median(v) for k, v in times.items()}
+out.update(tokens=len(tokens), keys=len(keys))
+print(json.dumps(out))
+"""
+FLOOR_HEADERS = ["13a floor s", "chrF keys sort s", "chrF keys merge sort s", "chrF keys hash s",
+                 "chrF keys pass s", "13a tokens", "chrF keys"]
+
+
+def floors(folder, n, repeat=3):
+    """The cells of ``FLOORS`` on the files of ``folder``, in a fresh process (pandas and numpy imported)."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", FLOORS, str(folder), str(repeat)], capture_output=True, text=True,
+                         check=True)
+    found = json.loads(out.stdout)
+    return ["%.2f" % found["13a"], "%.2f" % found["sort"], "%.2f" % found["merge"], "%.2f" % found["hash"],
+            "%.3f" % found["pass"],
+            found["tokens"], found["keys"]]
+
+
 def main(argv=None):
     family_main(argv, __doc__, __file__, "generation", "segments", make_files,
-                {"sacreBLEU": sacrebleu_scores, "rouge-score": rouge_score_scores}, [100000])
+                {"sacreBLEU": sacrebleu_scores, "rouge-score": rouge_score_scores}, [100000],
+                extra=floors, extra_headers=FLOOR_HEADERS)
 
 
 if __name__ == "__main__":

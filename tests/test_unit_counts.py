@@ -676,12 +676,13 @@ class Generation:
         self.rouge = np.array([[getattr(s[t], m) for t in self.ROUGE_TYPES for m in ("precision", "recall", "fmeasure")]
                                for s in scored])
         self.exact = np.array([int(any(h.strip() == r.strip() for r in rs)) for h, rs in zip(self.hyps, self.refs)])
-        self.columns = {"segments": {
-            "segments": np.ones(len(units)),
-            "bleu": np.array(self.bleu._extract_corpus_statistics(*self._corpus(every)), dtype=float),
-            "chrf": np.array(self.chrf._extract_corpus_statistics(*self._corpus(every)), dtype=float),
-            "chrf_pp": np.array(self.chrf_pp._extract_corpus_statistics(*self._corpus(every)), dtype=float),
-            "rouge": self.rouge, "exact": self.exact}}
+        self.columns = {   # a group per measure: its keys from its own columns
+            "bleu": {"bleu": np.array(self.bleu._extract_corpus_statistics(*self._corpus(every)), dtype=float)},
+            "chrf": {"chrf": np.array(self.chrf._extract_corpus_statistics(*self._corpus(every)), dtype=float)},
+            "chrf_pp": {"chrf_pp": np.array(self.chrf_pp._extract_corpus_statistics(*self._corpus(every)),
+                                            dtype=float)},
+            "rouge": {"segments": np.ones(len(units)), "rouge": self.rouge},
+            "exact": {"segments": np.ones(len(units)), "exact": self.exact}}
 
     def _corpus(self, at):
         """(hypotheses, reference streams) of the segments at ``at``: sacreBLEU's layout, one stream per reference

@@ -197,14 +197,17 @@ def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
         if digit_bits * max_order > room_bits:
             return None
     n_tok = len(codes)
-    text = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    room = offsets[1:][text] - np.arange(n_tok, dtype=np.int64)   # tokens from each position to its text's end
     padded = np.concatenate([codes + 1, np.zeros(max_order, dtype=np.int64)])
-    digits = np.zeros(n_tok, dtype=np.int64)
-    for i in range(max_order):
+    digits = padded[:n_tok].copy()
+    for i in range(1, max_order):
         digits <<= digit_bits
-        digits |= np.where(room > i, padded[i:i + n_tok], 0)
-    del text, room, padded
+        digits |= padded[i:i + n_tok]
+    del padded
+    # the last positions of each text read on into the next text: their digits past the end are made 0
+    for room in range(1, max_order):
+        last = offsets[1:] - room
+        last = last[last >= offsets[:-1]]   # texts of at least ``room`` tokens
+        digits[last] &= ~((1 << (digit_bits * (max_order - room))) - 1)
     # the items: per unit r, its hypothesis's tokens (side 0) then its own (side 1)
     piece_start = np.stack([offsets[ref_seg], offsets[n:-1]], axis=1).ravel()
     piece_len = np.stack([lengths[ref_seg], lengths[n:]], axis=1).ravel()
@@ -225,14 +228,23 @@ def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
     digit_mask = (1 << digit_bits) - 1
     hyp_len = lengths[:n]
     out = []
+    # the runs of the highest order from every item; an order's runs are unions of the runs of the order above
+    # (its keys are theirs shifted right by a digit), so each lower order is found among those
+    prefix = key >> 1
     new = np.empty(n_items, dtype=bool)
     new[0] = True
-    for order in range(1, max_order + 1):
-        prefix = key >> (1 + digit_bits * (max_order - order))
-        np.not_equal(prefix[1:], prefix[:-1], out=new[1:])
-        starts = np.flatnonzero(new)
-        head = prefix[starts]
-        del prefix
+    np.not_equal(prefix[1:], prefix[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    head = prefix[starts]
+    del prefix, new
+    for order in range(max_order, 0, -1):
+        if order < max_order:
+            head >>= digit_bits
+            new = np.empty(len(head), dtype=bool)
+            new[0] = True
+            np.not_equal(head[1:], head[:-1], out=new[1:])
+            kept = np.flatnonzero(new)
+            starts, head = starts[kept], head[kept]
         edges = np.append(starts, n_items)
         in_ref = np.diff(refs_before[edges])
         in_hyp = np.diff(edges) - in_ref
@@ -249,7 +261,7 @@ def sorted_matches(codes, offsets, reference_segment, max_order, clipped=False):
             kept = np.flatnonzero(whole & (in_hyp > 0))   # the hypothesis's distinct n-grams, once per unit
             best = _clip_over_units(unit[kept], both[kept], ref_seg, n, np.maximum(hyp_len - order + 1, 0))
         out.append((match, best))
-    return out
+    return out[::-1]
 
 
 def _sorted_by_unit(key, unit_len):

@@ -10,8 +10,9 @@ Files:
   ``predictions.json`` (one object ``{id: text}``): the form is the name's ending (``_texts_io``).
 
 Keys (0..100 but ``length_ratio``), each the formula of its reference implementation from column sums over the
-segments of the board (``SEGMENT_COLUMNS``), so the primary key's interval is the paired bootstrap of the MT
-literature (segments resampled, their counts summed):
+segments of the board, a Units group per measure (``SCHEMAS``: BLEU's keys from BLEU's counts alone, and so on),
+so the primary key's interval is the paired bootstrap of the MT literature (segments resampled, their counts
+summed) of that measure's columns:
 
 - ``bleu``: corpus BLEU as sacreBLEU 2.x (tokenizer ``bleu_tokenizer``: 13a, zh or char; exponential smoothing;
   the brevity penalty over the corpus; ``metrics.bleu``); ``length_ratio``: hypothesis over reference tokens;
@@ -27,8 +28,8 @@ prints it.
 
 >>> from scorer.tasks._per_unit import column_sums
 >>> columns = segment_columns(["the cat sat on the mat"], ["the cat sat on a mat"], np.array([0]), OPTIONS_DEFAULT)
->>> sums = column_sums(SEGMENT_COLUMNS.ordered(columns))
->>> round(float(FAMILY.unit_scores("segments", sums, None)["bleu"]), 6)   # 100 (5/6 * 3/5 * 2/4 * 1/3) ** (1/4)
+>>> sums = column_sums(SCHEMAS["bleu"].ordered(columns["bleu"]))
+>>> round(float(FAMILY.unit_scores("bleu", sums, None)["bleu"]), 6)   # 100 (5/6 * 3/5 * 2/4 * 1/3) ** (1/4)
 53.728497
 """
 from dataclasses import dataclass
@@ -50,14 +51,18 @@ from ._texts_io import parse_texts, per_unit, read_texts
 CHRF_COLUMNS = chrf.stat_columns()
 CHRFPP_COLUMNS = chrf.stat_columns(word_order=chrf.CHRF_PLUS_PLUS_WORD_ORDER)
 ROUGE_COLUMNS = rouge.stat_columns()
-# a segment's row: 1; BLEU's counts (sacreBLEU's order); chrF's and chrF++'s counts of the best reference;
-# ROUGE's per-segment P, R, F of each type; exact match (1/0)
-SEGMENT_COLUMNS = Schema("segments", ("bleu", len(bleu.STAT_COLUMNS)), ("chrf", len(CHRF_COLUMNS)),
-                         ("chrf_pp", len(CHRFPP_COLUMNS)), ("rouge", len(ROUGE_COLUMNS)), "exact")
+# Each measure's keys are one formula of its own per-segment columns, so each measure is a Units group of its
+# own: an interval (or the Ladder's paired test) of a key resamples the columns of its measure and no other.
+# BLEU's counts (sacreBLEU's order); chrF's and chrF++'s counts of the best reference; a segment's row (1) with
+# ROUGE's per-segment P, R, F of each type, and with its exact match (1/0)
+SCHEMAS = {"bleu": Schema(("bleu", len(bleu.STAT_COLUMNS))), "chrf": Schema(("chrf", len(CHRF_COLUMNS))),
+           "chrf_pp": Schema(("chrf_pp", len(CHRFPP_COLUMNS))),
+           "rouge": Schema("segments", ("rouge", len(ROUGE_COLUMNS))), "exact": Schema("segments", "exact")}
 ROUGE_KEYS = {"rouge1": "rouge1", "rouge2": "rouge2", "rougeL": "rougel", "rougeLsum": "rougelsum"}
-KEYS = (["bleu", "chrf", "chrf_pp"]
-        + ["%s_%s" % (name, m) for name in ROUGE_KEYS.values() for m in ("f", "p", "r")]
-        + ["exact_match", "length_ratio"])
+ROUGE_SCORE_KEYS = tuple("%s_%s" % (name, m) for name in ROUGE_KEYS.values() for m in ("f", "p", "r"))
+GROUP_KEYS = {"bleu": ("bleu", "length_ratio"), "chrf": ("chrf",), "chrf_pp": ("chrf_pp",), "rouge": ROUGE_SCORE_KEYS,
+              "exact": ("exact_match",)}
+KEYS = ("bleu", "chrf", "chrf_pp") + ROUGE_SCORE_KEYS + ("exact_match", "length_ratio")
 OPTIONS_DEFAULT = {"bleu_tokenizer": "13a", "lowercase": False, "rouge_tokenizer": "default", "rouge_stem": False}
 SHOWN = 10
 
@@ -243,35 +248,37 @@ class Generation(TaskFamily):
         owner = rank[ref.owner][kept]
         hypotheses = sub.texts[q].tolist()
         columns = segment_columns(hypotheses, references, owner, cfg.options)
-        units = [Units("segments", tuple(KEYS), SEGMENT_COLUMNS, columns, len(q))]
+        units = [Units(group, GROUP_KEYS[group], schema, columns[group], len(q)) for group, schema in SCHEMAS.items()]
         scores, sums = self.reduce(units, cfg)
-        s = SEGMENT_COLUMNS.read(sums["segments"])
         n_refs = np.bincount(owner, minlength=len(q))
         summary = SUMMARY(n=advice.count(len(q)), refs=advice.count(len(references)), bleu="%.2f" % scores["bleu"],
                           chrf="%.2f" % scores["chrf"])
-        stats = dict(zip(bleu.STAT_COLUMNS, s["bleu"]))
+        stats = dict(zip(bleu.STAT_COLUMNS, SCHEMAS["bleu"].read(sums["bleu"])["bleu"]))
         sections = [
             report.Section(SIGNATURE_TITLE, [report.Text(line) for line in signatures(cfg.options, n_refs)]
                            + [report.Text(SIGNATURE_NOTE, "note")]),
-            _segments_section(sub, q, columns, len(references)),
+            _segments_section(sub, q, columns["exact"]["exact"], len(references)),
             _bleu_section(stats),
             _rouge_section(scores),
         ]
-        return Result(scores, sections, summary, units)
+        return Result({key: scores[key] for key in KEYS}, sections, summary, units)
 
     def unit_scores(self, group, sums, cfg):
-        """BLEU, length ratio, chrF and chrF++ by their corpus formulas of the summed counts; ROUGE P, R, F and
-        exact match as 100 times the mean of their per-segment values."""
-        if group != "segments":
-            raise KeyError(group)
-        s = SEGMENT_COLUMNS.read(sums)
-        b = {name: s["bleu"][..., k] for k, name in enumerate(bleu.STAT_COLUMNS)}
-        c = {name: s["chrf"][..., k] for k, name in enumerate(CHRF_COLUMNS)}
-        cpp = {name: s["chrf_pp"][..., k] for k, name in enumerate(CHRFPP_COLUMNS)}
+        """BLEU and length ratio (group ``bleu``), chrF, chrF++ by their corpus formulas of the summed counts; ROUGE
+        P, R, F and exact match as 100 times the mean of their per-segment values."""
+        s = SCHEMAS[group].read(sums)
+        if group in ("bleu", "chrf", "chrf_pp"):
+            names = {"bleu": bleu.STAT_COLUMNS, "chrf": CHRF_COLUMNS, "chrf_pp": CHRFPP_COLUMNS}[group]
+            counts = {name: s[group][..., k] for k, name in enumerate(names)}
+            if group == "bleu":
+                return {"bleu": bleu.bleu(counts), "length_ratio": bleu.length_ratio(counts)}
+            word_order = chrf.CHRF_PLUS_PLUS_WORD_ORDER if group == "chrf_pp" else chrf.WORD_ORDER
+            return {group: chrf.chrf(counts, word_order=word_order)}
         n = s["segments"]
         mean = lambda total: 100.0 * np.divide(total, n, out=np.zeros(np.shape(n)), where=n > 0)  # noqa: E731
-        out = {"bleu": bleu.bleu(b), "length_ratio": bleu.length_ratio(b), "chrf": chrf.chrf(c),
-               "chrf_pp": chrf.chrf(cpp, word_order=chrf.CHRF_PLUS_PLUS_WORD_ORDER), "exact_match": mean(s["exact"])}
+        if group == "exact":
+            return {"exact_match": mean(s["exact"])}
+        out = {}
         for k, name in enumerate(ROUGE_COLUMNS):
             kind, measure = name.rsplit("_", 1)
             out["%s_%s" % (ROUGE_KEYS[kind], measure[0])] = mean(s["rouge"][..., k])
@@ -287,9 +294,9 @@ CHUNK = 1000   # segments whose n-grams are coded at once: memory bounded, the h
 
 
 def segment_columns(hypotheses, references, owner, options):
-    """The per-segment columns of ``SEGMENT_COLUMNS`` for ``hypotheses`` and the flat ``references`` (``owner``:
-    the hypothesis of each), computed ``CHUNK`` segments at a time (a segment's counts are its own: the n-gram
-    codes of one chunk need not be comparable with another's)."""
+    """{group: {name: column}}: the per-segment columns of each group of ``SCHEMAS`` for ``hypotheses`` and the
+    flat ``references`` (``owner``: the hypothesis of each), computed ``CHUNK`` segments at a time (a segment's
+    counts are its own: the n-gram codes of one chunk need not be comparable with another's)."""
     owner = np.asarray(owner, dtype=np.int64)
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(0, max(len(hypotheses), 1) + CHUNK, CHUNK))
@@ -303,8 +310,10 @@ def segment_columns(hypotheses, references, owner, options):
                      for name, column in part.items()}
         for name, column in part.items():
             table[name][start:start + len(column)] = column
-    return {"segments": Ones(len(hypotheses)), "bleu": Each(table["bleu"]), "chrf": Each(table["chrf"]),
-            "chrf_pp": Each(table["chrf_pp"]), "rouge": Each(table["rouge"]), "exact": Each(table["exact"])}
+    return {"bleu": {"bleu": Each(table["bleu"])}, "chrf": {"chrf": Each(table["chrf"])},
+            "chrf_pp": {"chrf_pp": Each(table["chrf_pp"])},
+            "rouge": {"segments": Ones(len(hypotheses)), "rouge": Each(table["rouge"])},
+            "exact": {"segments": Ones(len(hypotheses)), "exact": Each(table["exact"])}}
 
 
 def _chunk_columns(hypotheses, references, owner, options):
@@ -343,10 +352,10 @@ def signatures(options, n_refs):
                                                                      "yes" if options["rouge_stem"] else "no")]
 
 
-def _segments_section(sub, q, columns, n_refs):
+def _segments_section(sub, q, exact, n_refs):
     present = sub.present[q]
     empty = present & np.array([not t.strip() for t in sub.texts[q]], dtype=bool)
-    counts = [len(q), n_refs, int((~present).sum()), int(empty.sum()), int(columns["exact"].values().sum())]
+    counts = [len(q), n_refs, int((~present).sum()), int(empty.sum()), int(exact.values().sum())]
     return report.Section(SEGMENTS_TITLE, [report.Table([WHAT, COUNT], [[label, c] for label, c
                                                                        in zip(SEGMENT_ROWS, counts)])])
 
