@@ -15,6 +15,8 @@ process:
   ``score_multi`` on every segment, the means times 100; they must equal ours to 1e-9;
 - the pandas read floor: ``pandas.read_csv`` of both files as strings (pandas already imported);
 - the bytes floor: reading both files' bytes;
+- the start floor ("start s"): a fresh interpreter importing numpy, pandas and yaml, nothing else (median of
+  ``--repeat``);
 - floors of the metrics' own definitions on the same texts, each timed alone in a process that has read the
   files already (``FLOORS``; the median of ``--repeat``): "13a floor s", sacreBLEU's 13a tokenizer (its replacements
   and its four regular expressions, restated here) run once by Python's ``re`` over every hypothesis and reference
@@ -142,8 +144,24 @@ out = {k: statistics.median(v) for k, v in times.items()}
 out.update(tokens=len(tokens), keys=len(keys))
 print(json.dumps(out))
 """
-FLOOR_HEADERS = ["13a floor s", "chrF keys sort s", "chrF keys merge sort s", "chrF keys hash s",
+FLOOR_HEADERS = ["start s", "13a floor s", "chrF keys sort s", "chrF keys merge sort s", "chrF keys hash s",
                  "chrF keys pass s", "13a tokens", "chrF keys"]
+
+
+def start_floor(repeat=3):
+    """Median wall time of a fresh interpreter that imports the runtime's three libraries and stops: what every
+    run of score.py pays before it reads a byte."""
+    import statistics
+    import subprocess
+    import sys
+    import time
+
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import numpy, pandas, yaml"], check=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
 
 
 def floors(folder, n, repeat=3):
@@ -155,7 +173,7 @@ def floors(folder, n, repeat=3):
     out = subprocess.run([sys.executable, "-c", FLOORS, str(folder), str(repeat)], capture_output=True, text=True,
                          check=True)
     found = json.loads(out.stdout)
-    return ["%.2f" % found["13a"], "%.2f" % found["sort"], "%.2f" % found["merge"], "%.2f" % found["hash"],
+    return ["%.2f" % start_floor(repeat), "%.2f" % found["13a"], "%.2f" % found["sort"], "%.2f" % found["merge"], "%.2f" % found["hash"],
             "%.3f" % found["pass"],
             found["tokens"], found["keys"]]
 
