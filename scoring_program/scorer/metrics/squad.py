@@ -95,7 +95,7 @@ def question_columns(predictions, answers, answer_question, version="v2.0", pred
     is_pred = owner < n
     gold_row = np.full(len(lengths) - n, -1, dtype=np.int64)
     gold_row[gold_index[real]] = np.flatnonzero(real)
-    on_ref = ~is_pred & (gold_row[np.maximum(owner - n, 0)] >= 0)
+    on_ref = ~is_pred & (gold_row[np.maximum(owner - n, 0)] >= 0) if len(gold_row) else np.zeros_like(is_pred)
     same, _ = matches_per_reference((owner[is_pred], tokens.codes[is_pred]),
                                     (gold_row[owner[on_ref] - n], tokens.codes[on_ref]), gold_question,
                                     len(gold_question))
