@@ -2,7 +2,7 @@
 
 Normalisation (both versions): lower-case (``str.lower``), remove ASCII punctuation (``string.punctuation``),
 replace the words ``a``, ``an``, ``the`` (between word boundaries, Unicode word characters) by a space,
-split at whitespace. EM of a prediction and a gold answer: equal normalised token sequences; F1: with
+split at whitespace (``normalised_tokens``: the official functions' tokens, from arrays of code points). EM of a prediction and a gold answer: equal normalised token sequences; F1: with
 s = sum_t min(count in prediction, count in gold), P = s / |prediction|, R = s / |gold|, F1 = 2PR / (P + R)
 (0 when s = 0). Each question takes its best gold answer for each measure.
 
@@ -27,29 +27,121 @@ evaluate-v2.0.py.
 >>> cols["exact"].tolist(), [round(v, 4) for v in cols["f1"].tolist()], cols["has_answer"].tolist()
 ([1, 1, 0], [1.0, 1.0, 0.5], [1, 0, 1])
 """
-import re
 import string
 
 import numpy as np
 
 from .ngrams import matches_per_reference
 from .prf import prf
-from .text_norm import code_spans, is_space, spans, to_texts, tokens_of
+from .text_norm import Tokens, code_spans, codepoints, is_space, separator_for
 
 VERSIONS = ("v1.1", "v2.0")
-ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 PUNCTUATION = str.maketrans("", "", string.punctuation)
 COLUMNS = ("exact", "f1", "has_answer", "predicted")
+# ``re``'s \w on a str pattern: str.isalnum() or "_"; here for ASCII, other code points asked when they occur
+_ASCII_WORD = np.array([chr(c).isalnum() or c == 0x5F for c in range(128)] + [False])
+_A, _N, _T, _H, _E = (ord(c) for c in "anthe")
 
 
-def _normalise_joined(text):
-    return ARTICLES.sub(" ", text.translate(PUNCTUATION))
+def word_chars(cp):
+    """Whether each code point is a word character to ``re`` (``\\w`` of a str pattern: ``isalnum()`` or ``_``).
+
+    >>> word_chars(codepoints("a_1 é·")).tolist()
+    [True, True, True, False, True, False]
+    """
+    word = _ASCII_WORD[np.minimum(cp, 128)]
+    high = np.flatnonzero(cp >= 128)
+    if len(high):
+        values, which = np.unique(cp[high], return_inverse=True)
+        word[high] = np.array([chr(c).isalnum() for c in values.tolist()], dtype=bool)[which]
+    return word
+
+
+def article_chars(cp):
+    """The code points of SQuAD's articles: ``re.sub(r"\\b(a|an|the)\\b", " ", text)`` replaces exactly the
+    maximal runs of word characters that are ``a``, ``an`` or ``the`` (\\b on both sides: the run begins after
+    a non-word character or the start and ends before one or the end; of the alternatives the one that ends at
+    the run's end matches), so these are the runs marked.
+
+    >>> article_chars(codepoints("a bat an·the them")).astype(int).tolist()
+    [1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0]
+    """
+    n = len(cp)
+    marked = np.zeros(n, dtype=bool)
+    if not n:
+        return marked
+    word = word_chars(cp)
+    begins = word.copy()
+    begins[1:] &= ~word[:-1]
+    ends = np.append(~word[1:], True)   # the next code point is no word character (or there is none)
+
+    def at(positions, k, code):   # the code point k after each position is ``code``
+        inside = positions + k < n
+        return inside & (cp[np.minimum(positions + k, n - 1)] == code)
+
+    a = np.flatnonzero(begins & (cp == _A))
+    t = np.flatnonzero(begins & (cp == _T))
+    one = a[ends[a]]
+    two = a[at(a, 1, _N)]
+    two = two[ends[two + 1]]
+    three = t[at(t, 1, _H) & at(t, 2, _E)]
+    three = three[ends[three + 2]]
+    for first, length in ((one, 1), (two, 2), (three, 3)):
+        for k in range(length):
+            marked[first + k] = True
+    return marked
 
 
 def normalised_tokens(strings):
-    """Tokens of SQuAD's ``normalize_answer`` of each string, split at whitespace."""
-    texts = to_texts([s.lower() for s in strings], _normalise_joined)
-    return tokens_of(texts, *spans(texts, ~is_space(texts.cp)))
+    """Tokens of SQuAD's ``normalize_answer`` of each string, split at whitespace: lower-cased, ASCII punctuation
+    removed, the articles a/an/the removed, split at whitespace.
+
+    The strings are joined by a separator none of them holds, lower-cased and stripped of punctuation in one
+    call each, then cut into tokens as arrays of code points; the same tokens as text by text, because the
+    separator is a control or private-use character: neither cased nor case-ignorable (so ``lower`` reads each
+    text's final sigma as at a text's end), no punctuation, no word character (so no article run crosses it),
+    not whitespace, never a token's part. Where every separator is taken, each text is lower-cased alone and the
+    texts joined by a space.
+
+    >>> tokens = normalised_tokens(["The Cat's hat!", "", "an  Apple-a-day", "ΑΣ"])
+    >>> [tokens.strings(i) for i in range(4)]
+    [['cats', 'hat'], [], ['appleaday'], ['ας']]
+    """
+    strings = list(strings)
+    sep = separator_for(strings)
+    if sep is not None:
+        cp = codepoints(sep.join(strings).lower().translate(PUNCTUATION))
+        at = np.flatnonzero(cp == ord(sep))
+        if len(at) != max(len(strings) - 1, 0):
+            raise ValueError("lower-casing changed the separators of a batch")
+        starts = np.concatenate(([0], at + 1)).astype(np.int64)
+    else:
+        texts = [s.lower().translate(PUNCTUATION) for s in strings]
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        cp = codepoints(" ".join(texts))
+        starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1])).astype(np.int64)
+        at = starts[1:] - 1
+    keep = ~is_space(cp)
+    keep[at] = False
+    keep &= ~article_chars(cp)
+    begin = keep.copy()
+    begin[1:] &= ~keep[:-1]
+    end = keep.copy()
+    end[:-1] &= ~keep[1:]
+    first, last = np.flatnonzero(begin), np.flatnonzero(end) + 1
+    del keep, begin, end
+    codes, distinct = code_spans(cp, first, last)
+    offsets = np.append(np.searchsorted(first, starts), len(first)).astype(np.int64) if len(strings) else \
+        np.zeros(1, dtype=np.int64)
+    made = []
+
+    def vocabulary():   # made once, when first asked
+        if not made:
+            made.append([cp[s:e].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+                         for s, e in zip(first[distinct].tolist(), last[distinct].tolist())])
+        return made[0]
+
+    return Tokens(codes, offsets, vocabulary)
 
 
 def sequence_codes(tokens):

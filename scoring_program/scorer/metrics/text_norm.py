@@ -114,7 +114,7 @@ def to_texts(strings, transform=None):
     n = len(strings)
     if transform is None:
         joined = "".join(strings)
-        cp = _codepoints(joined)
+        cp = codepoints(joined)
         lengths = np.fromiter(map(len, strings), dtype=np.int64, count=n)
         return Texts(cp, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
     if not n:   # no text: no separator to join them by (the batch would hold no separator, not -1 of them)
@@ -122,7 +122,7 @@ def to_texts(strings, transform=None):
     sep = separator_for(strings)
     if sep is None:   # every separator is used by the texts themselves: one text at a time
         return to_texts([transform(s) for s in strings])
-    cp = _codepoints(transform(sep.join(strings)))
+    cp = codepoints(transform(sep.join(strings)))
     at = np.flatnonzero(cp == ord(sep))
     if len(at) != n - 1:
         raise ValueError("a transformation changed the separators of a batch")
@@ -134,7 +134,8 @@ def to_texts(strings, transform=None):
     return Texts(cp[keep], offsets)
 
 
-def _codepoints(text):
+def codepoints(text):
+    """The code points of ``text`` (int64)."""
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
 
 
@@ -198,7 +199,7 @@ def code_spans(cp, starts, ends):
     """(code of every span, position of each code's first span): equal code point sequences get equal codes,
     in order of first appearance; exact (see the module's docstring). Spans are non-empty.
 
-    >>> cp = _codepoints("abxab")
+    >>> cp = codepoints("abxab")
     >>> [a.tolist() for a in code_spans(cp, np.array([0, 2, 3, 0]), np.array([2, 3, 5, 1]))]
     [[0, 1, 0, 2], [0, 1, 3]]
     """
