@@ -160,6 +160,9 @@ def read_texts(parsed, units, problems, what):
         position = match_ids(table, "id", units, problems, fullwidth=True)
         return Texts(table.name, position, table.cells(column).tolist(), np.asarray(table.line))
     name, ids, values, lines, wrong = raw
+    sound = _sound_entries(ids, values, units) if not wrong else None
+    if sound is not None:
+        return Texts(name, sound, values, lines)
     bad = np.zeros(len(ids), dtype=bool)
     found = []   # (line, problem)
     where = (lambda i: dict(file=name, line=int(lines[i]))) if form == "jsonl" else \
@@ -200,6 +203,18 @@ def read_texts(parsed, units, problems, what):
     position[bad] = -1
     texts = [v if isinstance(v, str) else "" for v in values]
     return Texts(name, position, texts, lines)
+
+
+def _sound_entries(ids, values, units):
+    """The contract position of every entry when no entry has a problem (every id a string naming a unit once,
+    every value a string), else None: the whole file checked at once, the entries one by one only to report."""
+    if not ids or not set(map(type, ids)) <= {str} or not set(map(type, values)) <= {str}:
+        return None
+    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings([k.strip() for k in ids])),
+                          dtype=np.int64)
+    if (position < 0).any() or np.bincount(position, minlength=len(units)).max(initial=0) > 1:
+        return None
+    return position
 
 
 def per_unit(entries, n_units):

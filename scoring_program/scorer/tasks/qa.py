@@ -38,6 +38,7 @@ primary key's interval resamples questions.
 """
 import os
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Optional
 
 import numpy as np
@@ -221,22 +222,12 @@ class QA(TaskFamily):
     def load_reference(self, cfg):
         name = cfg.files["gold"]
         entries = _entries(reference_json(read_reference_bytes(cfg, "gold"), name), name, GOLD_NOT_LIST)
-        ids, answers, owner = [], [], []
-        for n, entry in enumerate(entries, start=1):
-            qid, golds = entry.get("id"), entry.get("answers")
-            if not isinstance(qid, str):
-                raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"id\" is no string"))
-            if not isinstance(golds, list) or not all(isinstance(g, str) for g in golds):
-                raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"answers\" is no list of strings"))
-            ids.append(qid.strip())
-            answers.extend(golds)
-            owner.extend([len(ids) - 1] * len(golds))
+        ids, answers, owner = _gold_answers(entries, name)
         cells = Cells.from_strings(ids)
         check_reference_ids(cells, name)
         units, repeat = indexed_units(cells)
         if repeat is not None:
             raise ReferenceDataError(GOLD_REPEATED(file=name, id=ids[repeat]))
-        owner = np.asarray(owner, dtype=np.int64)
         answerable = np.bincount(owner, minlength=len(ids)) > 0
         rules = cfg.options["rules"]
         if rules != "squad_v2" and not answerable.all():
@@ -466,10 +457,30 @@ def _probabilities(probs, units, problems):
     return values, np.asarray(order, dtype=np.int64)
 
 
+def _gold_answers(entries, name):
+    """(the stripped question ids, every gold answer in question order, the question of each (int64)) of the
+    gold's entries, else ReferenceDataError at the first entry whose id is no string or whose answers are no
+    list of strings. The types are checked over every entry at once (json gives exact str and list); an entry
+    is looked at alone only to say which one is wrong."""
+    qids = [entry.get("id") for entry in entries]
+    golds = [entry.get("answers") for entry in entries]
+    answers = list(chain.from_iterable(golds)) if set(map(type, golds)) <= {list} else None
+    if not set(map(type, qids)) <= {str} or answers is None or not set(map(type, answers)) <= {str}:
+        for n, (qid, entry_golds) in enumerate(zip(qids, golds), start=1):
+            if not isinstance(qid, str):
+                raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"id\" is no string"))
+            if not isinstance(entry_golds, list) or not all(isinstance(g, str) for g in entry_golds):
+                raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"answers\" is no list of strings"))
+    counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
+    return [qid.strip() for qid in qids], answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
+
+
 def _entries(value, name, message):
     """The entries of a JSON list (each an object), else ReferenceDataError."""
     if not isinstance(value, list):
         raise ReferenceDataError(message(file=name, kind=kind(value).texts["en"]))
+    if set(map(type, value)) <= {dict}:
+        return value
     for n, entry in enumerate(value, start=1):
         if not isinstance(entry, dict):
             raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="it is a JSON %s, not an object"
