@@ -33,44 +33,51 @@ import numpy as np
 
 from .ngrams import matches_per_reference
 from .prf import prf
-from .text_norm import Tokens, code_spans, codepoints, is_space, separator_for
+from .text_norm import Tokens, code_spans, codepoints, separator_for
 
 VERSIONS = ("v1.1", "v2.0")
 PUNCTUATION = str.maketrans("", "", string.punctuation)
 COLUMNS = ("exact", "f1", "has_answer", "predicted")
-# ``re``'s \w on a str pattern: str.isalnum() or "_"; here for ASCII, other code points asked when they occur
-_ASCII_WORD = np.array([chr(c).isalnum() or c == 0x5F for c in range(128)] + [False])
+_SPACE, _WORD = 1, 2
+# per ASCII code point: whitespace to str.split(), a word character to ``re`` (``\w`` of a str pattern:
+# str.isalnum() or "_"); other code points are asked when they occur
+_ASCII_CLASS = np.array([_SPACE * chr(c).isspace() + _WORD * (chr(c).isalnum() or c == 0x5F) for c in range(128)],
+                        dtype=np.uint8)
 _A, _N, _T, _H, _E = (ord(c) for c in "anthe")
 
 
-def word_chars(cp):
-    """Whether each code point is a word character to ``re`` (``\\w`` of a str pattern: ``isalnum()`` or ``_``).
+def char_classes(cp):
+    """Per code point: ``_SPACE`` (whitespace to ``str.split()``), ``_WORD`` (``re``'s word character) or 0.
 
-    >>> word_chars(codepoints("a_1 é·")).tolist()
-    [True, True, True, False, True, False]
+    >>> char_classes(codepoints("a_1 é·\u3000")).tolist()
+    [2, 2, 2, 1, 2, 0, 1]
     """
-    word = _ASCII_WORD[np.minimum(cp, 128)]
+    if cp.dtype == np.uint8 and (not len(cp) or cp.max() < 128):
+        return _ASCII_CLASS[cp]
+    out = _ASCII_CLASS[np.minimum(cp, 127)]
     high = np.flatnonzero(cp >= 128)
     if len(high):
         values, which = np.unique(cp[high], return_inverse=True)
-        word[high] = np.array([chr(c).isalnum() for c in values.tolist()], dtype=bool)[which]
-    return word
+        chars = [chr(c) for c in values.tolist()]
+        table = np.array([_SPACE * c.isspace() + _WORD * c.isalnum() for c in chars], dtype=np.uint8)
+        out[high] = table[which]
+    return out
 
 
-def article_chars(cp):
+def article_chars(cp, word):
     """The code points of SQuAD's articles: ``re.sub(r"\\b(a|an|the)\\b", " ", text)`` replaces exactly the
     maximal runs of word characters that are ``a``, ``an`` or ``the`` (\\b on both sides: the run begins after
     a non-word character or the start and ends before one or the end; of the alternatives the one that ends at
     the run's end matches), so these are the runs marked.
 
-    >>> article_chars(codepoints("a bat an·the them")).astype(int).tolist()
+    >>> cp = codepoints("a bat an·the them")
+    >>> article_chars(cp, char_classes(cp) == _WORD).astype(int).tolist()
     [1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0]
     """
     n = len(cp)
     marked = np.zeros(n, dtype=bool)
     if not n:
         return marked
-    word = word_chars(cp)
     begins = word.copy()
     begins[1:] &= ~word[:-1]
     ends = np.append(~word[1:], True)   # the next code point is no word character (or there is none)
@@ -110,7 +117,9 @@ def normalised_tokens(strings):
     strings = list(strings)
     sep = separator_for(strings)
     if sep is not None:
-        cp = codepoints(sep.join(strings).lower().translate(PUNCTUATION))
+        text = sep.join(strings).lower().translate(PUNCTUATION)
+        cp = np.frombuffer(text.encode("ascii"), dtype=np.uint8) if text.isascii() else codepoints(text)
+        del text
         at = np.flatnonzero(cp == ord(sep))
         if len(at) != max(len(strings) - 1, 0):
             raise ValueError("lower-casing changed the separators of a batch")
@@ -121,9 +130,11 @@ def normalised_tokens(strings):
         cp = codepoints(" ".join(texts))
         starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1])).astype(np.int64)
         at = starts[1:] - 1
-    keep = ~is_space(cp)
+    classes = char_classes(cp)
+    keep = classes != _SPACE
     keep[at] = False
-    keep &= ~article_chars(cp)
+    keep &= ~article_chars(cp, classes == _WORD)
+    del classes
     begin = keep.copy()
     begin[1:] &= ~keep[:-1]
     end = keep.copy()
@@ -144,14 +155,26 @@ def normalised_tokens(strings):
     return Tokens(codes, offsets, vocabulary)
 
 
-def sequence_codes(tokens):
-    """A code per text: equal codes for equal token sequences (-1 for an empty one)."""
+def same_sequences(tokens, left, right):
+    """Per pair k: text ``left[k]`` and text ``right[k]`` hold the same token sequence (two empty ones too), the
+    tokens of equal-length pairs compared position by position.
+
+    >>> same_sequences(normalised_tokens(["x b", "b", "B", "", "the"]), np.array([0, 1, 3, 0]),
+    ...                np.array([1, 2, 4, 0])).tolist()
+    [False, True, True, True]
+    """
     lengths = tokens.lengths()
-    out = np.full(len(lengths), -1, dtype=np.int64)
-    some = np.flatnonzero(lengths > 0)
-    if len(some):
-        out[some] = code_spans(tokens.codes, tokens.offsets[some], tokens.offsets[some + 1])[0]
-    return out
+    length = lengths[left]
+    same = length == lengths[right]
+    both = np.flatnonzero(same & (length > 0))
+    if len(both):
+        each = length[both]
+        pair = np.repeat(np.arange(len(both), dtype=np.int64), each)
+        within = np.arange(len(pair), dtype=np.int64) - np.repeat(np.cumsum(each) - each, each)
+        differ = tokens.codes[tokens.offsets[left[both]][pair] + within] != \
+            tokens.codes[tokens.offsets[right[both]][pair] + within]
+        same[both[np.bincount(pair, weights=differ, minlength=len(both)) > 0]] = False
+    return same
 
 
 def question_columns(predictions, answers, answer_question, version="v2.0", predicted=None, na_probs=None,
@@ -168,7 +191,6 @@ def question_columns(predictions, answers, answer_question, version="v2.0", pred
         raise ValueError("question %d has no gold answer (v1.1 needs one)" % int(np.argmin(has_answer)))
     tokens = normalised_tokens(predictions + list(answers))
     lengths = tokens.lengths()
-    seq = sequence_codes(tokens)
     pred_len, gold_len = lengths[:n], lengths[n:]
     if version == "v2.0":   # gold answers that normalise to nothing are no answers; none left: the empty one
         kept = gold_len > 0
@@ -180,8 +202,9 @@ def question_columns(predictions, answers, answer_question, version="v2.0", pred
         gold_question = answer_question
     real = gold_index >= 0
     g_len = np.where(real, gold_len[np.maximum(gold_index, 0)] if len(gold_len) else 0, 0)
-    g_seq = np.where(real, seq[n + np.maximum(gold_index, 0)] if len(gold_len) else -1, -1)
-    exact_pair = (g_seq == seq[gold_question]).astype(np.int64)
+    exact_pair = np.zeros(len(gold_question), dtype=np.int64)
+    exact_pair[real] = same_sequences(tokens, gold_question[real], n + gold_index[real])
+    exact_pair[~real] = pred_len[gold_question[~real]] == 0   # the empty answer: an empty prediction matches it
     # common tokens of each (question, gold) pair
     owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
     is_pred = owner < n
