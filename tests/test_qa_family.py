@@ -226,3 +226,24 @@ def test_a_board_without_questions_scores_zero_not_a_crash():
         cfg = SimpleNamespace(options={"rules": rules, "no_answer_probabilities": False, "na_prob_thresh": 1.0},
                               language="en")
         assert FAMILY.score(ref, sub, np.zeros(2, dtype=bool), cfg).scores["f1"] == 0.0
+
+
+def test_reading_json_leaves_garbage_collection_as_it_found_it():
+    """The JSON reader pauses Python's cyclic garbage collection while it parses (a speed matter); afterwards it is
+    on again if it was on, off if it was off, also when the file is no JSON."""
+    import gc
+
+    from scorer.errors import SubmissionError
+    from scorer.tasks._texts_io import read_json
+
+    was = gc.isenabled()
+    try:
+        for on in (True, False):
+            gc.enable() if on else gc.disable()
+            assert read_json(b'{"q1": "x"}', "predictions.json", SubmissionError) == [("q1", "x")]
+            assert gc.isenabled() is on
+            with pytest.raises(SubmissionError):
+                read_json(b'{"q1": ', "predictions.json", SubmissionError)
+            assert gc.isenabled() is on
+    finally:
+        gc.enable() if was else gc.disable()
