@@ -33,7 +33,7 @@ import numpy as np
 
 from .ngrams import matches_per_reference
 from .prf import prf
-from .text_norm import Tokens, code_spans, codepoints, separator_for
+from .text_norm import Tokens, code_spans, codepoints, joined_apart
 
 VERSIONS = ("v1.1", "v2.0")
 PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -115,9 +115,9 @@ def normalised_tokens(strings):
     [['cats', 'hat'], [], ['appleaday'], ['ας']]
     """
     strings = list(strings)
-    sep = separator_for(strings)
+    text, sep = joined_apart(strings)
     if sep is not None:
-        text = sep.join(strings).lower().translate(PUNCTUATION)
+        text = text.lower().translate(PUNCTUATION)
         cp = np.frombuffer(text.encode("ascii"), dtype=np.uint8) if text.isascii() else codepoints(text)
         del text
         at = np.flatnonzero(cp == ord(sep))

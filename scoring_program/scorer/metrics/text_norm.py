@@ -101,6 +101,20 @@ def separator_for(strings):
     return next((s for s in _SEPARATORS if s not in joined), None)
 
 
+def joined_apart(strings):
+    """(``strings`` joined by a character of ``_SEPARATORS`` none of them holds, that character), or (None, None)
+    when they hold every one; a join holds its separator only between the strings when it counts it that often.
+
+    >>> joined_apart(["a", "b\\x00"])
+    ('a\\x01b\\x00', '\\x01')
+    """
+    for sep in _SEPARATORS:
+        text = sep.join(strings)
+        if text.count(sep) == max(len(strings) - 1, 0):
+            return text, sep
+    return None, None
+
+
 def to_texts(strings, transform=None):
     """The code points of ``strings`` (a sequence of str); ``transform`` (str -> str, optional) is applied to
     the texts joined by a separator none of them holds (one call for the batch), so it must neither create nor

@@ -241,7 +241,7 @@ def _sound_entries(ids, values, units):
     every value a string), else None: the whole file checked at once, the entries one by one only to report."""
     if not ids or not set(map(type, ids)) <= {str} or not set(map(type, values)) <= {str}:
         return None
-    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings([k.strip() for k in ids])),
+    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings(list(map(str.strip, ids)))),
                           dtype=np.int64)
     if (position < 0).any() or np.bincount(position, minlength=len(units)).max(initial=0) > 1:
         return None

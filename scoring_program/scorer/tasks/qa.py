@@ -38,7 +38,7 @@ primary key's interval resamples questions.
 """
 import os
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any, Optional
 
 import numpy as np
@@ -232,7 +232,7 @@ class QA(TaskFamily):
         rules = cfg.options["rules"]
         if rules != "squad_v2" and not answerable.all():
             raise ReferenceDataError(GOLD_NO_ANSWER(file=name, id=ids[int(np.argmin(answerable))], rules=rules))
-        strata = np.where(answerable, "answerable", "unanswerable").astype(object)
+        strata = lambda: np.where(answerable, "answerable", "unanswerable").astype(object)  # noqa: E731  (the split's)
         return QAReference(QAContract(units), strata=strata, answers=answers, owner=owner, answerable=answerable)
 
     def public_contract(self, folder, cfg):
@@ -396,7 +396,7 @@ def question_scores(ref, sub, q, cfg):
     rank = np.full(len(ref.answerable), -1, dtype=np.int64)
     rank[q] = np.arange(len(q))
     kept = rank[ref.owner] >= 0 if len(ref.owner) else np.zeros(0, dtype=bool)
-    golds = [a for a, k in zip(ref.answers, kept.tolist()) if k]
+    golds = ref.answers if kept.all() else [a for a, k in zip(ref.answers, kept.tolist()) if k]
     owner = rank[ref.owner][kept]
     predictions = sub.answers[q].tolist()
     predicted = sub.present[q]
@@ -462,8 +462,8 @@ def _gold_answers(entries, name):
     gold's entries, else ReferenceDataError at the first entry whose id is no string or whose answers are no
     list of strings. The types are checked over every entry at once (json gives exact str and list); an entry
     is looked at alone only to say which one is wrong."""
-    qids = [entry.get("id") for entry in entries]
-    golds = [entry.get("answers") for entry in entries]
+    qids = list(map(dict.get, entries, repeat("id")))
+    golds = list(map(dict.get, entries, repeat("answers")))
     answers = list(chain.from_iterable(golds)) if set(map(type, golds)) <= {list} else None
     if not set(map(type, qids)) <= {str} or answers is None or not set(map(type, answers)) <= {str}:
         for n, (qid, entry_golds) in enumerate(zip(qids, golds), start=1):
@@ -472,7 +472,7 @@ def _gold_answers(entries, name):
             if not isinstance(entry_golds, list) or not all(isinstance(g, str) for g in entry_golds):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"answers\" is no list of strings"))
     counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
-    return [qid.strip() for qid in qids], answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
+    return list(map(str.strip, qids)), answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
 
 
 def _entries(value, name, message):
