@@ -31,7 +31,7 @@ import string
 
 import numpy as np
 
-from .ngrams import matches_per_reference
+from ..bytelevel.grouping import group_keys
 from .prf import prf
 from .text_norm import Tokens, code_spans, codepoints, joined_apart
 
@@ -177,6 +177,55 @@ def same_sequences(tokens, left, right):
     return same
 
 
+SHIFTS = 16   # texts of up to this many tokens find their repeated tokens by comparing shifted copies
+
+
+def common_tokens(tokens, n, texts, questions):
+    """Per pair k: sum over tokens c of min(count of c in text ``questions[k]`` (a prediction: texts 0..n-1 are
+    the predictions), count of c in text ``texts[k]``) (SQuAD's ``num_same``).
+
+    The (question, token) pairs of both sides are coded together once; the i-th repeat of a token in a gold text
+    (i = 0, 1, ...) is common when the prediction holds that token more than i times, so a gold token counts
+    when its repeat number is below the prediction's count: min(P, G) = #{i < G: i < P}. Repeat numbers come
+    from comparing each gold text with itself shifted by 1..SHIFTS-1 tokens, or, in a longer text, from sorting
+    its tokens.
+
+    >>> t = normalised_tokens(["x y y z", "y", "y y q z", "y"])
+    >>> common_tokens(t, 2, np.array([2, 3]), np.array([0, 0])).tolist()
+    [3, 1]
+    """
+    codes, offsets = tokens.codes, tokens.offsets
+    lengths = np.diff(offsets)
+    n_pred = int(offsets[n])
+    texts = np.asarray(texts, dtype=np.int64)
+    gold_len = lengths[texts]
+    pair = np.repeat(np.arange(len(texts), dtype=np.int64), gold_len)
+    if not len(pair):
+        return np.zeros(len(texts), dtype=np.int64)
+    within = np.arange(len(pair), dtype=np.int64) - np.repeat(np.cumsum(gold_len) - gold_len, gold_len)
+    width = int(codes.max()) + 1
+    key = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), lengths[:n]) * width + codes[:n_pred],
+                          np.asarray(questions, dtype=np.int64)[pair] * width + codes[offsets[texts][pair] + within]])
+    del within
+    group, first = group_keys(key)
+    del key
+    in_prediction = np.bincount(group[:n_pred], minlength=len(first))
+    group = group[n_pred:]
+    repeat = np.zeros(len(group), dtype=np.int64)
+    for shift in range(1, min(int(gold_len.max()), SHIFTS)):
+        repeat[shift:] += (group[shift:] == group[:-shift]) & (pair[shift:] == pair[:-shift])
+    long = np.flatnonzero(gold_len[pair] > SHIFTS)
+    if len(long):   # tokens of longer texts: sorted by (pair, group), the repeat number is the place in a run
+        key = pair[long] * len(first) + group[long]
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.ones(len(key), dtype=bool)
+        starts[1:] = key[1:] != key[:-1]
+        place = np.arange(len(key), dtype=np.int64)
+        repeat[long[order]] = place - np.maximum.accumulate(np.where(starts, place, 0))
+    return np.bincount(pair, weights=repeat < in_prediction[group], minlength=len(texts)).astype(np.int64)
+
+
 def question_columns(predictions, answers, answer_question, version="v2.0", predicted=None, na_probs=None,
                      na_prob_thresh=1.0):
     """Per question: the columns of ``COLUMNS``. ``predictions``: one string per question (anything where
@@ -205,15 +254,8 @@ def question_columns(predictions, answers, answer_question, version="v2.0", pred
     exact_pair = np.zeros(len(gold_question), dtype=np.int64)
     exact_pair[real] = same_sequences(tokens, gold_question[real], n + gold_index[real])
     exact_pair[~real] = pred_len[gold_question[~real]] == 0   # the empty answer: an empty prediction matches it
-    # common tokens of each (question, gold) pair
-    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    is_pred = owner < n
-    gold_row = np.full(len(lengths) - n, -1, dtype=np.int64)
-    gold_row[gold_index[real]] = np.flatnonzero(real)
-    on_ref = ~is_pred & (gold_row[np.maximum(owner - n, 0)] >= 0) if len(gold_row) else np.zeros_like(is_pred)
-    same, _ = matches_per_reference((owner[is_pred], tokens.codes[is_pred]),
-                                    (gold_row[owner[on_ref] - n], tokens.codes[on_ref]), gold_question,
-                                    len(gold_question))
+    same = np.zeros(len(gold_question), dtype=np.int64)   # the empty answer has no token in common
+    same[real] = common_tokens(tokens, n, n + gold_index[real], gold_question[real])
     p_len = pred_len[gold_question].astype(float)
     f1 = prf(same, p_len, g_len)[2]   # 2 P R / (P + R), as the official script computes it
     f1 = np.where(same == 0, 0.0, f1)
