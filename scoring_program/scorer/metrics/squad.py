@@ -64,39 +64,34 @@ def char_classes(cp):
     return out
 
 
-def article_chars(cp, word):
-    """The code points of SQuAD's articles: ``re.sub(r"\\b(a|an|the)\\b", " ", text)`` replaces exactly the
-    maximal runs of word characters that are ``a``, ``an`` or ``the`` (\\b on both sides: the run begins after
-    a non-word character or the start and ends before one or the end; of the alternatives the one that ends at
-    the run's end matches), so these are the runs marked.
+def article_chars(cp, classes):
+    """The positions of the code points of SQuAD's articles: ``re.sub(r"\\b(a|an|the)\\b", " ", text)`` replaces
+    exactly the maximal runs of word characters that are ``a``, ``an`` or ``the`` (\\b on both sides: the run
+    begins after a non-word character or the start and ends before one or the end; of the alternatives the one
+    that ends at the run's end matches), so these are the runs found. ``classes``: ``char_classes(cp)``.
 
     >>> cp = codepoints("a bat an·the them")
-    >>> article_chars(cp, char_classes(cp) == _WORD).astype(int).tolist()
-    [1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0]
+    >>> article_chars(cp, char_classes(cp)).tolist()
+    [0, 6, 7, 9, 10, 11]
     """
     n = len(cp)
-    marked = np.zeros(n, dtype=bool)
-    if not n:
-        return marked
-    begins = word.copy()
-    begins[1:] &= ~word[:-1]
-    ends = np.append(~word[1:], True)   # the next code point is no word character (or there is none)
 
-    def at(positions, k, code):   # the code point k after each position is ``code``
-        inside = positions + k < n
-        return inside & (cp[np.minimum(positions + k, n - 1)] == code)
+    def is_word(positions):   # a word character there (False past either end)
+        inside = (positions >= 0) & (positions < n)
+        return inside & (classes[np.clip(positions, 0, max(n - 1, 0))] == _WORD)
 
-    a = np.flatnonzero(begins & (cp == _A))
-    t = np.flatnonzero(begins & (cp == _T))
-    one = a[ends[a]]
-    two = a[at(a, 1, _N)]
-    two = two[ends[two + 1]]
-    three = t[at(t, 1, _H) & at(t, 2, _E)]
-    three = three[ends[three + 2]]
-    for first, length in ((one, 1), (two, 2), (three, 3)):
-        for k in range(length):
-            marked[first + k] = True
-    return marked
+    def holds(positions, k, code):   # the code point k after each position is ``code``
+        return (positions + k < n) & (cp[np.minimum(positions + k, max(n - 1, 0))] == code)
+
+    runs = []
+    for letters in ("a", "an", "the"):
+        first = np.flatnonzero(cp == ord(letters[0]))
+        first = first[~is_word(first - 1)]   # a run begins there
+        for k in range(1, len(letters)):
+            first = first[holds(first, k, ord(letters[k]))]
+        first = first[~is_word(first + len(letters))]   # and ends after the article
+        runs.append(first[:, None] + np.arange(len(letters)))
+    return np.sort(np.concatenate([r.ravel() for r in runs])) if n else np.zeros(0, dtype=np.int64)
 
 
 def normalised_tokens(strings):
@@ -133,14 +128,16 @@ def normalised_tokens(strings):
     classes = char_classes(cp)
     keep = classes != _SPACE
     keep[at] = False
-    keep &= ~article_chars(cp, classes == _WORD)
+    keep[article_chars(cp, classes)] = False
     del classes
-    begin = keep.copy()
-    begin[1:] &= ~keep[:-1]
-    end = keep.copy()
-    end[:-1] &= ~keep[1:]
-    first, last = np.flatnonzero(begin), np.flatnonzero(end) + 1
-    del keep, begin, end
+    edge = np.empty(len(keep) + 1, dtype=bool)   # where a run of kept code points begins or ends
+    if len(keep):
+        np.not_equal(keep[1:], keep[:-1], out=edge[1:-1])
+        edge[0], edge[-1] = keep[0], keep[-1]
+    del keep
+    edges = np.flatnonzero(edge) if len(edge) > 1 else np.zeros(0, dtype=np.int64)
+    del edge
+    first, last = edges[0::2], edges[1::2]
     codes, distinct = code_spans(cp, first, last)
     offsets = np.append(np.searchsorted(first, starts), len(first)).astype(np.int64) if len(strings) else \
         np.zeros(1, dtype=np.int64)
