@@ -129,7 +129,7 @@ def normalised_tokens(strings):
     keep = classes != _SPACE
     keep[at] = False
     keep[article_chars(cp, classes)] = False
-    del classes
+    del classes, at
     edge = np.empty(len(keep) + 1, dtype=bool)   # where a run of kept code points begins or ends
     if len(keep):
         np.not_equal(keep[1:], keep[:-1], out=edge[1:-1])
@@ -141,12 +141,13 @@ def normalised_tokens(strings):
     codes, distinct = code_spans(cp, first, last)
     offsets = np.append(np.searchsorted(first, starts), len(first)).astype(np.int64) if len(strings) else \
         np.zeros(1, dtype=np.int64)
-    made = []
+    made, spelled = [], (first[distinct], last[distinct])   # the spans of one token of each code: all it keeps
+    del first, last, edges
 
     def vocabulary():   # made once, when first asked
         if not made:
             made.append([cp[s:e].astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-                         for s, e in zip(first[distinct].tolist(), last[distinct].tolist())])
+                         for s, e in zip(spelled[0].tolist(), spelled[1].tolist())])
         return made[0]
 
     return Tokens(codes, offsets, vocabulary)
@@ -201,8 +202,12 @@ def common_tokens(tokens, n, texts, questions):
         return np.zeros(len(texts), dtype=np.int64)
     within = np.arange(len(pair), dtype=np.int64) - np.repeat(np.cumsum(gold_len) - gold_len, gold_len)
     width = int(codes.max()) + 1
-    key = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), lengths[:n]) * width + codes[:n_pred],
-                          np.asarray(questions, dtype=np.int64)[pair] * width + codes[offsets[texts][pair] + within]])
+    key = np.empty(n_pred + len(pair), dtype=np.int64)   # (question, token): the predictions', then the golds'
+    np.multiply(np.repeat(np.arange(n, dtype=np.int64), lengths[:n]), width, out=key[:n_pred])
+    key[:n_pred] += codes[:n_pred]
+    np.multiply(np.asarray(questions, dtype=np.int64)[pair], width, out=key[n_pred:])
+    within += offsets[texts][pair]
+    key[n_pred:] += codes[within]
     del within
     group, first = group_keys(key)
     del key

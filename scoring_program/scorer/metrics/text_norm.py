@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bytelevel.cells import ASCII_SPACE, UNICODE_SPACES
+from ..bytelevel.cells import ASCII_SPACE, BYTE_MASKS, UNICODE_SPACES
 from ..bytelevel.grouping import group_keys
 
 # -- character classes, as data ----------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def code_spans(cp, starts, ends):
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     starts = np.asarray(starts, dtype=np.int64)
-    lengths = (ends - starts).astype(np.int64)
+    lengths = (ends - starts).astype(np.int64, copy=False)
     key, long = _packed_keys(cp, starts, lengths)
     if len(long):   # spans too long to pack: hashed, and their keys made negative (packed keys are not)
         long_len = lengths[long]
@@ -290,9 +290,6 @@ def _packed_keys(cp, starts, lengths):
     return key, long
 
 
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)], dtype=np.uint64)
-
-
 def _byte_keys(cp, starts, lengths):
     """``_packed_keys`` of one-byte code points (uint8): a span of at most 7 is read as the 8 bytes from its start
     at once (one unaligned 64-bit load per span), its own bytes kept and its length put in the eighth (below
@@ -306,8 +303,14 @@ def _byte_keys(cp, starts, lengths):
     padded = np.zeros(len(cp) + 8, dtype=np.uint8)
     padded[:len(cp)] = cp
     words = np.ndarray((len(cp) + 1,), dtype="<u8", buffer=padded, strides=(1,))   # words[i]: bytes i..i+7
-    ln = np.minimum(lengths, 7)
-    key = ((words[starts] & _LOW_BYTES[ln]) | (ln.astype(np.uint64) << np.uint64(56))).view(np.int64)
+    key = words[starts]
+    del padded, words
+    length = np.minimum(lengths, 7).astype(np.uint64)
+    key &= BYTE_MASKS[length]
+    length <<= np.uint64(56)
+    key |= length
+    del length
+    key = key.view(np.int64)
     key[long] = -1
     return key, long
 
