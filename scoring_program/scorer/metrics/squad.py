@@ -2,9 +2,10 @@
 
 Normalisation (both versions): lower-case (``str.lower``), remove ASCII punctuation (``string.punctuation``),
 replace the words ``a``, ``an``, ``the`` (between word boundaries, Unicode word characters) by a space,
-split at whitespace (``normalised_tokens``: the official functions' tokens, from arrays of code points). EM of a prediction and a gold answer: equal normalised token sequences; F1: with
-s = sum_t min(count in prediction, count in gold), P = s / |prediction|, R = s / |gold|, F1 = 2PR / (P + R)
-(0 when s = 0). Each question takes its best gold answer for each measure.
+split at whitespace (``normalised_tokens``: the official functions' tokens, from arrays of code points). EM of
+a prediction and a gold answer: equal normalised token sequences; F1: with s = sum_t min(count in prediction,
+count in gold) (``common_tokens``), P = s / |prediction|, R = s / |gold|, F1 = 2PR / (P + R) (0 when s = 0).
+Each question takes its best gold answer for each measure.
 
 - ``v1.1``: every gold answer counts; a question needs one.
 - ``v2.0``: gold answers that normalise to nothing are dropped and a question left with none is unanswerable
@@ -43,7 +44,6 @@ _SPACE, _WORD = 1, 2
 # str.isalnum() or "_"); other code points are asked when they occur
 _ASCII_CLASS = np.array([_SPACE * chr(c).isspace() + _WORD * (chr(c).isalnum() or c == 0x5F) for c in range(128)],
                         dtype=np.uint8)
-_A, _N, _T, _H, _E = (ord(c) for c in "anthe")
 
 
 def char_classes(cp):
