@@ -239,10 +239,14 @@ def read_texts(parsed, units, problems, what):
 def _sound_entries(ids, values, units):
     """The contract position of every entry when no entry has a problem (every id a string naming a unit once,
     every value a string), else None: the whole file checked at once, the entries one by one only to report."""
-    if not ids or not set(map(type, ids)) <= {str} or not set(map(type, values)) <= {str}:
+    try:   # joining the values and stripping the ids fail unless every one is a string
+        "".join(values)
+        keys = list(map(str.strip, ids))
+    except TypeError:
         return None
-    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings(list(map(str.strip, ids)))),
-                          dtype=np.int64)
+    if not keys:
+        return None
+    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings(keys)), dtype=np.int64)
     if (position < 0).any() or np.bincount(position, minlength=len(units)).max(initial=0) > 1:
         return None
     return position

@@ -460,19 +460,26 @@ def _probabilities(probs, units, problems):
 def _gold_answers(entries, name):
     """(the stripped question ids, every gold answer in question order, the question of each (int64)) of the
     gold's entries, else ReferenceDataError at the first entry whose id is no string or whose answers are no
-    list of strings. The types are checked over every entry at once (json gives exact str and list); an entry
-    is looked at alone only to say which one is wrong."""
+    list of strings. The types are checked over every entry at once (json gives exact str and list; joining the
+    answers and stripping the ids fail on anything else); an entry is looked at alone only to say which one is
+    wrong."""
     qids = list(map(dict.get, entries, repeat("id")))
     golds = list(map(dict.get, entries, repeat("answers")))
-    answers = list(chain.from_iterable(golds)) if set(map(type, golds)) <= {list} else None
-    if not set(map(type, qids)) <= {str} or answers is None or not set(map(type, answers)) <= {str}:
+    try:
+        if not set(map(type, golds)) <= {list}:
+            raise TypeError("an entry's answers are no list")
+        answers = list(chain.from_iterable(golds))
+        "".join(answers)
+        ids = list(map(str.strip, qids))
+    except TypeError:
         for n, (qid, entry_golds) in enumerate(zip(qids, golds), start=1):
             if not isinstance(qid, str):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"id\" is no string"))
             if not isinstance(entry_golds, list) or not all(isinstance(g, str) for g in entry_golds):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"answers\" is no list of strings"))
+        raise
     counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
-    return list(map(str.strip, qids)), answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
+    return ids, answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
 
 
 def _entries(value, name, message):
