@@ -99,7 +99,9 @@ def _collection_paused():
     (``gc.freeze``: left out of later collections). Parsing a million entries would otherwise trigger full
     collections that walk every object parsed so far (the parse of a 70 MB gold took 4 times as long), and
     every later one would walk them again. Parsed JSON holds no reference cycle: reference counting alone frees
-    it. The two threads of a run may parse at once: collection resumes when the last of them is done."""
+    it (in a process that reads many files, the organizer's tools or the tests, the cyclic garbage not yet
+    collected when a parse ends stays too: a few objects each time). The two threads of a run may parse at
+    once: collection resumes when the last of them is done."""
     with _PAUSE:
         if not _paused["readers"]:
             _paused["was_on"] = gc.isenabled()

@@ -38,7 +38,7 @@ primary key's interval resamples questions.
 """
 import os
 from dataclasses import dataclass
-from itertools import chain, repeat
+import itertools
 from typing import Any, Optional
 
 import numpy as np
@@ -232,7 +232,10 @@ class QA(TaskFamily):
         rules = cfg.options["rules"]
         if rules != "squad_v2" and not answerable.all():
             raise ReferenceDataError(GOLD_NO_ANSWER(file=name, id=ids[int(np.argmin(answerable))], rules=rules))
-        strata = lambda: np.where(answerable, "answerable", "unanswerable").astype(object)  # noqa: E731  (the split's)
+
+        def strata():   # made only when the organizer's board split asks for them
+            return np.where(answerable, "answerable", "unanswerable").astype(object)
+
         return QAReference(QAContract(units), strata=strata, answers=answers, owner=owner, answerable=answerable)
 
     def public_contract(self, folder, cfg):
@@ -463,12 +466,12 @@ def _gold_answers(entries, name):
     list of strings. The types are checked over every entry at once (json gives exact str and list; joining the
     answers and stripping the ids fail on anything else); an entry is looked at alone only to say which one is
     wrong."""
-    qids = list(map(dict.get, entries, repeat("id")))
-    golds = list(map(dict.get, entries, repeat("answers")))
+    qids = list(map(dict.get, entries, itertools.repeat("id")))
+    golds = list(map(dict.get, entries, itertools.repeat("answers")))
     try:
         if not set(map(type, golds)) <= {list}:
             raise TypeError("an entry's answers are no list")
-        answers = list(chain.from_iterable(golds))
+        answers = list(itertools.chain.from_iterable(golds))
         "".join(answers)
         ids = list(map(str.strip, qids))
     except TypeError:
@@ -477,7 +480,7 @@ def _gold_answers(entries, name):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"id\" is no string"))
             if not isinstance(entry_golds, list) or not all(isinstance(g, str) for g in entry_golds):
                 raise ReferenceDataError(GOLD_ENTRY(file=name, n=n, what="its \"answers\" is no list of strings"))
-        raise
+        raise   # not reached: the entry that failed is named above
     counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
     return ids, answers, np.repeat(np.arange(len(qids), dtype=np.int64), counts)
 
