@@ -158,6 +158,20 @@ def test_squad_v11_normalisation_differs_only_where_v20_drops_answers():
     assert cols["exact"].tolist() == [1, 0] and cols["f1"].tolist() == [1.0, 0.0]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(answers | st.lists(st.sampled_from(PIECES + cmrc.PUNCTUATION + ("北京", "ΑΣ ")), max_size=6).map("".join),
+                max_size=8), st.booleans())
+def test_cmrc_cleaning_of_a_batch_is_each_answers_own(texts, every_separator_taken):
+    """CMRC's cleaning of a batch gives every string's own: ``s.lower().strip()`` without the script's marks."""
+    from scorer.metrics.text_norm import _SEPARATORS
+    if every_separator_taken:
+        texts = texts + ["".join(_SEPARATORS)]
+    cleaned = cmrc._cleaned(texts)
+    assert len(cleaned) == len(texts)
+    for i, text in enumerate(texts):
+        assert cleaned.text(i) == "".join(c for c in text.lower().strip() if c not in cmrc.PUNCTUATION), text
+
+
 def _cmrc_case(key):
     if key == "edge":
         data, preds = cmrc_edge()

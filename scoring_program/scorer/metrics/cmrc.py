@@ -30,12 +30,14 @@ import numpy as np
 
 from .lcs import substring_lengths
 from .prf import prf
-from .text_norm import code_spans, in_ranges, to_texts
+from .text_norm import Texts, code_spans, codepoints, in_ranges, is_space, joined_apart, to_texts
 
 # the script's sp_char; its "……" is two characters and so never equals one character: it removes nothing
 PUNCTUATION = ("-", ":", "_", "*", "^", "/", "\\", "~", "`", "+", "=", "，", "。", "：", "？", "！", "“", "”",
                "；", "’", "《", "》", "……", "·", "、", "「", "」", "（", "）", "－", "～", "『", "』")
-_REMOVED = np.array(sorted(ord(c) for c in PUNCTUATION if len(c) == 1), dtype=np.int64)
+# the marks removed, as a table by code point (its last entry, False, stands for every code point above)
+_REMOVED = np.zeros(max(ord(c) for c in PUNCTUATION if len(c) == 1) + 2, dtype=bool)
+_REMOVED[[ord(c) for c in PUNCTUATION if len(c) == 1]] = True
 CHINESE = ((0x4E00, 0x9FA5),)
 _A = re.ASCII
 # NLTK 3.4.5 word_tokenize on one sentence: (pattern, replacement) in order; None marks where the text is padded
@@ -83,12 +85,42 @@ def word_tokens(text):
 
 
 def _cleaned(strings):
-    """Texts lower-cased, stripped, the punctuation marks removed."""
-    texts = to_texts([s.lower().strip() for s in strings])
-    keep = ~np.isin(texts.cp, _REMOVED)
-    owner = texts.owner()
-    offsets = np.concatenate(([0], np.cumsum(np.bincount(owner[keep], minlength=len(texts))))).astype(np.int64)
-    return type(texts)(texts.cp[keep], offsets)
+    """Texts lower-cased, stripped, the punctuation marks removed.
+
+    The strings are lower-cased joined by a separator none of them holds (neither cased nor case-ignorable: each
+    text's final sigma is read as at its end), then each text's whitespace at either end and the marks dropped
+    from the code points; where every separator is taken, text by text.
+
+    >>> texts = _cleaned(["  ΑΣ 北京。 ", "", "\u3000a - b"])
+    >>> [texts.text(i) for i in range(len(texts))]
+    ['ας 北京', '', 'a  b']
+    """
+    text, sep = joined_apart(strings)
+    if sep is None:
+        texts = to_texts([s.lower().strip() for s in strings])
+        cp, starts = texts.cp, texts.offsets[:-1]
+        keep = np.ones(len(cp), dtype=bool)
+    else:
+        cp = codepoints(text.lower())
+        del text
+        at = np.flatnonzero(cp == ord(sep))
+        if len(at) != max(len(strings) - 1, 0):
+            raise ValueError("lower-casing changed the separators of a batch")
+        starts = np.concatenate(([0], at + 1)).astype(np.int64)
+        ends = np.append(at, len(cp)).astype(np.int64)
+        solid = np.flatnonzero(~is_space(cp))   # the separators are no space: a text's own are found below it
+        lo = np.searchsorted(solid, starts)   # the text's first character that is no space, if any
+        hi = np.searchsorted(solid, ends) - 1   # its last
+        some = np.flatnonzero(lo <= hi)
+        inside = np.zeros(len(cp) + 1, dtype=np.int8)
+        np.add.at(inside, solid[lo[some]], 1)
+        np.add.at(inside, solid[hi[some]] + 1, -1)
+        keep = np.cumsum(inside[:-1], dtype=np.int8) > 0
+        keep[at] = False
+    keep &= ~_REMOVED[np.minimum(cp, len(_REMOVED) - 1)]
+    counts = np.concatenate(([0], np.cumsum(keep)))
+    offsets = np.append(counts[starts], counts[-1]).astype(np.int64) if len(strings) else np.zeros(1, dtype=np.int64)
+    return Texts(cp[keep], offsets)
 
 
 def segment(texts):
