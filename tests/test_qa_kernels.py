@@ -1,9 +1,10 @@
 """SQuAD and CMRC 2018 kernels against what the official evaluation scripts computed (tests/fixtures/qa_official.json,
 recorded by tests/record_qa_official.py on the cases of tests/qa_cases.py: seeded predictions for the public data
 in ../shared/data/qa and hand-made edge cases). Every number must agree to 1e-9, question by question and in total.
-Beyond those cases, SQuAD's kernels are held to a plain restatement of the official functions (``PlainSquad``) on
-generated strings made to catch the batch's shortcuts: articles and punctuation where two answers meet, characters
-whose lower case is longer or depends on the next character, separators inside the answers, empty answers.
+Beyond those cases, SQuAD's kernels are held to a plain restatement of the official functions (``PlainSquad``), and
+CMRC's cleaning to the script's, on generated strings made to catch the batch's shortcuts: articles and punctuation
+where two answers meet, characters whose lower case is longer or depends on the next character, separators inside
+the answers, empty answers, long answers full of repeated words.
 """
 import collections
 import json
