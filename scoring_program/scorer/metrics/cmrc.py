@@ -101,7 +101,7 @@ def _cleaned(strings):
         cp, starts = texts.cp, texts.offsets[:-1]
         keep = np.ones(len(cp), dtype=bool)
     else:
-        cp = codepoints(text.lower())
+        cp = np.frombuffer(text.lower().encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         del text
         at = np.flatnonzero(cp == ord(sep))
         if len(at) != max(len(strings) - 1, 0):
@@ -112,9 +112,9 @@ def _cleaned(strings):
         lo = np.searchsorted(solid, starts)   # the text's first character that is no space, if any
         hi = np.searchsorted(solid, ends) - 1   # its last
         some = np.flatnonzero(lo <= hi)
-        inside = np.zeros(len(cp) + 1, dtype=np.int8)
-        np.add.at(inside, solid[lo[some]], 1)
-        np.add.at(inside, solid[hi[some]] + 1, -1)
+        inside = np.zeros(len(cp) + 1, dtype=np.int8)   # +1 where a text's kept part begins, -1 after it ends
+        inside[solid[lo[some]]] = 1   # (a separator lies between one text's end and the next one's beginning)
+        inside[solid[hi[some]] + 1] = -1
         keep = np.cumsum(inside[:-1], dtype=np.int8) > 0
         keep[at] = False
     keep &= ~_REMOVED[np.minimum(cp, len(_REMOVED) - 1)]
