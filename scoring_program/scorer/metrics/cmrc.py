@@ -118,8 +118,14 @@ def _cleaned(strings):
         keep = np.cumsum(inside[:-1], dtype=np.int8) > 0
         keep[at] = False
     keep &= ~_REMOVED[np.minimum(cp, len(_REMOVED) - 1)]
-    counts = np.concatenate(([0], np.cumsum(keep)))
-    offsets = np.append(counts[starts], counts[-1]).astype(np.int64) if len(strings) else np.zeros(1, dtype=np.int64)
+    if not len(strings):
+        offsets = np.zeros(1, dtype=np.int64)
+    elif not len(keep):
+        offsets = np.zeros(len(strings) + 1, dtype=np.int64)
+    else:
+        kept = np.cumsum(keep)   # kept code points up to each one
+        offsets = np.append(np.where(starts > 0, kept[np.maximum(starts - 1, 0)], 0), kept[-1]).astype(np.int64)
+        del kept
     return Texts(cp[keep], offsets)
 
 
@@ -145,21 +151,26 @@ def segment(texts):
     flat = np.fromiter((c for tokens in run_tokens for c in tokens), dtype=np.int64, count=int(counts.sum()))
     flat += 0x110000   # word codes after every code point, which code the Chinese characters
     at = np.concatenate(([0], np.cumsum(counts)))
-    # pieces in order: a Chinese character (one token) or a run (its tokens)
-    ch = np.flatnonzero(chinese)
-    piece_start = np.concatenate([ch, starts])
-    piece_len = np.concatenate([np.ones(len(ch), dtype=np.int64), counts[run_codes]])
-    piece_from = np.concatenate([np.full(len(ch), -1), at[run_codes]])
-    order = np.argsort(piece_start, kind="stable")
-    piece_start, piece_len, piece_from = piece_start[order], piece_len[order], piece_from[order]
+    # pieces in order of their first code point: a Chinese character (one token) or a run (its tokens)
+    piece_start = np.flatnonzero(chinese | run_start)
+    run_piece = np.flatnonzero(~chinese[piece_start])
+    del chinese, first, other, run_start, run_end
+    run_of = run_codes[np.searchsorted(starts, piece_start[run_piece])]   # the run's distinct-run number
+    piece_len = np.ones(len(piece_start), dtype=np.int64)
+    piece_len[run_piece] = counts[run_of]
+    piece_from = np.full(len(piece_start), -1, dtype=np.int64)   # where a run's tokens begin in ``flat``
+    piece_from[run_piece] = at[run_of]
     total = int(piece_len.sum())
-    within = np.arange(total) - np.repeat(np.cumsum(piece_len) - piece_len, piece_len)
-    source = np.repeat(piece_from, piece_len) + within
-    codes = np.where(np.repeat(piece_from, piece_len) < 0, cp[np.repeat(piece_start, piece_len)], 0)
-    codes = np.where(source >= 0, flat[np.maximum(source, 0)] if len(flat) else 0, codes)
+    source = np.repeat(piece_from, piece_len)
+    source += np.arange(total) - np.repeat(np.cumsum(piece_len) - piece_len, piece_len)   # -1: a character
+    codes = np.where(source < 0, cp[np.repeat(piece_start, piece_len)], 0).astype(np.int64)
+    if len(flat):
+        words = np.flatnonzero(source >= 0)
+        codes[words] = flat[source[words]]
+    del source
     owner_piece = np.searchsorted(texts.offsets, piece_start, side="right") - 1
     per_text = np.bincount(owner_piece, weights=piece_len, minlength=len(texts)).astype(np.int64)
-    return codes.astype(np.int64), np.concatenate(([0], np.cumsum(per_text))).astype(np.int64)
+    return codes, np.concatenate(([0], np.cumsum(per_text))).astype(np.int64)
 
 
 def question_columns(predictions, answers, answer_question, predicted=None):
