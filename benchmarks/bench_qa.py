@@ -12,8 +12,12 @@ or added, empty answers, answers to unanswerable questions); then, each a fresh 
   compute_exact, compute_f1; the best gold answer, the HasAns/NoAns split) restated here, as the official script
   runs them question by question; its keys must equal ours to 1e-9;
 - the read floor: ``pandas.read_json`` of both files (gold as records, predictions as one object), pandas
-  already imported; and ``json.load`` of both;
+  already imported (and the peak memory of that process); and ``json.load`` of both;
 - the bytes floor: reading both files' bytes.
+
+Then the verdicts against the targets (``_measure.verdicts``): ours within twice the pandas read, the peak within
+the memory bound (``_measure.memory_bound_mib``: 3 times the input bytes + 150 MiB). ``--program`` times another
+copy of scoring_program/ (an older one, to compare two versions under the same load).
 """
 import collections
 import json
@@ -22,8 +26,8 @@ import re
 import string
 from pathlib import Path
 
-from _measure import (agree, bytes_floor, input_bytes, input_folders, machine, prepare, score_whole_process,
-                      scores_of, table, whole_process)
+from _measure import (agree, bytes_floor, input_bytes, input_folders, load, machine, memory_bound_mib, prepare,
+                      run_measured, score_whole_process, scores_of, table, verdicts, whole_process)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,11 +107,12 @@ print(sorted(times)[1])
 
 
 def json_floor(files, how):
-    import subprocess
+    """(median seconds of the read, the peak MiB of its process) of ``how`` (pandas or json) reading both files."""
     import sys
-    out = subprocess.run([sys.executable, "-c", _JSON_FLOOR, str(files[0][0]), str(files[1][0]), how],
-                         capture_output=True, text=True, check=True)
-    return float(out.stdout)
+    run = run_measured([sys.executable, "-c", _JSON_FLOOR, str(files[0][0]), str(files[1][0]), how])
+    if run["rc"] != 0:
+        raise SystemExit("the %s read failed: %s" % (how, run["err"]))
+    return float(run["out"]), run["peak_mib"]
 
 
 def main(argv=None):
@@ -117,30 +122,44 @@ def main(argv=None):
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100000])
+    parser.add_argument("--program", type=Path, help="time this copy of scoring_program/ instead (an older one)")
     parser.add_argument("--peer", nargs=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.peer:
         print(json.dumps(squad_scores(Path(args.peer[0]))))
         return
-    print("qa on %s" % machine())
-    rows = []
+    print("qa on %s%s" % (machine(), "; program %s" % args.program if args.program else ""))
+    rows, verdict_rows = [], []
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             files = make_files(folder, n)
-            prepare(files)
-            ours, peak, out, cpu = score_whole_process(folder / "input", folder)
+            prepare(files, args.program)
+            before = load()
+            ours, peak, out, cpu, (fastest, slowest) = score_whole_process(folder / "input", folder,
+                                                                            program=args.program)
             mine = scores_of(out)
-            pandas_s, json_s, raw = json_floor(files, "pandas"), json_floor(files, "json"), bytes_floor(files)
+            (pandas_s, pandas_mib), (json_s, _), raw = json_floor(files, "pandas"), json_floor(files, "json"), \
+                bytes_floor(files)
             wall, peer_peak, run = whole_process([sys.executable, __file__, "--peer", folder], repeat=1)
             gap = agree(mine, json.loads(run["out"]), "squad-formula")
-            rows.append([n, "%.1f" % (input_bytes(files) / 1e6), "%.2f" % ours, "%.2f" % cpu, "%.0f" % peak,
-                         "%.2f" % pandas_s, "%.2f" % json_s, "%.3f" % raw, "%.2fx" % (ours / pandas_s),
-                         "%.2fx" % (ours / json_s), "%.2f" % wall, "%.0f" % peer_peak, "%.1fx" % (wall / ours),
-                         "%.1e" % gap])
-    print(table(["questions", "input MB", "ours s", "ours CPU s", "ours MiB", "pandas read_json s", "json.load s",
-                 "bytes read s", "ours / pandas", "ours / json", "squad-formula s", "squad-formula MiB",
-                 "squad-formula / ours", "max |ours - squad-formula|"], rows))
+            size = input_bytes(files)
+            bound = memory_bound_mib(size)
+            rows.append([n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.2f-%.2f" % (fastest, slowest), "%.2f" % cpu,
+                         "%.0f" % peak, "%.0f" % bound, "%.2f" % pandas_s, "%.0f" % pandas_mib, "%.2f" % json_s,
+                         "%.3f" % raw,
+                         "%.2fx" % (ours / pandas_s), "%.2fx" % (ours / json_s), "%.2f" % wall, "%.0f" % peer_peak,
+                         "%.1fx" % (wall / ours), "%.1e" % gap, "%s / %s" % (before.split()[0], load().split()[0])])
+            verdict_rows.append({"n": n, "unit": "questions", "ours_s": ours, "ours_mib": peak, "pandas_s": pandas_s,
+                                 "bytes": size, "bound_mib": bound})
+    print(table(["questions", "input MB", "ours s", "ours s min-max", "ours CPU s", "ours MiB", "bound MiB",
+                 "pandas read_json s", "pandas read_json MiB", "json.load s", "bytes read s", "ours / pandas",
+                 "ours / json",
+                 "squad-formula s", "squad-formula MiB", "squad-formula / ours", "max |ours - squad-formula|",
+                 "load (1 min) before / after"], rows))
+    print()
+    for line in verdicts(verdict_rows):
+        print("- " + line)
 
 
 if __name__ == "__main__":

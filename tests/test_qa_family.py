@@ -180,6 +180,23 @@ def test_an_unanswerable_gold_question_needs_rules_squad_v2(tmp_path):
     assert "question q2 has no gold answer" in text and "squad_v2" in text
 
 
+@pytest.mark.parametrize("entries, said", [
+    ([{"id": "q1", "answers": ["a"]}, {"id": 2, "answers": []}], 'entry 2: its "id" is no string'),
+    ([{"id": "q1", "answers": ["a"]}, {"answers": ["b"]}], 'entry 2: its "id" is no string'),
+    ([{"id": "q1", "answers": "abc"}], 'entry 1: its "answers" is no list of strings'),
+    ([{"id": "q1", "answers": ["a"]}, {"id": "q2", "answers": ["b", 3]}], 'entry 2: its "answers" is no list'),
+    ([{"id": "q1"}], 'entry 1: its "answers" is no list of strings'),
+])
+def test_a_wrong_gold_entry_is_named_for_the_organizer(tmp_path, entries, said):
+    """The gold's entries are checked all at once; the first wrong one is still named, with what is wrong."""
+    ref = {"gold.json": dumps(entries), "config.yaml": config()}
+    inp = as_platform(make_input(tmp_path, ref, {"predictions.json": '{"q1": "a"}'}), "codalab_v1")
+    out = tmp_path / "output"
+    proc = run_score(inp, out)
+    assert proc.returncode == 2
+    assert said in (out / "private" / "organizer_error.txt").read_text(encoding="utf-8")
+
+
 def test_a_missing_question_scores_zero_and_is_warned_about(tmp_path):
     """q2 (unanswerable) has no entry: 0, not the 100 an empty answer gets; q1 right, q3 wrong: F1 = 100/3."""
     ref = {"gold.json": dumps(GOLD), "config.yaml": config()}
@@ -226,3 +243,24 @@ def test_a_board_without_questions_scores_zero_not_a_crash():
         cfg = SimpleNamespace(options={"rules": rules, "no_answer_probabilities": False, "na_prob_thresh": 1.0},
                               language="en")
         assert FAMILY.score(ref, sub, np.zeros(2, dtype=bool), cfg).scores["f1"] == 0.0
+
+
+def test_reading_json_leaves_garbage_collection_as_it_found_it():
+    """The JSON reader pauses Python's cyclic garbage collection while it parses (a speed matter); afterwards it is
+    on again if it was on, off if it was off, also when the file is no JSON."""
+    import gc
+
+    from scorer.errors import SubmissionError
+    from scorer.tasks._texts_io import read_json
+
+    was = gc.isenabled()
+    try:
+        for on in (True, False):
+            gc.enable() if on else gc.disable()
+            assert read_json(b'{"q1": "x"}', "predictions.json", SubmissionError) == [("q1", "x")]
+            assert gc.isenabled() is on
+            with pytest.raises(SubmissionError):
+                read_json(b'{"q1": ', "predictions.json", SubmissionError)
+            assert gc.isenabled() is on
+    finally:
+        gc.enable() if was else gc.disable()

@@ -1,11 +1,19 @@
 """SQuAD and CMRC 2018 kernels against what the official evaluation scripts computed (tests/fixtures/qa_official.json,
 recorded by tests/record_qa_official.py on the cases of tests/qa_cases.py: seeded predictions for the public data
 in ../shared/data/qa and hand-made edge cases). Every number must agree to 1e-9, question by question and in total.
+Beyond those cases, SQuAD's kernels are held to a plain restatement of the official functions (``PlainSquad``), and
+CMRC's cleaning to the script's, on generated strings made to catch the batch's shortcuts: articles and punctuation
+where two answers meet, characters whose lower case is longer or depends on the next character, separators inside
+the answers, empty answers, long answers full of repeated words.
 """
+import collections
 import json
+import re
+import string
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import ROOT, shared
 from qa_cases import CMRC_FILES, SCENARIOS, SQUAD_FILE, cmrc_edge, cmrc_predictions, punkt_free, questions, \
@@ -14,6 +22,81 @@ from scorer.metrics import cmrc, squad
 
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "qa_official.json").read_text(encoding="utf-8"))
 TOL = 1e-9
+
+
+class PlainSquad:
+    """SQuAD's official functions restated in plain Python, one answer at a time: ``normalize_answer`` (both
+    scripts), EM, and F1 as evaluate-v2.0.py (``compute_f1``: an empty side scores 1 only against an empty side)
+    and evaluate-v1.1.py (``f1_score``: no common token scores 0) compute them."""
+
+    ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
+
+    @classmethod
+    def normalize(cls, text):
+        text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+        return " ".join(cls.ARTICLES.sub(" ", text).split())
+
+    @classmethod
+    def f1(cls, gold, pred, version="v2.0"):
+        g, p = cls.normalize(gold).split(), cls.normalize(pred).split()
+        if version == "v2.0" and (not g or not p):
+            return float(g == p)
+        same = sum((collections.Counter(g) & collections.Counter(p)).values())
+        if not same:
+            return 0.0
+        precision, recall = same / len(p), same / len(g)
+        return 2 * precision * recall / (precision + recall)
+
+    @classmethod
+    def question(cls, golds, pred, version="v2.0"):
+        """(EM, F1) of one question: its best gold answer for each (v2.0: the gold answers that normalise to
+        nothing dropped, none left: the empty answer)."""
+        if version == "v2.0":
+            golds = [g for g in golds if cls.normalize(g)] or [""]
+        return (max(int(cls.normalize(g) == cls.normalize(pred)) for g in golds),
+                max(cls.f1(g, pred, version) for g in golds))
+
+
+# pieces of answers where a shortcut over a batch would show: articles (any case), ASCII and other punctuation,
+# every kind of whitespace, word characters that are not letters, characters whose lower case is two characters
+# (İ) or depends on what follows (Σ), case-ignorable marks between them, the batch separators themselves
+PIECES = ("a", "an", "the", "A", "An", "THE", "aN", "t", "h", "e", "n", "x", "1", "²", "½", "_", ".", ",", "-", "'",
+          "«", "»", "·", "–", "。", " ", "  ", "\t", "\n", "\x0b", "\x1c", "\x1f", "\x85", "\xa0", "\u3000", "\u2028",
+          "é", "E\u0301", "İ", "Σ", "ς", "ΑΣ", "ß", "ﬃ", "\u212a", "\u212b", "\u00ad", "\u0301", "\x00", "\x01",
+          "\x7f", "\ue000", "\U0001F600", "中", "\ud800")
+answers = st.one_of(st.lists(st.sampled_from(PIECES), max_size=8).map("".join), st.text(max_size=8))
+# answers of many tokens, most of them repeated (the repeats of a long answer are counted otherwise)
+long_answers = st.lists(st.sampled_from(("x", "y", "Y.", "z", "the", "ΑΣ")), max_size=40).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(answers, max_size=8), st.booleans())
+def test_squad_tokens_of_a_batch_are_each_answers_own(texts, every_separator_taken):
+    """The batch's tokens of every string are normalize_answer(string).split(), also when the strings hold every
+    character the batch could join them by (each string is then lower-cased alone)."""
+    from scorer.metrics.text_norm import _SEPARATORS
+    if every_separator_taken:
+        texts = texts + ["".join(_SEPARATORS)]
+    tokens = squad.normalised_tokens(texts)
+    assert len(tokens) == len(texts)
+    for i, text in enumerate(texts):
+        assert tokens.strings(i) == PlainSquad.normalize(text).split(), (text, tokens.strings(i))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(answers | long_answers, st.lists(answers | long_answers, max_size=3)), max_size=8),
+       st.sampled_from(squad.VERSIONS))
+def test_squad_columns_are_each_questions_own(questions, version):
+    """EM and F1 of every question, from the batch, equal the official functions run on that question alone."""
+    if version == "v1.1":
+        questions = [(pred, golds or [pred]) for pred, golds in questions]
+    preds = [pred for pred, _ in questions]
+    golds = [g for _, gs in questions for g in gs]
+    owner = np.repeat(np.arange(len(questions)), [len(gs) for _, gs in questions]).astype(np.int64)
+    cols = squad.question_columns(preds, golds, owner, version)
+    for i, (pred, gs) in enumerate(questions):
+        exact, f1 = PlainSquad.question(gs, pred, version)
+        assert cols["exact"][i] == exact and abs(cols["f1"][i] - f1) <= 1e-12, (pred, gs, cols["f1"][i], f1)
 
 
 def _flat(data):
@@ -74,6 +157,20 @@ def test_squad_v11_normalisation_differs_only_where_v20_drops_answers():
     assert cols["exact"].tolist() == [1, 0] and cols["f1"].tolist() == [0.0, 0.0]
     cols = squad.question_columns(["", "the"], ["the", "a cat"], [0, 1], "v2.0")
     assert cols["exact"].tolist() == [1, 0] and cols["f1"].tolist() == [1.0, 0.0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(answers | st.lists(st.sampled_from(PIECES + cmrc.PUNCTUATION + ("北京", "ΑΣ ")), max_size=6).map("".join),
+                max_size=8), st.booleans())
+def test_cmrc_cleaning_of_a_batch_is_each_answers_own(texts, every_separator_taken):
+    """CMRC's cleaning of a batch gives every string's own: ``s.lower().strip()`` without the script's marks."""
+    from scorer.metrics.text_norm import _SEPARATORS
+    if every_separator_taken:
+        texts = texts + ["".join(_SEPARATORS)]
+    cleaned = cmrc._cleaned(texts)
+    assert len(cleaned) == len(texts)
+    for i, text in enumerate(texts):
+        assert cleaned.text(i) == "".join(c for c in text.lower().strip() if c not in cmrc.PUNCTUATION), text
 
 
 def _cmrc_case(key):

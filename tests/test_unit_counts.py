@@ -16,12 +16,10 @@ reference data with the sample submission and a spoiled one:
 - the Result's own scores are ``unit_scores`` of ``Units.sums`` (the declarations' sums, no row built), and
   scoring a half on its own gives what its rows give.
 """
-import collections
 import io
 import json
 import math
 import re
-import string
 import warnings
 
 import numpy as np
@@ -35,6 +33,7 @@ from ecac_corpus import gold_pairs as ecac_gold_pairs
 from organizer.phase_data import assemble_reference
 from scorer.api import Competition
 from test_generation_kernels import ChineseRule
+from test_qa_kernels import PlainSquad
 from test_review_determinism import DEMOS, sample_files, spoil_board_b
 
 # (family, option overrides): the demo's own options first, then other rules that change the formulas
@@ -598,8 +597,6 @@ class QA:
     """SQuAD 2.0's official normalisation, exact match and F1 (evaluate-v2.0.py) restated in plain Python, per
     question; a question without an entry in the submission scores 0 (the family's documented choice)."""
 
-    ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
-
     def __init__(self, units, files, options):
         assert options["rules"] == "squad_v2"
         gold = {e["id"].strip(): e["answers"] for e in json.loads(reference_file("qa", "gold.json").decode("utf-8"))}
@@ -619,21 +616,8 @@ class QA:
                                       "answerable": self.answerable, "exact_answerable": self.exact * self.answerable,
                                       "f1_answerable": self.f1s * self.answerable}}
 
-    @classmethod
-    def normalize(cls, text):
-        text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
-        return " ".join(cls.ARTICLES.sub(" ", text).split())
-
-    @classmethod
-    def f1(cls, gold, pred):
-        g, p = cls.normalize(gold).split(), cls.normalize(pred).split()
-        if not g or not p:
-            return float(g == p)
-        same = sum((collections.Counter(g) & collections.Counter(p)).values())
-        if not same:
-            return 0.0
-        precision, recall = same / len(p), same / len(g)
-        return 2 * precision * recall / (precision + recall)
+    normalize = PlainSquad.normalize
+    f1 = PlainSquad.f1
 
     def keys(self, at):
         at = np.asarray(at, dtype=int)

@@ -30,12 +30,14 @@ import numpy as np
 
 from .lcs import substring_lengths
 from .prf import prf
-from .text_norm import code_spans, in_ranges, to_texts
+from .text_norm import Texts, code_spans, codepoints, in_ranges, is_space, joined_apart, to_texts
 
 # the script's sp_char; its "……" is two characters and so never equals one character: it removes nothing
 PUNCTUATION = ("-", ":", "_", "*", "^", "/", "\\", "~", "`", "+", "=", "，", "。", "：", "？", "！", "“", "”",
                "；", "’", "《", "》", "……", "·", "、", "「", "」", "（", "）", "－", "～", "『", "』")
-_REMOVED = np.array(sorted(ord(c) for c in PUNCTUATION if len(c) == 1), dtype=np.int64)
+# the marks removed, as a table by code point (its last entry, False, stands for every code point above)
+_REMOVED = np.zeros(max(ord(c) for c in PUNCTUATION if len(c) == 1) + 2, dtype=bool)
+_REMOVED[[ord(c) for c in PUNCTUATION if len(c) == 1]] = True
 CHINESE = ((0x4E00, 0x9FA5),)
 _A = re.ASCII
 # NLTK 3.4.5 word_tokenize on one sentence: (pattern, replacement) in order; None marks where the text is padded
@@ -83,12 +85,48 @@ def word_tokens(text):
 
 
 def _cleaned(strings):
-    """Texts lower-cased, stripped, the punctuation marks removed."""
-    texts = to_texts([s.lower().strip() for s in strings])
-    keep = ~np.isin(texts.cp, _REMOVED)
-    owner = texts.owner()
-    offsets = np.concatenate(([0], np.cumsum(np.bincount(owner[keep], minlength=len(texts))))).astype(np.int64)
-    return type(texts)(texts.cp[keep], offsets)
+    """Texts lower-cased, stripped, the punctuation marks removed.
+
+    The strings are lower-cased joined by a separator none of them holds (neither cased nor case-ignorable: each
+    text's final sigma is read as at its end), then each text's whitespace at either end and the marks dropped
+    from the code points; where every separator is taken, text by text.
+
+    >>> texts = _cleaned(["  ΑΣ 北京。 ", "", "\u3000a - b"])
+    >>> [texts.text(i) for i in range(len(texts))]
+    ['ας 北京', '', 'a  b']
+    """
+    text, sep = joined_apart(strings)
+    if sep is None:
+        texts = to_texts([s.lower().strip() for s in strings])
+        cp, starts = texts.cp, texts.offsets[:-1]
+        keep = np.ones(len(cp), dtype=bool)
+    else:
+        cp = np.frombuffer(text.lower().encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        del text
+        at = np.flatnonzero(cp == ord(sep))
+        if len(at) != max(len(strings) - 1, 0):
+            raise ValueError("lower-casing changed the separators of a batch")
+        starts = np.concatenate(([0], at + 1)).astype(np.int64)
+        ends = np.append(at, len(cp)).astype(np.int64)
+        solid = np.flatnonzero(~is_space(cp))   # the separators are no space: a text's own are found below it
+        lo = np.searchsorted(solid, starts)   # the text's first character that is no space, if any
+        hi = np.searchsorted(solid, ends) - 1   # its last
+        some = np.flatnonzero(lo <= hi)
+        inside = np.zeros(len(cp) + 1, dtype=np.int8)   # +1 where a text's kept part begins, -1 after it ends
+        inside[solid[lo[some]]] = 1   # (a separator lies between one text's end and the next one's beginning)
+        inside[solid[hi[some]] + 1] = -1
+        keep = np.cumsum(inside[:-1], dtype=np.int8) > 0
+        keep[at] = False
+    keep &= ~_REMOVED[np.minimum(cp, len(_REMOVED) - 1)]
+    if not len(strings):
+        offsets = np.zeros(1, dtype=np.int64)
+    elif not len(keep):
+        offsets = np.zeros(len(strings) + 1, dtype=np.int64)
+    else:
+        kept = np.cumsum(keep)   # kept code points up to each one
+        offsets = np.append(np.where(starts > 0, kept[np.maximum(starts - 1, 0)], 0), kept[-1]).astype(np.int64)
+        del kept
+    return Texts(cp[keep], offsets)
 
 
 def segment(texts):
@@ -113,21 +151,26 @@ def segment(texts):
     flat = np.fromiter((c for tokens in run_tokens for c in tokens), dtype=np.int64, count=int(counts.sum()))
     flat += 0x110000   # word codes after every code point, which code the Chinese characters
     at = np.concatenate(([0], np.cumsum(counts)))
-    # pieces in order: a Chinese character (one token) or a run (its tokens)
-    ch = np.flatnonzero(chinese)
-    piece_start = np.concatenate([ch, starts])
-    piece_len = np.concatenate([np.ones(len(ch), dtype=np.int64), counts[run_codes]])
-    piece_from = np.concatenate([np.full(len(ch), -1), at[run_codes]])
-    order = np.argsort(piece_start, kind="stable")
-    piece_start, piece_len, piece_from = piece_start[order], piece_len[order], piece_from[order]
+    # pieces in order of their first code point: a Chinese character (one token) or a run (its tokens)
+    piece_start = np.flatnonzero(chinese | run_start)
+    run_piece = np.flatnonzero(~chinese[piece_start])
+    del chinese, first, other, run_start, run_end
+    run_of = run_codes[np.searchsorted(starts, piece_start[run_piece])]   # the run's distinct-run number
+    piece_len = np.ones(len(piece_start), dtype=np.int64)
+    piece_len[run_piece] = counts[run_of]
+    piece_from = np.full(len(piece_start), -1, dtype=np.int64)   # where a run's tokens begin in ``flat``
+    piece_from[run_piece] = at[run_of]
     total = int(piece_len.sum())
-    within = np.arange(total) - np.repeat(np.cumsum(piece_len) - piece_len, piece_len)
-    source = np.repeat(piece_from, piece_len) + within
-    codes = np.where(np.repeat(piece_from, piece_len) < 0, cp[np.repeat(piece_start, piece_len)], 0)
-    codes = np.where(source >= 0, flat[np.maximum(source, 0)] if len(flat) else 0, codes)
+    source = np.repeat(piece_from, piece_len)
+    source += np.arange(total) - np.repeat(np.cumsum(piece_len) - piece_len, piece_len)   # -1: a character
+    codes = np.where(source < 0, cp[np.repeat(piece_start, piece_len)], 0).astype(np.int64)
+    if len(flat):
+        words = np.flatnonzero(source >= 0)
+        codes[words] = flat[source[words]]
+    del source
     owner_piece = np.searchsorted(texts.offsets, piece_start, side="right") - 1
     per_text = np.bincount(owner_piece, weights=piece_len, minlength=len(texts)).astype(np.int64)
-    return codes.astype(np.int64), np.concatenate(([0], np.cumsum(per_text))).astype(np.int64)
+    return codes, np.concatenate(([0], np.cumsum(per_text))).astype(np.int64)
 
 
 def question_columns(predictions, answers, answer_question, predicted=None):

@@ -120,7 +120,11 @@ def backtrack_positions(codes, a_start, a_len, b_start, b_len):
 
 
 def substring_lengths(codes, a_start, a_len, b_start, b_len):
-    """The length of the longest common substring (contiguous) of each pair."""
+    """The length of the longest common substring (contiguous) of each pair.
+
+    Per row i of a batch: ``S[i][j] = (S[i-1][j-1] + 1) * (a_i == b_j)`` into the other of two rows, and the
+    cells' running maximum kept elementwise (one reduction per batch, not per row), in the narrowest counts.
+    """
     out = np.zeros(len(a_start), dtype=np.int64)
     for batch in _batches(a_len, b_len):
         la, lb = int(a_len[batch].max()), int(b_len[batch].max())
@@ -128,12 +132,16 @@ def substring_lengths(codes, a_start, a_len, b_start, b_len):
             continue
         a = _padded(codes, a_start[batch], a_len[batch], la, -1)
         b = _padded(codes, b_start[batch], b_len[batch], lb, -2)
-        row = np.zeros((len(batch), lb + 1), dtype=np.int64)
-        best = np.zeros(len(batch), dtype=np.int64)
+        kind = _count_type(min(la, lb))
+        row = np.zeros((len(batch), lb + 1), dtype=kind)   # column 0 stays 0: nothing before b's start
+        new = np.zeros_like(row)
+        best = np.zeros((len(batch), lb), dtype=kind)
+        same = np.empty((len(batch), lb), dtype=bool)
         for i in range(la):
-            new = np.zeros_like(row)
-            new[:, 1:] = np.where(a[:, i:i + 1] == b, row[:, :-1] + 1, 0)
-            row = new
-            np.maximum(best, row.max(axis=1), out=best)
-        out[batch] = best
+            np.equal(a[:, i:i + 1], b, out=same)
+            np.add(row[:, :-1], 1, out=new[:, 1:])
+            new[:, 1:] *= same
+            np.maximum(best, new[:, 1:], out=best)
+            row, new = new, row
+        out[batch] = best.max(axis=1)
     return out

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bytelevel.cells import ASCII_SPACE, UNICODE_SPACES
+from ..bytelevel.cells import ASCII_SPACE, BYTE_MASKS, UNICODE_SPACES
 from ..bytelevel.grouping import group_keys
 
 # -- character classes, as data ----------------------------------------------------------------------------
@@ -101,6 +101,20 @@ def separator_for(strings):
     return next((s for s in _SEPARATORS if s not in joined), None)
 
 
+def joined_apart(strings):
+    """(``strings`` joined by a character of ``_SEPARATORS`` none of them holds, that character), or (None, None)
+    when they hold every one; a join holds its separator only between the strings when it counts it that often.
+
+    >>> joined_apart(["a", "b\\x00"])
+    ('a\\x01b\\x00', '\\x01')
+    """
+    for sep in _SEPARATORS:
+        text = sep.join(strings)
+        if text.count(sep) == max(len(strings) - 1, 0):
+            return text, sep
+    return None, None
+
+
 def to_texts(strings, transform=None):
     """The code points of ``strings`` (a sequence of str); ``transform`` (str -> str, optional) is applied to
     the texts joined by a separator none of them holds (one call for the batch), so it must neither create nor
@@ -114,7 +128,7 @@ def to_texts(strings, transform=None):
     n = len(strings)
     if transform is None:
         joined = "".join(strings)
-        cp = _codepoints(joined)
+        cp = codepoints(joined)
         lengths = np.fromiter(map(len, strings), dtype=np.int64, count=n)
         return Texts(cp, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
     if not n:   # no text: no separator to join them by (the batch would hold no separator, not -1 of them)
@@ -122,7 +136,7 @@ def to_texts(strings, transform=None):
     sep = separator_for(strings)
     if sep is None:   # every separator is used by the texts themselves: one text at a time
         return to_texts([transform(s) for s in strings])
-    cp = _codepoints(transform(sep.join(strings)))
+    cp = codepoints(transform(sep.join(strings)))
     at = np.flatnonzero(cp == ord(sep))
     if len(at) != n - 1:
         raise ValueError("a transformation changed the separators of a batch")
@@ -134,7 +148,8 @@ def to_texts(strings, transform=None):
     return Texts(cp[keep], offsets)
 
 
-def _codepoints(text):
+def codepoints(text):
+    """The code points of ``text`` (int64)."""
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
 
 
@@ -198,7 +213,7 @@ def code_spans(cp, starts, ends):
     """(code of every span, position of each code's first span): equal code point sequences get equal codes,
     in order of first appearance; exact (see the module's docstring). Spans are non-empty.
 
-    >>> cp = _codepoints("abxab")
+    >>> cp = codepoints("abxab")
     >>> [a.tolist() for a in code_spans(cp, np.array([0, 2, 3, 0]), np.array([2, 3, 5, 1]))]
     [[0, 1, 0, 2], [0, 1, 3]]
     """
@@ -206,7 +221,7 @@ def code_spans(cp, starts, ends):
     if not n:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     starts = np.asarray(starts, dtype=np.int64)
-    lengths = (ends - starts).astype(np.int64)
+    lengths = (ends - starts).astype(np.int64, copy=False)
     key, long = _packed_keys(cp, starts, lengths)
     if len(long):   # spans too long to pack: hashed, and their keys made negative (packed keys are not)
         long_len = lengths[long]
@@ -249,6 +264,8 @@ def _packed_keys(cp, starts, lengths):
     >>> len(set(code_spans(t.cp, t.offsets[:-1], t.offsets[1:])[0].tolist())) == len(words)   # no two alike
     True
     """
+    if cp.dtype == np.uint8:
+        return _byte_keys(cp, starts, lengths)
     bits = int(cp.max() + 1).bit_length() if len(cp) else 1
     most = 62 // bits   # code points a key holds
     key = np.zeros(len(starts), dtype=np.int64)
@@ -270,6 +287,31 @@ def _packed_keys(cp, starts, lengths):
     else:
         key[rows] = part
         key[long] = -1
+    return key, long
+
+
+def _byte_keys(cp, starts, lengths):
+    """``_packed_keys`` of one-byte code points (uint8): a span of at most 7 is read as the 8 bytes from its start
+    at once (one unaligned 64-bit load per span), its own bytes kept and its length put in the eighth (below
+    2^59: equal keys are equal spans).
+
+    >>> _byte_keys(np.frombuffer(b"abab", dtype=np.uint8), np.array([0, 2, 0]), np.array([2, 2, 1]))[0].tolist()
+    [144115188075881057, 144115188075881057, 72057594037928033]
+    """
+    short = lengths <= 7
+    long = np.flatnonzero(~short) if not short.all() else np.zeros(0, dtype=np.int64)
+    padded = np.zeros(len(cp) + 8, dtype=np.uint8)
+    padded[:len(cp)] = cp
+    words = np.ndarray((len(cp) + 1,), dtype="<u8", buffer=padded, strides=(1,))   # words[i]: bytes i..i+7
+    key = words[starts]
+    del padded, words
+    length = np.minimum(lengths, 7).astype(np.uint64)
+    key &= BYTE_MASKS[length]
+    length <<= np.uint64(56)
+    key |= length
+    del length
+    key = key.view(np.int64)
+    key[long] = -1
     return key, long
 
 

@@ -12,7 +12,10 @@ an id given twice is refused (``json.loads`` alone would keep the last silently)
 refused (a number is no answer: write it as text). What is returned (``Texts``) holds the position of each
 entry's unit in the contract (-1 for an entry with a problem), its text, and where it was.
 """
+import gc
 import json
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, List
 
@@ -85,6 +88,35 @@ class _Pairs(list):
     """A JSON object as its (key, value) pairs in file order: a key given twice stays twice."""
 
 
+_PAUSE = threading.Lock()
+_paused = {"readers": 0, "was_on": False}
+
+
+@contextmanager
+def _collection_paused():
+    """Python's cyclic garbage collection paused while JSON text becomes objects, the objects then frozen
+    (``gc.freeze``: left out of later collections). Parsing a million entries would otherwise trigger full
+    collections that walk every object parsed so far (the parse of a 70 MB gold took 4 times as long), and
+    every later one would walk them again. Parsed JSON holds no reference cycle: reference counting alone frees
+    it (in a process that reads many files, the organizer's tools or the tests, the cyclic garbage not yet
+    collected when a parse ends stays too: a few objects each time). The two threads of a run may parse at
+    once: collection resumes when the last of them is done."""
+    with _PAUSE:
+        if not _paused["readers"]:
+            _paused["was_on"] = gc.isenabled()
+            gc.disable()
+        _paused["readers"] += 1
+    try:
+        yield
+    finally:
+        with _PAUSE:
+            _paused["readers"] -= 1
+            if not _paused["readers"]:
+                gc.freeze()
+                if _paused["was_on"]:
+                    gc.enable()
+
+
 def read_json(data, name, error, pairs=True):
     """The JSON value of a file's bytes (UTF-8 with or without BOM, UTF-16, GB18030); objects as _Pairs (``pairs``:
     a key given twice stays twice), else as dicts (json's own, several times faster on many small objects)."""
@@ -92,7 +124,8 @@ def read_json(data, name, error, pairs=True):
     if not text.strip():
         raise error(EMPTY_FILE(file=name, what=""))
     try:
-        return json.loads(text, object_pairs_hook=_Pairs) if pairs else json.loads(text)
+        with _collection_paused():
+            return json.loads(text, object_pairs_hook=_Pairs) if pairs else json.loads(text)
     except json.JSONDecodeError as exc:
         raise error(BAD_JSON(file=name, line=exc.lineno, column=exc.colno, reason=JSON_REASONS.get(exc.msg, exc.msg)))
     except (ValueError, RecursionError) as exc:
@@ -159,6 +192,9 @@ def read_texts(parsed, units, problems, what):
         position = match_ids(table, "id", units, problems, fullwidth=True)
         return Texts(table.name, position, table.cells(column).tolist(), np.asarray(table.line))
     name, ids, values, lines, wrong = raw
+    sound = _sound_entries(ids, values, units) if not wrong else None
+    if sound is not None:
+        return Texts(name, sound, values, lines)
     bad = np.zeros(len(ids), dtype=bool)
     found = []   # (line, problem)
     where = (lambda i: dict(file=name, line=int(lines[i]))) if form == "jsonl" else \
@@ -199,6 +235,22 @@ def read_texts(parsed, units, problems, what):
     position[bad] = -1
     texts = [v if isinstance(v, str) else "" for v in values]
     return Texts(name, position, texts, lines)
+
+
+def _sound_entries(ids, values, units):
+    """The contract position of every entry when no entry has a problem (every id a string naming a unit once,
+    every value a string), else None: the whole file checked at once, the entries one by one only to report."""
+    try:   # joining the values and stripping the ids fail unless every one is a string
+        "".join(values)
+        keys = list(map(str.strip, ids))
+    except TypeError:
+        return None
+    if not keys:
+        return None
+    position = np.asarray(unit_index(units).get_indexer(Cells.from_strings(keys)), dtype=np.int64)
+    if (position < 0).any() or np.bincount(position, minlength=len(units)).max(initial=0) > 1:
+        return None
+    return position
 
 
 def per_unit(entries, n_units):
