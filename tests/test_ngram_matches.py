@@ -94,9 +94,9 @@ def test_codes_at_the_width_limit_are_numbered_within_segments():
     assert check(hyps, refs, [0, 0, 1], 4) is not None
 
 
-def test_codes_exactly_filling_the_key():
-    # one reference: no bit of unit; the digits take every bit left but the side's
-    max_order = 3
+@pytest.mark.parametrize("max_order", [2, 3])
+def test_codes_exactly_filling_the_key(max_order):
+    # one reference: no bit of unit; the digits take every bit left but the side's (all 62 of them at order 2)
     digit_bits = (KEY_BITS - 1) // max_order
     top = (1 << digit_bits) - 2   # codes + 1 fill the digit
     hyps = [[top, 0, top, top]]
