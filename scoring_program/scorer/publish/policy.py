@@ -128,7 +128,8 @@ def release(comp, result, exact, history, settings):
     if settings.ladder == "parameter_free" and group is not None:
         table = group.make()
         if history.state is not None:
-            margin = ladder.paired_margin(table, history.best_units,
+            best = None if history.best_units is None else comp.family.saved_table(group.name, history.best_units)
+            margin = ladder.paired_margin(table, best,
                                           comp.family.statistic(group.name, cfg.primary_key, cfg), cfg.intervals.seed)
     state = ladder.step(history.state, exact, cfg.primary_key, settings,
                         cfg.primary_key in comp.family.lower_is_better, margin, history.number, history.key)

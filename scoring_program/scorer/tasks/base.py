@@ -331,6 +331,12 @@ class TaskFamily:
             scores.update((key, float(found[key])) for key in group.keys)
         return scores, sums
 
+    def saved_table(self, group, table):
+        """A per-unit table of Units group ``group`` that an earlier run saved (the parameter-free Ladder's best
+        counts, kept between runs), as this program builds that group's table: a family whose groups changed
+        reads an older layout here; the same table by default."""
+        return table
+
     def statistic(self, group, key, cfg):
         """The function from column sums of Units group ``group`` (any leading shape) to ``key``: what
         intervals, paired tests and the Ladder compute on resampled units."""

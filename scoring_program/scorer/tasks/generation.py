@@ -58,6 +58,10 @@ ROUGE_COLUMNS = rouge.stat_columns()
 SCHEMAS = {"bleu": Schema(("bleu", len(bleu.STAT_COLUMNS))), "chrf": Schema(("chrf", len(CHRF_COLUMNS))),
            "chrf_pp": Schema(("chrf_pp", len(CHRFPP_COLUMNS))),
            "rouge": Schema("segments", ("rouge", len(ROUGE_COLUMNS))), "exact": Schema("segments", "exact")}
+# the one table of every measure that the program saved before the groups above (66 columns, as the Ladder's best
+# counts): each group's columns are found in it by name (``saved_table``)
+SINGLE_TABLE = Schema("segments", ("bleu", len(bleu.STAT_COLUMNS)), ("chrf", len(CHRF_COLUMNS)),
+                      ("chrf_pp", len(CHRFPP_COLUMNS)), ("rouge", len(ROUGE_COLUMNS)), "exact")
 ROUGE_KEYS = {"rouge1": "rouge1", "rouge2": "rouge2", "rougeL": "rougel", "rougeLsum": "rougelsum"}
 ROUGE_SCORE_KEYS = tuple("%s_%s" % (name, m) for name in ROUGE_KEYS.values() for m in ("f", "p", "r"))
 GROUP_KEYS = {"bleu": ("bleu", "length_ratio"), "chrf": ("chrf",), "chrf_pp": ("chrf_pp",), "rouge": ROUGE_SCORE_KEYS,
@@ -262,6 +266,16 @@ class Generation(TaskFamily):
             _rouge_section(scores),
         ]
         return Result({key: scores[key] for key in KEYS}, sections, summary, units)
+
+    def saved_table(self, group, table):
+        """A group's table saved by a program before the per-measure groups (the 66 columns of ``SINGLE_TABLE``)
+        is that group's columns of it, by name; any other table as it is."""
+        table = np.asarray(table)
+        try:
+            layout = SINGLE_TABLE.layout(table.shape[1])
+        except (IndexError, ValueError):   # not that table: this program's own, or one the Ladder refuses by shape
+            return table
+        return np.column_stack([table[:, layout[name]] for name in SCHEMAS[group].names])
 
     def unit_scores(self, group, sums, cfg):
         """BLEU and length ratio (group ``bleu``), chrF, chrF++ by their corpus formulas of the summed counts; ROUGE
