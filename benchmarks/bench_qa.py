@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark of the qa scorer: whole process against SQuAD 2.0's formula in plain Python, the read floors.
 
-    .venv/bin/python benchmarks/bench_qa.py [--sizes 100000]
+    .venv/bin/python benchmarks/bench_qa.py [--sizes 100000] [--rules squad_v2|cmrc2018]
 
 For each number of questions: a generated gold (gold.json: 0 to 3 answers of 1 to 6 words each from a vocabulary
 of 20,000 words, articles and punctuation) and a prediction (predictions.json: a gold answer with words dropped
@@ -14,6 +14,11 @@ or added, empty answers, answers to unanswerable questions); then, each a fresh 
 - the read floor: ``pandas.read_json`` of both files (gold as records, predictions as one object), pandas
   already imported (and the peak memory of that process); and ``json.load`` of both;
 - the bytes floor: reading both files' bytes.
+
+With ``--rules cmrc2018`` the texts are Chinese (answers of 1 to 12 characters of the common block with CMRC's
+full-width punctuation, a passage-free gold as above) and the peer is CMRC 2018's evaluation (mixed segmentation,
+punctuation removal, the longest common substring, EM and F1 per question, the best gold answer, AVERAGE) restated
+here for texts without Latin letters, digits or spaces, where its segmentation needs no NLTK (``cmrc-formula``).
 
 Then the verdicts against the targets (``_measure.verdicts``): ours within twice the pandas read, the peak within
 the memory bound (``_measure.memory_bound_mib``: 3 times the input bytes + 150 MiB). ``--program`` times another
@@ -30,6 +35,73 @@ from _measure import (agree, bytes_floor, input_bytes, input_folders, load, mach
                       run_measured, score_whole_process, scores_of, table, verdicts, whole_process)
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+CMRC_MARKS = ("，", "。", "、", "（", "）", "《", "》", "：")   # among the script's sp_char
+
+
+def make_cmrc_files(folder, n, seed=0):
+    ref, res = input_folders(folder)
+    rng = random.Random(seed)
+    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    gold, preds = [], {}
+    for i in range(n):
+        qid = "q%07d" % i
+        answers = ["".join(rng.choice(chars) if rng.random() < 0.9 else rng.choice(CMRC_MARKS)
+                           for _ in range(rng.randint(1, 12))) for _ in range(rng.choice((1, 1, 2, 3)))]
+        gold.append({"id": qid, "answers": answers})
+        if rng.random() < 0.85:
+            first = answers[0]
+            cut = rng.randint(0, len(first) // 2)
+            preds[qid] = first[cut:] + ("".join(rng.choice(chars) for _ in range(rng.randint(0, 4))))
+        else:
+            preds[qid] = "" if rng.random() < 0.5 else rng.choice(chars)
+    (ref / "gold.json").write_text(json.dumps(gold, ensure_ascii=False), encoding="utf-8")
+    (res / "predictions.json").write_text(json.dumps(preds, ensure_ascii=False), encoding="utf-8")
+    (ref / "config.yaml").write_text("task: qa\nboard: all\noptions:\n  rules: cmrc2018\n", encoding="utf-8")
+    return [(ref / "gold.json", None), (res / "predictions.json", None)]
+
+
+CMRC_SP_CHAR = set("-:_*^/\\~`+=，。：？！“”；’《》·、「」（）－～『』") | {"……"}
+
+
+def cmrc_segments(text):
+    """CMRC 2018's mixed_segmentation with rm_punc, for text of Chinese characters and marks only."""
+    return [c for c in str(text).lower().strip() if c not in CMRC_SP_CHAR]
+
+
+def longest_common_substring(a, b):
+    best, row = 0, [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b, 1):
+            cur = row[j]
+            row[j] = prev + 1 if x == y else 0
+            best = max(best, row[j])
+            prev = cur
+    return best
+
+
+def cmrc_scores(folder):
+    gold = json.loads((folder / "input" / "ref" / "gold.json").read_text(encoding="utf-8"))
+    preds = json.loads((folder / "input" / "res" / "predictions.json").read_text(encoding="utf-8"))
+    f1_total = em_total = 0.0
+    for q in gold:
+        pred = preds[q["id"]]
+        pred_segs, pred_clean = cmrc_segments(pred), "".join(cmrc_segments(pred))
+        f1s = []
+        for answer in q["answers"]:
+            segs = cmrc_segments(answer)
+            same = longest_common_substring(segs, pred_segs)
+            if same == 0:
+                f1s.append(0.0)
+                continue
+            precision, recall = same / len(pred_segs), same / len(segs)
+            f1s.append(2 * precision * recall / (precision + recall))
+        f1_total += max(f1s)
+        em_total += max(float("".join(cmrc_segments(a)) == pred_clean) for a in q["answers"])
+    f1, em = 100.0 * f1_total / len(gold), 100.0 * em_total / len(gold)
+    return {"f1": f1, "exact": em, "average": (f1 + em) / 2}
 
 
 def make_files(folder, n, seed=0):
@@ -123,17 +195,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100000])
     parser.add_argument("--program", type=Path, help="time this copy of scoring_program/ instead (an older one)")
+    parser.add_argument("--rules", choices=["squad_v2", "cmrc2018"], default="squad_v2")
     parser.add_argument("--peer", nargs=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    cmrc = args.rules == "cmrc2018"
+    peer_name = "cmrc-formula" if cmrc else "squad-formula"
     if args.peer:
-        print(json.dumps(squad_scores(Path(args.peer[0]))))
+        print(json.dumps((cmrc_scores if cmrc else squad_scores)(Path(args.peer[0]))))
         return
-    print("qa on %s%s" % (machine(), "; program %s" % args.program if args.program else ""))
+    print("qa (rules %s) on %s%s" % (args.rules, machine(), "; program %s" % args.program if args.program else ""))
     rows, verdict_rows = [], []
     for n in args.sizes:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            files = make_files(folder, n)
+            files = (make_cmrc_files if cmrc else make_files)(folder, n)
             prepare(files, args.program)
             before = load()
             ours, peak, out, cpu, (fastest, slowest) = score_whole_process(folder / "input", folder,
@@ -141,8 +216,9 @@ def main(argv=None):
             mine = scores_of(out)
             (pandas_s, pandas_mib), (json_s, _), raw = json_floor(files, "pandas"), json_floor(files, "json"), \
                 bytes_floor(files)
-            wall, peer_peak, run = whole_process([sys.executable, __file__, "--peer", folder], repeat=1)
-            gap = agree(mine, json.loads(run["out"]), "squad-formula")
+            wall, peer_peak, run = whole_process([sys.executable, __file__, "--rules", args.rules, "--peer", folder],
+                                                 repeat=1)
+            gap = agree(mine, json.loads(run["out"]), peer_name)
             size = input_bytes(files)
             bound = memory_bound_mib(size)
             rows.append([n, "%.1f" % (size / 1e6), "%.2f" % ours, "%.2f-%.2f" % (fastest, slowest), "%.2f" % cpu,
@@ -155,7 +231,7 @@ def main(argv=None):
     print(table(["questions", "input MB", "ours s", "ours s min-max", "ours CPU s", "ours MiB", "bound MiB",
                  "pandas read_json s", "pandas read_json MiB", "json.load s", "bytes read s", "ours / pandas",
                  "ours / json",
-                 "squad-formula s", "squad-formula MiB", "squad-formula / ours", "max |ours - squad-formula|",
+                 peer_name + " s", peer_name + " MiB", peer_name + " / ours", "max |ours - %s|" % peer_name,
                  "load (1 min) before / after"], rows))
     print()
     for line in verdicts(verdict_rows):
