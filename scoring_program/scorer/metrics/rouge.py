@@ -173,12 +173,17 @@ def summary_hits(tokens, line, ref_seg, n):
     pair_ref = np.repeat(ref_sent, reps)
     pair_hyp = hyp_sent[np.repeat(hyp_first[seg_of_ref_sent], reps)
                         + np.arange(int(reps.sum())) - np.repeat(np.cumsum(reps) - reps, reps)]
+    if len(sent_start) == int((counts > 0).sum()):
+        # one sentence per text that has tokens: the union is one LCS path, whose tokens the clipping below keeps
+        # every one of (a path uses a position of each text at most once), so the hits are the LCS's length
+        common = np.zeros(n_refs, dtype=np.int64)
+        common[sent_text[pair_ref] - n] = lcs.subsequence_lengths(tokens.codes, sent_start[pair_ref],
+                                                                 sent_len[pair_ref], sent_start[pair_hyp],
+                                                                 sent_len[pair_hyp])
+        return common, common
     pair, pos, pair_common = lcs.backtrack_positions(tokens.codes, sent_start[pair_ref], sent_len[pair_ref],
                                                      sent_start[pair_hyp], sent_len[pair_hyp])
     common = None
-    if len(sent_start) == int((counts > 0).sum()):   # one sentence per text that has tokens
-        common = np.zeros(n_refs, dtype=np.int64)
-        common[sent_text[pair_ref] - n] = pair_common
     # union over hypothesis sentences: distinct token positions of each reference
     taken = np.unique(sent_start[pair_ref[pair]] + pos)
     taken_ref = owner[taken] - n
