@@ -209,6 +209,18 @@ def test_a_missing_question_scores_zero_and_is_warned_about(tmp_path):
     assert abs(read_scores(out)["f1"] - 200.0 / 3) <= TOL
 
 
+
+def test_a_gold_without_any_answer_is_scored(tmp_path):
+    """Every question unanswerable (no gold answer in the whole batch): an empty or article-only prediction is
+    right, any other wrong; worked by hand: 2 of 3 right, EM = F1 = NoAns = 200/3."""
+    gold = [{"id": "q1", "answers": []}, {"id": "q2", "answers": []}, {"id": "q3", "answers": []}]
+    ref = {"gold.json": dumps(gold), "config.yaml": config()}
+    proc, out = score(tmp_path, ref, {"predictions.json": '{"q1": "", "q2": "The.", "q3": "Hidden"}'})
+    assert proc.returncode == 0, proc.stderr
+    got = read_scores(out)
+    for key in ("exact", "f1", "no_ans_exact", "no_ans_f1"):
+        assert abs(got[key] - 200.0 / 3) <= TOL, (key, got[key])
+
 def test_the_kit_warns_of_answers_longer_than_their_passage_and_of_empty_answers():
     """The warnings read the passages of the public inputs (the kit's contract), never a gold answer."""
     from types import SimpleNamespace

@@ -2,9 +2,11 @@
 recorded by tests/record_qa_official.py on the cases of tests/qa_cases.py: seeded predictions for the public data
 in ../shared/data/qa and hand-made edge cases). Every number must agree to 1e-9, question by question and in total.
 Beyond those cases, SQuAD's kernels are held to a plain restatement of the official functions (``PlainSquad``), and
-CMRC's cleaning to the script's, on generated strings made to catch the batch's shortcuts: articles and punctuation
-where two answers meet, characters whose lower case is longer or depends on the next character, separators inside
-the answers, empty answers, long answers full of repeated words.
+CMRC's cleaning and columns to the script's (``PlainCmrc``), on generated strings made to catch the batch's
+shortcuts: articles and punctuation where two answers meet, characters whose lower case is longer or depends on the
+next character, separators inside the answers, empty answers, long answers full of repeated words, Chinese
+characters between English runs. The tables the batch reads instead of ``re`` and ``str.split`` are held to them on
+every code point.
 """
 import collections
 import json
@@ -172,6 +174,99 @@ def test_cmrc_cleaning_of_a_batch_is_each_answers_own(texts, every_separator_tak
     for i, text in enumerate(texts):
         assert cleaned.text(i) == "".join(c for c in text.lower().strip() if c not in cmrc.PUNCTUATION), text
 
+
+
+class PlainCmrc:
+    """The CMRC 2018 script's functions restated in plain Python, one answer at a time: ``mixed_segmentation``
+    (``rm_punc=True``: lower-cased, stripped, the marks of ``sp_char`` skipped, each character of U+4E00..U+9FA5
+    a token, the runs between them cut by NLTK's word tokenizer, here ``cmrc.word_tokens``, checked on its own
+    against the recorded cases), ``find_lcs`` (the table of common suffix lengths), ``calc_f1_score`` and
+    ``calc_em_score``."""
+
+    MARKS = set(c for c in cmrc.PUNCTUATION if len(c) == 1)
+
+    @classmethod
+    def segments(cls, text):
+        out, run = [], ""
+        for ch in text.lower().strip():
+            if ch in cls.MARKS:
+                continue
+            if "\u4e00" <= ch <= "\u9fa5":
+                out.extend(cmrc.word_tokens(run) if run else [])
+                run = ""
+                out.append(ch)
+            else:
+                run += ch
+        return out + (cmrc.word_tokens(run) if run else [])
+
+    @staticmethod
+    def lcs(a, b):
+        table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+        longest = 0
+        for i in range(len(a)):
+            for j in range(len(b)):
+                if a[i] == b[j]:
+                    table[i + 1][j + 1] = table[i][j] + 1
+                    longest = max(longest, table[i + 1][j + 1])
+        return longest
+
+    @classmethod
+    def question(cls, golds, pred):
+        """(EM, F1) of one question: its best gold answer for each."""
+        f1s = []
+        for gold in golds:
+            g, p = cls.segments(gold), cls.segments(pred)
+            common = cls.lcs(g, p)
+            precision, recall = (common / len(p), common / len(g)) if common else (0.0, 0.0)
+            f1s.append(2 * precision * recall / (precision + recall) if common else 0.0)
+        bare = [''.join(c for c in t.lower().strip() if c not in cls.MARKS) for t in golds + [pred]]
+        return max(int(b == bare[-1]) for b in bare[:-1]), max(f1s)
+
+
+# Chinese characters, runs of other characters between them (English words, digits, spaces of every kind), the
+# script's marks (full-width and ASCII) that vanish from both sides, case and repeats
+CMRC_PIECES = ("北", "京", "大学", "中国", "约", "人", "一", "，", "。", "：", "？", "「", "」", "（", "）", "－", "……",
+               "-", "_", "/", "+", "=", "~", " ", "\u3000", "\xa0", "\t", "1", "1,000", "3.5", "The", "the", "ABC",
+               "abc", "'s", '"', "(", ")", ".", "é", "ΑΣ", "İ", "\x00", "\ue000", "\ue00f", "\ud800")
+cmrc_answers = st.lists(st.sampled_from(CMRC_PIECES), max_size=12).map("".join) | st.text(max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(cmrc_answers, st.lists(cmrc_answers, min_size=1, max_size=3)), max_size=8), st.booleans())
+def test_cmrc_columns_are_each_questions_own(questions, every_separator_taken):
+    """CMRC's EM and F1 of every question, from the batch (cleaning, segmentation in piece order, longest common
+    substring), equal the script's functions run on that question alone."""
+    from scorer.metrics.text_norm import _SEPARATORS
+    if every_separator_taken and questions:
+        questions[0] = (questions[0][0] + "".join(_SEPARATORS), questions[0][1])
+    preds = [pred for pred, _ in questions]
+    golds = [g for _, gs in questions for g in gs]
+    owner = np.repeat(np.arange(len(questions)), [len(gs) for _, gs in questions]).astype(np.int64)
+    cols = cmrc.question_columns(preds, golds, owner)
+    for i, (pred, gs) in enumerate(questions):
+        exact, f1 = PlainCmrc.question(gs, pred)
+        assert cols["exact"][i] == exact and abs(cols["f1"][i] - f1) <= 1e-12, (pred, gs, cols["f1"][i], f1)
+
+
+def test_word_characters_and_spaces_are_python_s_on_every_code_point():
+    """SQuAD's article rule reads ``\\w`` and ``str.split()``'s whitespace from a table: on every code point it
+    agrees with ``re`` (a word character) and ``str.isspace``."""
+    cp = np.arange(0x110000, dtype=np.int64)
+    classes = squad.char_classes(cp)
+    word = re.compile(r"\w")
+    chars = [chr(c) for c in range(0x110000)]
+    assert (classes == np.array([squad._SPACE * ch.isspace() + squad._WORD * bool(word.match(ch)) for ch in chars],
+                                dtype=np.uint8)).all()
+
+
+def test_the_separators_change_nothing_around_them():
+    """A batch is joined by a separator: it is no space, no word character, no punctuation, and lower-casing
+    reads each text as alone next to it (a final sigma before it, a capital sigma after it)."""
+    from scorer.metrics.text_norm import _SEPARATORS
+    for sep in _SEPARATORS:
+        assert not sep.isspace() and not re.match(r"\w", sep) and sep not in string.punctuation
+        for left, right in (("ΑΣ", "Α"), ("Α", "ΣΑ"), ("ΑΣ\u0301", "\u0301Α"), ("İ", "Σ"), ("the", "a")):
+            assert (left + sep + right).lower() == left.lower() + sep + right.lower(), (sep, left, right)
 
 def _cmrc_case(key):
     if key == "edge":
