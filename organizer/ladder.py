@@ -134,6 +134,8 @@ def update(comp, board, teams, saved, settings, units_dir):
                     continue
                 published = publish(comp, submission, History(state, best_units, number, key), settings,
                                     interval=False)
+                for note in published.ladder_history_notes:   # e.g. best counts saved by another program
+                    print("note: team %s, %s: %s" % (team, path.name, note), file=sys.stderr)
                 state = published.ladder_state
                 if state.improved:
                     best_name = path.name

@@ -83,3 +83,53 @@ def test_the_ladders_margin_from_a_single_table_is_the_paired_one(scored, monkey
     this_program, single, first = margins
     assert single == this_program
     assert this_program != pytest.approx(first, rel=1e-3)   # a first submission's margin differs: the test can fail
+
+
+def test_a_saved_table_of_no_known_layout_is_said_to_the_organizer(scored, monkeypatch):
+    """Counts of a shape neither this program's nor the earlier one's (another board's, another version's) give the
+    margin of a first submission, and the run says so in the organizer's notes, not silently."""
+    comp, best, later = scored
+    tables = {group.name: group.make() for group in best.units}
+    primary = comp.cfg.primary_key
+    group = best.units_of(primary).name
+    margins = []
+    paired_margin = ladder.paired_margin
+    monkeypatch.setattr(ladder, "paired_margin",
+                        lambda current, saved, statistic, seed: margins.append(
+                            paired_margin(current, saved, statistic, seed)) or margins[-1])
+    state = ladder.State("k", 1, 1, best.scores[primary], dict(best.scores), True)
+    settings = Feedback(ladder="parameter_free")
+    published = []
+    for saved in (tables[group][:-1], None, tables[group]):
+        published.append(policy.publish(comp, later, policy.History(state, saved, 2, "k"), settings, interval=False))
+    odd, first, own = margins
+    assert odd == first and own != pytest.approx(first, rel=1e-3)
+    notes = published[0].ladder_history_notes
+    assert len(notes) == 1 and "per-unit counts have the shape" in notes[0] and "first submission" in notes[0]
+    assert published[1].ladder_history_notes == [] and published[2].ladder_history_notes == []
+
+
+def test_the_organizers_ladder_prints_the_note(scored, tmp_path, capsys):
+    """``organizer ladder`` keeps each team's best counts in its units folder; counts of another layout found there
+    are said on the organizer's terminal, naming the team and the submission."""
+    from organizer import ladder as organizer_ladder
+
+    comp, best, later = scored
+    team_dir = tmp_path / "subs" / "team1"
+    team_dir.mkdir(parents=True)
+    with open(GENERATION / "starting_kit" / "submission" / "predictions.csv", encoding="utf-8") as fh:
+        sample = fh.read()
+    for name in ("1", "2"):   # each submission a folder holding its predictions.csv
+        (team_dir / name).mkdir()
+        (team_dir / name / "predictions.csv").write_text(sample, encoding="utf-8")
+    settings = Feedback(ladder="parameter_free")
+    units = tmp_path / "units"
+    units.mkdir()
+    first = organizer_ladder.update(comp, "A", {"team1": [team_dir / "1"]}, {}, settings, units)
+    assert first["team1"]["errors"] == {}, first
+    saved = next(units.iterdir())
+    np.save(saved, np.load(saved)[:, :-1], allow_pickle=False)   # counts of a layout this program does not know
+    capsys.readouterr()
+    organizer_ladder.update(comp, "A", {"team1": [team_dir / "1", team_dir / "2"]}, first, settings, units)
+    err = capsys.readouterr().err
+    assert "note: team team1, 2: history: the best submission's per-unit counts have the shape" in err, err

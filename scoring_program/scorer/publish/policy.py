@@ -129,6 +129,13 @@ def release(comp, result, exact, history, settings):
         table = group.make()
         if history.state is not None:
             best = None if history.best_units is None else comp.family.saved_table(group.name, history.best_units)
+            if best is not None and np.shape(best) != np.shape(table):
+                # another program's or board's layout: the margin is then a first submission's, and the organizer
+                # is told (private/history_notes.txt)
+                history.notes.append("history: the best submission's per-unit counts have the shape %s, this run's "
+                                     "%s; the margin is that of a first submission (the score's own standard error)"
+                                     % ("x".join(map(str, np.shape(best))), "x".join(map(str, np.shape(table)))))
+                best = None
             margin = ladder.paired_margin(table, best,
                                           comp.family.statistic(group.name, cfg.primary_key, cfg), cfg.intervals.seed)
     state = ladder.step(history.state, exact, cfg.primary_key, settings,
