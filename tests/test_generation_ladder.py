@@ -63,11 +63,12 @@ def test_each_groups_columns_are_read_from_the_single_table(scored):
         assert comp.family.saved_table(name, table) is table
 
 
-def test_the_ladders_margin_from_a_single_table_is_the_paired_one(scored, monkeypatch):
+def publish_with_saved(scored, monkeypatch, saved_of):
+    """(this program's tables of the best, [(margin, Published)] of the later submission continued from each table
+    ``saved_of(tables, group)`` gives), the margins recorded as the Ladder computed them."""
     comp, best, later = scored
     tables = {group.name: group.make() for group in best.units}
     primary = comp.cfg.primary_key
-    group = best.units_of(primary).name
     margins = []
     paired_margin = ladder.paired_margin
 
@@ -78,9 +79,14 @@ def test_the_ladders_margin_from_a_single_table_is_the_paired_one(scored, monkey
     monkeypatch.setattr(ladder, "paired_margin", recorded)
     state = ladder.State("k", 1, 1, best.scores[primary], dict(best.scores), True)
     settings = Feedback(ladder="parameter_free")
-    for saved in (tables[group], single_table(tables), None):
-        policy.publish(comp, later, policy.History(state, saved, 2, "k"), settings, interval=False)
-    this_program, single, first = margins
+    published = [policy.publish(comp, later, policy.History(state, saved, 2, "k"), settings, interval=False)
+                 for saved in saved_of(tables, best.units_of(primary).name)]
+    return list(zip(margins, published))
+
+
+def test_the_ladders_margin_from_a_single_table_is_the_paired_one(scored, monkeypatch):
+    runs = publish_with_saved(scored, monkeypatch, lambda tables, group: (tables[group], single_table(tables), None))
+    (this_program, _), (single, _), (first, _) = runs
     assert single == this_program
     assert this_program != pytest.approx(first, rel=1e-3)   # a first submission's margin differs: the test can fail
 
@@ -88,25 +94,12 @@ def test_the_ladders_margin_from_a_single_table_is_the_paired_one(scored, monkey
 def test_a_saved_table_of_no_known_layout_is_said_to_the_organizer(scored, monkeypatch):
     """Counts of a shape neither this program's nor the earlier one's (another board's, another version's) give the
     margin of a first submission, and the run says so in the organizer's notes, not silently."""
-    comp, best, later = scored
-    tables = {group.name: group.make() for group in best.units}
-    primary = comp.cfg.primary_key
-    group = best.units_of(primary).name
-    margins = []
-    paired_margin = ladder.paired_margin
-    monkeypatch.setattr(ladder, "paired_margin",
-                        lambda current, saved, statistic, seed: margins.append(
-                            paired_margin(current, saved, statistic, seed)) or margins[-1])
-    state = ladder.State("k", 1, 1, best.scores[primary], dict(best.scores), True)
-    settings = Feedback(ladder="parameter_free")
-    published = []
-    for saved in (tables[group][:-1], None, tables[group]):
-        published.append(policy.publish(comp, later, policy.History(state, saved, 2, "k"), settings, interval=False))
-    odd, first, own = margins
+    runs = publish_with_saved(scored, monkeypatch, lambda tables, group: (tables[group][:-1], None, tables[group]))
+    (odd, published), (first, no_history), (own, continued) = runs
     assert odd == first and own != pytest.approx(first, rel=1e-3)
-    notes = published[0].ladder_history_notes
+    notes = published.ladder_history_notes
     assert len(notes) == 1 and "per-unit counts have the shape" in notes[0] and "first submission" in notes[0]
-    assert published[1].ladder_history_notes == [] and published[2].ladder_history_notes == []
+    assert no_history.ladder_history_notes == [] and continued.ladder_history_notes == []
 
 
 def test_the_organizers_ladder_prints_the_note(scored, tmp_path, capsys):
