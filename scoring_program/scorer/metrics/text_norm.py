@@ -95,12 +95,6 @@ class Texts:
         return np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.offsets))
 
 
-def separator_for(strings):
-    """A character of ``_SEPARATORS`` found in none of ``strings``, or None."""
-    joined = "".join(strings)
-    return next((s for s in _SEPARATORS if s not in joined), None)
-
-
 def joined_apart(strings):
     """(``strings`` joined by a character of ``_SEPARATORS`` none of them holds, that character), or (None, None)
     when they hold every one; a join holds its separator only between the strings when it counts it that often.
@@ -133,10 +127,11 @@ def to_texts(strings, transform=None):
         return Texts(cp, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
     if not n:   # no text: no separator to join them by (the batch would hold no separator, not -1 of them)
         return Texts(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
-    sep = separator_for(strings)
+    joined, sep = joined_apart(strings)
     if sep is None:   # every separator is used by the texts themselves: one text at a time
         return to_texts([transform(s) for s in strings])
-    cp = codepoints(transform(sep.join(strings)))
+    cp = codepoints(transform(joined))
+    del joined
     at = np.flatnonzero(cp == ord(sep))
     if len(at) != n - 1:
         raise ValueError("a transformation changed the separators of a batch")
