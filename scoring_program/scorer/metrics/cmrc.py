@@ -30,7 +30,8 @@ import numpy as np
 
 from .lcs import substring_lengths
 from .prf import prf
-from .text_norm import Texts, code_spans, codepoints, in_ranges, is_space, joined_apart, to_texts
+from .text_norm import Texts, code_spans, codepoints, in_ranges, is_space, joined_apart, separator_positions, \
+    to_texts
 
 # the script's sp_char; its "……" is two characters and so never equals one character: it removes nothing
 PUNCTUATION = ("-", ":", "_", "*", "^", "/", "\\", "~", "`", "+", "=", "，", "。", "：", "？", "！", "“", "”",
@@ -103,10 +104,7 @@ def _cleaned(strings):
     else:
         cp = np.frombuffer(text.lower().encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         del text
-        at = np.flatnonzero(cp == ord(sep))
-        if len(at) != max(len(strings) - 1, 0):
-            raise ValueError("lower-casing changed the separators of a batch")
-        starts = np.concatenate(([0], at + 1)).astype(np.int64)
+        at, starts = separator_positions(cp, sep, len(strings))
         ends = np.append(at, len(cp)).astype(np.int64)
         solid = np.flatnonzero(~is_space(cp))   # the separators are no space: a text's own are found below it
         lo = np.searchsorted(solid, starts)   # the text's first character that is no space, if any

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..bytelevel.grouping import group_keys
 from .prf import prf
-from .text_norm import Tokens, code_spans, codepoints, joined_apart
+from .text_norm import Tokens, code_spans, codepoints, joined_apart, separator_positions
 
 VERSIONS = ("v1.1", "v2.0")
 PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -115,10 +115,7 @@ def normalised_tokens(strings):
         text = text.lower().translate(PUNCTUATION)
         cp = np.frombuffer(text.encode("ascii"), dtype=np.uint8) if text.isascii() else codepoints(text)
         del text
-        at = np.flatnonzero(cp == ord(sep))
-        if len(at) != max(len(strings) - 1, 0):
-            raise ValueError("lower-casing changed the separators of a batch")
-        starts = np.concatenate(([0], at + 1)).astype(np.int64)
+        at, starts = separator_positions(cp, sep, len(strings))
     else:
         texts = [s.lower().translate(PUNCTUATION) for s in strings]
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))

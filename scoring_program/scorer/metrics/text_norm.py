@@ -109,6 +109,19 @@ def joined_apart(strings):
     return None, None
 
 
+def separator_positions(cp, sep, n):
+    """(positions of ``sep`` in the code points ``cp`` of ``n`` texts joined apart and then transformed, where each
+    text starts): the check that a transformation kept exactly the n - 1 separators.
+
+    >>> [a.tolist() for a in separator_positions(codepoints("ab\x01c"), "\x01", 2)]
+    [[2], [0, 3]]
+    """
+    at = np.flatnonzero(cp == ord(sep))
+    if len(at) != max(n - 1, 0):
+        raise ValueError("a transformation changed the separators of a batch")
+    return at, np.concatenate(([0], at + 1)).astype(np.int64)
+
+
 def to_texts(strings, transform=None):
     """The code points of ``strings`` (a sequence of str); ``transform`` (str -> str, optional) is applied to
     the texts joined by a separator none of them holds (one call for the batch), so it must neither create nor
@@ -132,10 +145,7 @@ def to_texts(strings, transform=None):
         return to_texts([transform(s) for s in strings])
     cp = codepoints(transform(joined))
     del joined
-    at = np.flatnonzero(cp == ord(sep))
-    if len(at) != n - 1:
-        raise ValueError("a transformation changed the separators of a batch")
-    starts = np.concatenate(([0], at + 1))
+    at, starts = separator_positions(cp, sep, n)
     ends = np.concatenate((at, [len(cp)]))
     keep = np.ones(len(cp), dtype=bool)
     keep[at] = False
