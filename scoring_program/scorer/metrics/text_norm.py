@@ -115,6 +115,10 @@ def separator_positions(cp, sep, n):
 
     >>> [a.tolist() for a in separator_positions(codepoints("ab\x01c"), "\x01", 2)]
     [[2], [0, 3]]
+    >>> separator_positions(codepoints("abc"), "\x01", 2)   # a transformation that took a separator away
+    Traceback (most recent call last):
+    ...
+    ValueError: a transformation changed the separators of a batch
     """
     at = np.flatnonzero(cp == ord(sep))
     if len(at) != max(n - 1, 0):
